@@ -1,0 +1,87 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** The one reader of process.env. Everything the server can be told lives here, validated once at start. */
+const duration = (name: string) =>
+  z.string().regex(/^\d+(s|m|h|d)$/, `${name} must look like 30s, 15m, 12h or 30d`);
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be unset (SQLite) or start with postgres://')
+    .optional(),
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'DATABASE_SCHEMA must be a lowercase SQL identifier')
+    .default('public'),
+  JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
+  SESSION_TTL: duration('SESSION_TTL').default('12h'),
+  REMEMBER_TTL: duration('REMEMBER_TTL').default('30d'),
+  LOGIN_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(10),
+  LOGIN_WINDOW: duration('LOGIN_WINDOW').default('1m'),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://').optional(),
+  MAIL_FROM: z.string().min(3).default('Notice Desk <no-reply@localhost>'),
+  APP_URL: z.url('APP_URL must be a URL such as http://localhost:3000').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().min(1).optional(),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  databaseSchema: string;
+  jwtSecret: string | undefined;
+  sessionTtlSeconds: number;
+  rememberTtlSeconds: number;
+  loginMaxAttempts: number;
+  loginWindowSeconds: number;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  appUrl: string;
+  logLevel: string;
+  webDist: string;
+}
+
+export class ConfigError extends Error {}
+
+const unitSeconds = { s: 1, m: 60, h: 3600, d: 86400 } as const;
+export function seconds(value: string): number {
+  const unit = value.at(-1) as keyof typeof unitSeconds;
+  return Number(value.slice(0, -1)) * unitSeconds[unit];
+}
+
+const defaultWebDist = path.resolve(import.meta.dirname, '../../../web/dist');
+
+/** Reads and checks the environment; a bad value throws a ConfigError naming the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // An empty variable means "unset", as shells and .env files usually intend.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `${String(issue.path[0])}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    databaseSchema: e.DATABASE_SCHEMA,
+    jwtSecret: e.JWT_SECRET,
+    sessionTtlSeconds: seconds(e.SESSION_TTL),
+    rememberTtlSeconds: seconds(e.REMEMBER_TTL),
+    loginMaxAttempts: e.LOGIN_MAX_ATTEMPTS,
+    loginWindowSeconds: seconds(e.LOGIN_WINDOW),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    logLevel: e.LOG_LEVEL,
+    webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : defaultWebDist,
+  };
+}

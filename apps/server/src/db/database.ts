@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config/env.ts';
+import type { DB } from './schema.ts';
+
+export type Database = Kysely<DB>;
+export type DatabaseKind = 'sqlite' | 'postgres';
+
+export interface OpenDatabase {
+  db: Database;
+  kind: DatabaseKind;
+}
+
+// COUNT(*) and BIGINT columns come back from pg as strings; every such value here fits a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export async function openDatabase(config: Config): Promise<OpenDatabase> {
+  if (config.databaseUrl) return { db: await openPostgres(config.databaseUrl, config.databaseSchema), kind: 'postgres' };
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const file = new SqliteDatabase(path.join(config.dataDir, 'notice-desk.sqlite'));
+  file.pragma('journal_mode = WAL');
+  file.pragma('synchronous = NORMAL');
+  file.pragma('foreign_keys = ON');
+  file.pragma('busy_timeout = 5000');
+  return { db: new Kysely<DB>({ dialect: new SqliteDialect({ database: file }) }), kind: 'sqlite' };
+}
+
+async function openPostgres(connectionString: string, schema: string): Promise<Database> {
+  if (schema !== 'public') {
+    const client = new pg.Client({ connectionString });
+    await client.connect();
+    try {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    } finally {
+      await client.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString,
+    max: 10,
+    connectionTimeoutMillis: 5000,
+    options: `-c search_path="${schema}"`,
+  });
+  // An idle client losing its server (a PostgreSQL restart) must not crash the process.
+  pool.on('error', () => {});
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+}

@@ -1,0 +1,19 @@
+import { Migrator, type Migration } from 'kysely';
+import type { Database } from './database.ts';
+import * as users from './migrations/20261122_01_users.ts';
+
+/** Every migration, in order. A new migration file is added here with its date-prefixed name. */
+const migrations: Record<string, Migration> = {
+  '20261122_01_users': users,
+};
+
+/** Brings the schema up to date; several processes starting at once take turns on Kysely's lock. */
+export async function migrateToLatest(db: Database): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const cause = error instanceof Error ? error.message : String(error ?? '');
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${cause}`);
+  }
+}

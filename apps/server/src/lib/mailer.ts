@@ -1,0 +1,60 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import nodemailer, { type Transporter } from 'nodemailer';
+
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType?: string;
+}
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  attachments?: MailAttachment[];
+}
+
+export interface MailReceipt {
+  messageId: string;
+  /** 'smtp' when an SMTP server accepted it, 'outbox' when it was written to DATA_DIR/outbox. */
+  via: 'smtp' | 'outbox';
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<MailReceipt>;
+  close(): void;
+}
+
+/** SMTP (pooled) when a URL is configured; otherwise .eml files in the outbox folder, never a fake delivery. */
+export function createMailer(options: { smtpUrl: string | undefined; from: string; outboxDir: string }): Mailer {
+  if (options.smtpUrl) {
+    const transport: Transporter = nodemailer.createTransport(options.smtpUrl + poolQuery(options.smtpUrl), {
+      from: options.from,
+    });
+    return {
+      async send(message) {
+        const info = await transport.sendMail({ from: options.from, ...message });
+        return { messageId: info.messageId, via: 'smtp' };
+      },
+      close: () => transport.close(),
+    };
+  }
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    async send(message) {
+      const info = await transport.sendMail({ from: options.from, ...message });
+      await fs.mkdir(options.outboxDir, { recursive: true });
+      const file = path.join(options.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`);
+      await fs.writeFile(file, info.message as Buffer);
+      return { messageId: info.messageId, via: 'outbox' };
+    },
+    close: () => transport.close(),
+  };
+}
+
+function poolQuery(url: string): string {
+  return /[?&]pool=/.test(url) ? '' : `${url.includes('?') ? '&' : '?'}pool=true`;
+}

@@ -1,0 +1,46 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { jwtVerify, SignJWT } from 'jose';
+
+export interface SessionClaims {
+  userId: string;
+  issuedAt: number;
+}
+
+/** Signed bearer tokens (HS256 only: `alg: none` and every other algorithm are refused). */
+export class SessionTokens {
+  private readonly key: Uint8Array;
+
+  constructor(secret: string) {
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  sign(userId: string, ttlSeconds: number): Promise<string> {
+    return new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(userId)
+      .setIssuedAt()
+      .setExpirationTime(`${ttlSeconds}s`)
+      .sign(this.key);
+  }
+
+  /** The claims of a valid token, or null when it is malformed, tampered, expired or of another algorithm. */
+  async verify(token: string): Promise<SessionClaims | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
+      if (typeof payload.sub !== 'string' || typeof payload.iat !== 'number') return null;
+      return { userId: payload.sub, issuedAt: payload.iat };
+    } catch {
+      return null;
+    }
+  }
+}
+
+/** A single-use secret for links: the raw value goes out, only its hash is stored. */
+export function newLinkToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: hashLinkToken(token) };
+}
+
+export function hashLinkToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}

@@ -1,0 +1,13 @@
+import { sql } from 'kysely';
+import type { App, AppContext } from '../../app-context.ts';
+
+export function healthRoutes(app: App, { db, databaseKind }: AppContext): void {
+  app.get('/api/health', async (_req, reply) => {
+    try {
+      await sql`select 1`.execute(db);
+      return { status: 'ok', database: databaseKind };
+    } catch {
+      return reply.status(503).send({ status: 'unavailable', database: databaseKind });
+    }
+  });
+}

@@ -1,0 +1,66 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ErrorBody } from '@notice-desk/contract/errors';
+import { isDatabaseUnavailable } from '../db/errors.ts';
+import { AppError } from '../lib/errors.ts';
+
+function body(statusCode: number, code: string, message: string, fields?: Record<string, string>): ErrorBody {
+  return { statusCode, code, message, error: fields ?? message };
+}
+
+/** The one error handler: every failure leaves as the one JSON error shape; 5xx never leak internals. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof AppError) {
+      return reply.status(err.statusCode).send(body(err.statusCode, err.code, err.message, err.fields));
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const fields: Record<string, string> = {};
+      const general: string[] = [];
+      for (const issue of err.validation) {
+        const field = issue.instancePath.split('/').filter(Boolean).join('.');
+        const text = issue.message ?? 'is not valid';
+        if (field) fields[field] ??= text;
+        else general.push(text);
+      }
+      const where = err.validationContext ?? 'request';
+      if (Object.keys(fields).length === 0) {
+        const message = `The ${where} is not valid: ${general.join('; ') || 'expected a JSON object'}.`;
+        return reply.status(400).send(body(400, 'VALIDATION', message));
+      }
+      const message = Object.entries(fields)
+        .map(([field, text]) => `${field}: ${text}`)
+        .join(' ');
+      return reply.status(400).send(body(400, 'VALIDATION', message, fields));
+    }
+    if (isDatabaseUnavailable(err)) {
+      request.log.warn({ err }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', '5')
+        .send(body(503, 'DATABASE_UNAVAILABLE', 'The database is unavailable right now. Try again shortly.'));
+    }
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.status(status).send(body(status, err.code ?? 'BAD_REQUEST', clientMessage(err)));
+    }
+    request.log.error({ err }, 'request failed');
+    return reply.status(500).send(body(500, 'INTERNAL', 'Something went wrong on the server.'));
+  });
+}
+
+/** Fastify's own 4xx messages, said in words a person reading the answer can act on. */
+function clientMessage(err: FastifyError): string {
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'The request body is too large.';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return `Unsupported content type: send application/json.`;
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'The request body is empty; send a JSON object.';
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return `The request body is not valid JSON: ${err.message}`;
+    default:
+      return err.message;
+  }
+}

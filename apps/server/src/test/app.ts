@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../app.ts';
+import { loadConfig, type Config } from '../config/env.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/**
+ * A real app on a real database: SQLite in a fresh temporary DATA_DIR, or, when DATABASE_URL
+ * names PostgreSQL, a fresh schema of its own that is dropped afterwards.
+ */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'notice-desk-test-'));
+  const databaseUrl = process.env.DATABASE_URL;
+  const schema = databaseUrl ? `test_${randomBytes(6).toString('hex')}` : undefined;
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    DATABASE_SCHEMA: schema,
+    JWT_SECRET: 'test-secret-test-secret-test-secret-0123',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    WEB_DIST: path.join(dataDir, 'no-web-build'),
+    ...env,
+  });
+  const app = await buildApp(config);
+  return {
+    app,
+    config,
+    async close() {
+      await app.close();
+      if (databaseUrl && schema) {
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await client.end();
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface SignedIn {
+  token: string;
+  userId: string;
+  headers: { authorization: string };
+}
+
+/** Registers an account and signs it in. */
+export async function signUp(app: FastifyInstance, username: string, password = 'pass-word-1'): Promise<SignedIn> {
+  const register = await app.inject({
+    method: 'POST',
+    url: '/api/auth/register',
+    payload: { name: `Name of ${username}`, username, password },
+  });
+  if (register.statusCode !== 201) throw new Error(`register failed: ${register.body}`);
+  const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password } });
+  const { token, user } = login.json<{ token: string; user: { _id: string } }>();
+  return { token, userId: user._id, headers: { authorization: `Bearer ${token}` } };
+}

@@ -1,0 +1,78 @@
+// One lint config for every workspace. The boundary rules follow STYLE.md:
+// web code flows shared -> features -> app; server routes/services/repositories stay in their lanes.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+const web = 'apps/web/src';
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '.tmp/**', '**/coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['packages/contract/tsconfig.json', 'apps/server/tsconfig.json', 'apps/web/tsconfig.json'],
+        }),
+      ],
+    },
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'import-x/no-cycle': 'error',
+    },
+  },
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            // features never import the app, nor each other
+            { target: `${web}/features`, from: `${web}/app` },
+            // shared code never imports features or the app
+            {
+              target: [`${web}/components`, `${web}/hooks`, `${web}/lib`, `${web}/utils`, `${web}/config`],
+              from: [`${web}/features`, `${web}/app`],
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/apps/web/**', '@notice-desk/web*'], message: 'The server never imports web code.' }] },
+      ],
+    },
+  },
+  {
+    // services hold the rules and never see Fastify
+    files: ['apps/server/src/modules/**/*.service.ts', 'apps/server/src/modules/**/*.repository.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'fastify', message: 'Services and repositories never import Fastify.' }] }],
+    },
+  },
+  {
+    // only config/env.ts reads process.env
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/config/env.ts', 'apps/server/src/**/*.test.ts', 'apps/server/src/test/**'],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through config/env.ts.' }],
+    },
+  },
+);
