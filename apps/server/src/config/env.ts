@@ -22,7 +22,10 @@ const envSchema = z.object({
   REMEMBER_TTL: duration('REMEMBER_TTL').default('30d'),
   LOGIN_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(10),
   LOGIN_WINDOW: duration('LOGIN_WINDOW').default('1m'),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://')
+    .optional(),
   MAIL_FROM: z.string().min(3).default('Notice Desk <no-reply@localhost>'),
   APP_URL: z.url('APP_URL must be a URL such as http://localhost:3000').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -18,7 +18,8 @@ export interface OpenDatabase {
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export async function openDatabase(config: Config): Promise<OpenDatabase> {
-  if (config.databaseUrl) return { db: await openPostgres(config.databaseUrl, config.databaseSchema), kind: 'postgres' };
+  if (config.databaseUrl)
+    return { db: await openPostgres(config.databaseUrl, config.databaseSchema), kind: 'postgres' };
   fs.mkdirSync(config.dataDir, { recursive: true });
   const file = new SqliteDatabase(path.join(config.dataDir, 'notice-desk.sqlite'));
   file.pragma('journal_mode = WAL');

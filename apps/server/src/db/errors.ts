@@ -9,8 +9,12 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   const code = String((err as { code?: unknown })?.code ?? '');
   const message = String((err as { message?: unknown })?.message ?? '');
   return (
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', 'SQLITE_BUSY'].includes(code) ||
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', 'SQLITE_BUSY'].includes(
+      code,
+    ) ||
     code.startsWith('08') ||
-    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(message)
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+      message,
+    )
   );
 }

@@ -20,7 +20,6 @@ export interface PasswordResetsTable {
   created_at: string;
 }
 
-
 export interface DB {
   users: UsersTable;
   password_resets: PasswordResetsTable;

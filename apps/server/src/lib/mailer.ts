@@ -29,7 +29,11 @@ export interface Mailer {
 }
 
 /** SMTP (pooled) when a URL is configured; otherwise .eml files in the outbox folder, never a fake delivery. */
-export function createMailer(options: { smtpUrl: string | undefined; from: string; outboxDir: string }): Mailer {
+export function createMailer(options: {
+  smtpUrl: string | undefined;
+  from: string;
+  outboxDir: string;
+}): Mailer {
   if (options.smtpUrl) {
     const transport: Transporter = nodemailer.createTransport(options.smtpUrl + poolQuery(options.smtpUrl), {
       from: options.from,
@@ -47,7 +51,10 @@ export function createMailer(options: { smtpUrl: string | undefined; from: strin
     async send(message) {
       const info = await transport.sendMail({ from: options.from, ...message });
       await fs.mkdir(options.outboxDir, { recursive: true });
-      const file = path.join(options.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`);
+      const file = path.join(
+        options.outboxDir,
+        `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`,
+      );
       await fs.writeFile(file, info.message as Buffer);
       return { messageId: info.messageId, via: 'outbox' };
     },

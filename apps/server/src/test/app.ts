@@ -54,7 +54,11 @@ export interface SignedIn {
 }
 
 /** Registers an account and signs it in. */
-export async function signUp(app: FastifyInstance, username: string, password = 'pass-word-1'): Promise<SignedIn> {
+export async function signUp(
+  app: FastifyInstance,
+  username: string,
+  password = 'pass-word-1',
+): Promise<SignedIn> {
   const register = await app.inject({
     method: 'POST',
     url: '/api/auth/register',

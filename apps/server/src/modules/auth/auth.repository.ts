@@ -23,7 +23,16 @@ export async function insertUser(
 ): Promise<UserRow> {
   await db
     .insertInto('users')
-    .columns(['id', 'name', 'username', 'password_hash', 'role', 'tokens_valid_after', 'created_at', 'updated_at'])
+    .columns([
+      'id',
+      'name',
+      'username',
+      'password_hash',
+      'role',
+      'tokens_valid_after',
+      'created_at',
+      'updated_at',
+    ])
     .expression(
       db.selectNoFrom([
         sql.val(user.id).as('id'),
@@ -57,11 +66,18 @@ export async function insertPasswordReset(
   db: Database,
   reset: { id: string; user_id: string; token_hash: string; expires_at: string; created_at: string },
 ): Promise<void> {
-  await db.insertInto('password_resets').values({ ...reset, used_at: null }).execute();
+  await db
+    .insertInto('password_resets')
+    .values({ ...reset, used_at: null })
+    .execute();
 }
 
 /** Marks an unused, unexpired reset as used and returns its user id; null when there is none. */
-export async function consumePasswordReset(db: Database, tokenHash: string, now: string): Promise<string | null> {
+export async function consumePasswordReset(
+  db: Database,
+  tokenHash: string,
+  now: string,
+): Promise<string | null> {
   const row = await db
     .updateTable('password_resets')
     .set({ used_at: now })

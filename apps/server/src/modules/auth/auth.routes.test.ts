@@ -84,7 +84,9 @@ describe('login', () => {
 
   it('gives a longer session when the device is remembered', async () => {
     const expiry = async (remember: boolean) => {
-      const { token } = (await post('/api/auth/login', { username: 'asha', password: 'right-pass', remember })).json();
+      const { token } = (
+        await post('/api/auth/login', { username: 'asha', password: 'right-pass', remember })
+      ).json();
       return JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).exp as number;
     };
     const short = await expiry(false);
@@ -103,16 +105,22 @@ describe('login', () => {
 
   it('names empty fields', async () => {
     const res = await post('/api/auth/login', { username: '', password: '' });
-    expect(res.json().error).toEqual({ username: 'Username is required!!', password: 'Password is required!!' });
+    expect(res.json().error).toEqual({
+      username: 'Username is required!!',
+      password: 'Password is required!!',
+    });
   });
 
   it('limits failed attempts per username and address with a 429, then lets the real user in after the window', async () => {
-    for (let i = 0; i < 3; i++) expect((await post('/api/auth/login', { username: 'asha', password: 'bad' })).statusCode).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect((await post('/api/auth/login', { username: 'asha', password: 'bad' })).statusCode).toBe(401);
     const blocked = await post('/api/auth/login', { username: 'asha', password: 'right-pass' });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().error).toMatch(/Too many login attempts\. Try again in \d+ seconds\./);
     await new Promise((r) => setTimeout(r, 2100));
-    expect((await post('/api/auth/login', { username: 'asha', password: 'right-pass' })).statusCode).toBe(200);
+    expect((await post('/api/auth/login', { username: 'asha', password: 'right-pass' })).statusCode).toBe(
+      200,
+    );
   });
 });
 
@@ -129,12 +137,27 @@ describe('signed-in account', () => {
 
   it('changes the password only with the right old password', async () => {
     const asha = await signUp(t.app, 'asha', 'old-pass');
-    const wrong = await post('/api/dashboard/change-password', { oldPassword: 'bad', newPassword: 'new-pass' }, asha.headers);
+    const wrong = await post(
+      '/api/dashboard/change-password',
+      { oldPassword: 'bad', newPassword: 'new-pass' },
+      asha.headers,
+    );
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error).toBe('Old password is incorrect.');
-    const empty = await post('/api/dashboard/change-password', { oldPassword: '', newPassword: '' }, asha.headers);
-    expect(empty.json().error).toEqual({ oldPassword: 'Old Password is required!', newPassword: 'New Password is required!' });
-    const ok = await post('/api/dashboard/change-password', { oldPassword: 'old-pass', newPassword: 'new-pass' }, asha.headers);
+    const empty = await post(
+      '/api/dashboard/change-password',
+      { oldPassword: '', newPassword: '' },
+      asha.headers,
+    );
+    expect(empty.json().error).toEqual({
+      oldPassword: 'Old Password is required!',
+      newPassword: 'New Password is required!',
+    });
+    const ok = await post(
+      '/api/dashboard/change-password',
+      { oldPassword: 'old-pass', newPassword: 'new-pass' },
+      asha.headers,
+    );
     expect(ok.json()).toEqual({ message: 'Password updated successfully.' });
     expect((await post('/api/auth/login', { username: 'asha', password: 'old-pass' })).statusCode).toBe(401);
     expect((await post('/api/auth/login', { username: 'asha', password: 'new-pass' })).statusCode).toBe(200);
@@ -144,13 +167,17 @@ describe('signed-in account', () => {
     const asha = await signUp(t.app, 'asha', 'old-pass');
     const res = await put('/api/auth/update-password', { password: 'fresh-pass' }, asha.headers);
     expect(res.statusCode).toBe(200);
-    expect((await post('/api/auth/login', { username: 'asha', password: 'fresh-pass' })).statusCode).toBe(200);
+    expect((await post('/api/auth/login', { username: 'asha', password: 'fresh-pass' })).statusCode).toBe(
+      200,
+    );
   });
 
   it('refuses every account route without a token', async () => {
     expect((await put('/api/auth/update-user', { name: 'x' })).statusCode).toBe(401);
     expect((await put('/api/auth/update-password', { password: 'x' })).statusCode).toBe(401);
-    expect((await post('/api/dashboard/change-password', { oldPassword: 'a', newPassword: 'b' })).statusCode).toBe(401);
+    expect(
+      (await post('/api/dashboard/change-password', { oldPassword: 'a', newPassword: 'b' })).statusCode,
+    ).toBe(401);
   });
 });
 
@@ -173,7 +200,9 @@ describe('password reset', () => {
     const token = resetTokenFromMail(outboxMails()[0]!);
     const reset = await put(`/api/auth/reset-password/${token}`, { password: 'brand-new' });
     expect(reset.statusCode).toBe(200);
-    expect((await post('/api/auth/login', { username: 'asha@example.com', password: 'brand-new' })).statusCode).toBe(200);
+    expect(
+      (await post('/api/auth/login', { username: 'asha@example.com', password: 'brand-new' })).statusCode,
+    ).toBe(200);
     expect((await put('/api/auth/update-user', {}, asha.headers)).statusCode).toBe(401);
     const again = await put(`/api/auth/reset-password/${token}`, { password: 'other' });
     expect(again.statusCode).toBe(400);
@@ -188,7 +217,10 @@ describe('password reset', () => {
     try {
       const rows = await db.selectFrom('password_resets').selectAll().execute();
       expect(rows.map((r) => r.token_hash)).not.toContain(token);
-      await db.updateTable('password_resets').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+      await db
+        .updateTable('password_resets')
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .execute();
     } finally {
       await db.destroy();
     }
@@ -206,10 +238,18 @@ describe('tokens', () => {
     const claims = JSON.parse(Buffer.from(p!, 'base64url').toString());
     const tampered = `${h}.${Buffer.from(JSON.stringify({ ...claims, sub: 'someone-else' })).toString('base64url')}.${s}`;
     const none = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${p}.`;
-    const expired = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(asha.userId)
-      .setIssuedAt(Math.floor(Date.now() / 1000) - 100).setExpirationTime(Math.floor(Date.now() / 1000) - 10).sign(secret);
-    const foreign = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(asha.userId)
-      .setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode('another-secret-another-secret-another'));
+    const expired = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(asha.userId)
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 100)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 10)
+      .sign(secret);
+    const foreign = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(asha.userId)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode('another-secret-another-secret-another'));
     for (const token of [tampered, none, expired, foreign, 'garbage']) {
       const res = await callWith(token);
       expect(res.statusCode, token).toBe(401);
@@ -222,13 +262,19 @@ describe('tokens', () => {
 describe('bad input', () => {
   it('answers malformed JSON, a wrong content type, an empty body and a 2 MB body with clear 4xx', async () => {
     const malformed = await t.app.inject({
-      method: 'POST', url: '/api/auth/login', payload: '{"username": ', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: '{"username": ',
+      headers: { 'content-type': 'application/json' },
     });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().message).toMatch(/not valid JSON/);
 
     const text = await t.app.inject({
-      method: 'POST', url: '/api/auth/login', payload: 'username=a', headers: { 'content-type': 'text/plain' },
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: 'username=a',
+      headers: { 'content-type': 'text/plain' },
     });
     expect(text.statusCode).toBe(415);
     expect(text.json().message).toMatch(/Unsupported content type/);
@@ -237,7 +283,11 @@ describe('bad input', () => {
     expect(noBody.statusCode).toBe(400);
     expect(noBody.json().message).toMatch(/body/);
 
-    const huge = await post('/api/auth/register', { name: 'x'.repeat(2 * 1024 * 1024), username: 'big', password: 'p' });
+    const huge = await post('/api/auth/register', {
+      name: 'x'.repeat(2 * 1024 * 1024),
+      username: 'big',
+      password: 'p',
+    });
     expect(huge.statusCode).toBe(413);
     expect(huge.json()).toMatchObject({ statusCode: 413, message: 'The request body is too large.' });
     expect((await post('/api/auth/login', { username: 'big', password: 'p' })).statusCode).toBe(401);

@@ -14,8 +14,10 @@ import {
 import type { AppContext, App } from '../../app-context.ts';
 
 export function authRoutes(app: App, { auth, guards }: AppContext): void {
-  app.post('/api/auth/register', { schema: { body: registerBody, response: { 201: user } } }, async (req, reply) =>
-    reply.status(201).send(await auth.register(req.body)),
+  app.post(
+    '/api/auth/register',
+    { schema: { body: registerBody, response: { 201: user } } },
+    async (req, reply) => reply.status(201).send(await auth.register(req.body)),
   );
 
   app.post('/api/auth/login', { schema: { body: loginBody, response: { 200: loginResponse } } }, (req) =>
@@ -54,7 +56,10 @@ export function authRoutes(app: App, { auth, guards }: AppContext): void {
 
   app.put(
     '/api/auth/update-password',
-    { onRequest: guards.requireUser, schema: { body: updatePasswordBody, response: { 200: messageResponse } } },
+    {
+      onRequest: guards.requireUser,
+      schema: { body: updatePasswordBody, response: { 200: messageResponse } },
+    },
     async (req) => {
       await auth.setPassword(req.user._id, req.body.password);
       return { message: 'Password updated successfully.' };
@@ -63,7 +68,10 @@ export function authRoutes(app: App, { auth, guards }: AppContext): void {
 
   app.post(
     '/api/dashboard/change-password',
-    { onRequest: guards.requireUser, schema: { body: changePasswordBody, response: { 200: messageResponse } } },
+    {
+      onRequest: guards.requireUser,
+      schema: { body: changePasswordBody, response: { 200: messageResponse } },
+    },
     async (req) => {
       await auth.changePassword(req.user._id, req.body.oldPassword, req.body.newPassword);
       return { message: 'Password updated successfully.' };

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { LoginBody, LoginResponse, RegisterBody, UpdateUserBody, User } from '@notice-desk/contract/auth';
+import type {
+  LoginBody,
+  LoginResponse,
+  RegisterBody,
+  UpdateUserBody,
+  User,
+} from '@notice-desk/contract/auth';
 import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, badRequest, conflict, unauthorized } from '../../lib/errors.ts';
@@ -128,7 +134,8 @@ export class AuthService {
   async changePassword(userId: string, oldPassword: string, newPassword: string): Promise<void> {
     const row = await users.findUserById(this.deps.db, userId);
     if (!row) throw unauthorized();
-    if (!(await verifyPassword(oldPassword, row.password_hash))) throw badRequest('Old password is incorrect.');
+    if (!(await verifyPassword(oldPassword, row.password_hash)))
+      throw badRequest('Old password is incorrect.');
     await this.setPassword(userId, newPassword);
   }
 }

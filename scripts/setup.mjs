@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+// Brings a fresh clone to a runnable state with nothing but Node and npm:
+// installs dependencies when missing or stale, makes sure Chromium is there (installing
+// Debian's package when running as root on Debian), and builds the web app when its sources changed.
+// Only Node built-ins here: this runs before any dependency exists.
+import { execSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const say = (line) => console.log(`[setup] ${line}`);
+const run = (command) => {
+  say(command);
+  execSync(command, { cwd: root, stdio: 'inherit' });
+};
+
+function checkNode() {
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  if (major < 20 || (major === 20 && minor < 19)) {
+    console.error(`Node ${process.versions.node} is too old: install Node 20.19 or newer.`);
+    process.exit(1);
+  }
+}
+
+function mtime(file) {
+  try {
+    return fs.statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+function newestIn(dir) {
+  let newest = 0;
+  if (!fs.existsSync(dir)) return 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestIn(full) : mtime(full));
+  }
+  return newest;
+}
+
+function installDependencies() {
+  const installed = path.join(root, 'node_modules', '.package-lock.json');
+  if (mtime(installed) >= mtime(path.join(root, 'package-lock.json'))) return;
+  run('npm ci --no-audit --no-fund');
+}
+
+export const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+function ensureChromium() {
+  if (fs.existsSync(chromiumPath)) return;
+  const isRoot = process.getuid?.() === 0;
+  const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
+  if (isRoot && hasApt) {
+    say("Chromium is missing: installing Debian's chromium package");
+    run('apt-get update -q');
+    run('DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium');
+    return;
+  }
+  console.warn(
+    `[setup] Chromium was not found at ${chromiumPath}. PDF rendering and the browser tests need it:\n` +
+      '        on Debian or Ubuntu run `sudo apt-get install chromium`; elsewhere install Chromium or Chrome\n' +
+      '        and set CHROMIUM_PATH to its executable.',
+  );
+}
+
+function buildWeb() {
+  const web = path.join(root, 'apps', 'web');
+  const built = mtime(path.join(web, 'dist', 'index.html'));
+  const sources = Math.max(
+    newestIn(path.join(web, 'src')),
+    newestIn(path.join(root, 'packages', 'contract', 'src')),
+    mtime(path.join(web, 'index.html')),
+    mtime(path.join(web, 'vite.config.ts')),
+  );
+  if (built >= sources) return;
+  run('npm run build --workspace apps/web');
+}
+
+checkNode();
+installDependencies();
+ensureChromium();
+buildWeb();
