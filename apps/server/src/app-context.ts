@@ -10,6 +10,7 @@ import type { Config } from './config/env.ts';
 import type { Database, DatabaseKind } from './db/database.ts';
 import type { Mailer } from './lib/mailer.ts';
 import type { AuthService } from './modules/auth/auth.service.ts';
+import type { RecordsService } from './modules/records/records.service.ts';
 import type { Guard } from './plugins/authenticate.ts';
 
 /** The Fastify instance as routes see it: schemas are zod, types are inferred from them. */
@@ -28,5 +29,6 @@ export interface AppContext {
   databaseKind: DatabaseKind;
   mailer: Mailer;
   auth: AuthService;
+  records: RecordsService;
   guards: { requireUser: Guard; requireAdmin: Guard };
 }

@@ -14,6 +14,8 @@ import { SessionTokens } from './lib/tokens.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { recordsRoutes } from './modules/records/records.routes.ts';
+import { RecordsService } from './modules/records/records.service.ts';
 import { createGuards } from './plugins/authenticate.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerWebApp } from './plugins/web-app.ts';
@@ -88,10 +90,19 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     rememberTtlSeconds: config.rememberTtlSeconds,
     appUrl: config.appUrl,
   });
-  const context: AppContext = { config, db, databaseKind: kind, mailer, auth, guards: createGuards(auth) };
+  const context: AppContext = {
+    config,
+    db,
+    databaseKind: kind,
+    mailer,
+    auth,
+    records: new RecordsService(db),
+    guards: createGuards(auth),
+  };
 
   healthRoutes(app, context);
   authRoutes(app, context);
+  recordsRoutes(app, context);
   await registerWebApp(app, config.webDist);
   return app;
 }

@@ -1,10 +1,12 @@
 import { Migrator, type Migration } from 'kysely';
 import type { Database } from './database.ts';
 import * as users from './migrations/20261122_01_users.ts';
+import * as records from './migrations/20261122_02_records.ts';
 
 /** Every migration, in order. A new migration file is added here with its date-prefixed name. */
 const migrations: Record<string, Migration> = {
   '20261122_01_users': users,
+  '20261122_02_records': records,
 };
 
 /** Brings the schema up to date; several processes starting at once take turns on Kysely's lock. */

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../../lib/ids.ts';
 import type {
   LoginBody,
   LoginResponse,
@@ -42,7 +42,7 @@ export class AuthService {
     const now = nowIso();
     try {
       const row = await users.insertUser(this.deps.db, {
-        id: randomUUID(),
+        id: newId(),
         name: body.name,
         username: body.username,
         password_hash: await hashPassword(body.password),
@@ -100,7 +100,7 @@ export class AuthService {
     if (!row) return;
     const { token, hash } = newLinkToken();
     await users.insertPasswordReset(this.deps.db, {
-      id: randomUUID(),
+      id: newId(),
       user_id: row.id,
       token_hash: hash,
       expires_at: isoIn(RESET_TTL_MS),

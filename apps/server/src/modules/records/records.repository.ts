@@ -1,0 +1,111 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import type { RecordKind } from '../../db/schema.ts';
+import type { RecordKindInfo } from './record-kinds.ts';
+
+/** A stored record of either kind: the common columns plus its field columns. */
+export interface RecordRow {
+  id: string;
+  owner_id: string;
+  campaign_id: string;
+  created_at: string;
+  updated_at: string;
+  [field: string]: string;
+}
+
+// Both record tables share every column these queries name; the field columns come from the kind.
+// One untyped view of the database keeps one query per operation instead of one per table.
+const loose = (db: Database) => db as unknown as Kysely<Record<string, RecordRow>>;
+
+/** A page of the owner's records, newest first. */
+export function listRecords(
+  db: Database,
+  info: RecordKindInfo,
+  ownerId: string,
+  offset: number,
+  limit: number,
+): Promise<RecordRow[]> {
+  return loose(db)
+    .selectFrom(info.table)
+    .selectAll()
+    .where('owner_id', '=', ownerId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute() as Promise<RecordRow[]>;
+}
+
+export function findRecord(db: Database, info: RecordKindInfo, ownerId: string, id: string): Promise<RecordRow | undefined> {
+  return loose(db)
+    .selectFrom(info.table)
+    .selectAll()
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst() as Promise<RecordRow | undefined>;
+}
+
+export async function insertRecords(db: Database, info: RecordKindInfo, rows: RecordRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await loose(db).insertInto(info.table).values(rows).execute();
+}
+
+/** Replaces a record's fields; 0 when the owner has no such record. */
+export async function updateRecord(
+  db: Database,
+  info: RecordKindInfo,
+  ownerId: string,
+  id: string,
+  fields: Record<string, string>,
+  now: string,
+): Promise<number> {
+  const result = await loose(db)
+    .updateTable(info.table)
+    .set({ ...fields, updated_at: now })
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function deleteRecord(db: Database, info: RecordKindInfo, ownerId: string, id: string): Promise<number> {
+  const result = await loose(db)
+    .deleteFrom(info.table)
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function deleteAllRecords(db: Database, info: RecordKindInfo, ownerId: string): Promise<number> {
+  const result = await loose(db).deleteFrom(info.table).where('owner_id', '=', ownerId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** The owner's record count of a kind and its write version (0, 0 before the first record). */
+export async function getRecordCount(
+  db: Database,
+  ownerId: string,
+  kind: RecordKind,
+): Promise<{ total: number; version: number }> {
+  const row = await db
+    .selectFrom('record_counts')
+    .select(['total', 'version'])
+    .where('owner_id', '=', ownerId)
+    .where('kind', '=', kind)
+    .executeTakeFirst();
+  return { total: Number(row?.total ?? 0), version: Number(row?.version ?? 0) };
+}
+
+/** Adds delta to the owner's count and bumps its version; call it in the transaction that wrote the records. */
+export async function adjustRecordCount(db: Database, ownerId: string, kind: RecordKind, delta: number): Promise<void> {
+  await db
+    .insertInto('record_counts')
+    .values({ owner_id: ownerId, kind, total: delta, version: 1 })
+    .onConflict((oc) =>
+      oc.columns(['owner_id', 'kind']).doUpdateSet({
+        total: sql`record_counts.total + excluded.total`,
+        version: sql`record_counts.version + 1`,
+      }),
+    )
+    .execute();
+}

@@ -1,0 +1,104 @@
+import type { PageQuery } from '@notice-desk/contract/paging';
+import { messages } from '@notice-desk/contract/messages';
+import type { Database } from '../../db/database.ts';
+import { notFound } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { nowIso } from '../../lib/time.ts';
+import { deleteCampaignsOfKind, ensureManualCampaign } from '../campaigns/campaigns.repository.ts';
+import type { RecordKindInfo } from './record-kinds.ts';
+import * as records from './records.repository.ts';
+
+/** A record as the API answers it: `_id`, its campaign, times, every field, and its PDF link. */
+export type RecordResponse = Record<string, string>;
+
+export interface RecordPage {
+  items: RecordResponse[];
+  total: number;
+  pdfUrl: string;
+}
+
+export function toRecordResponse(info: RecordKindInfo, row: records.RecordRow): RecordResponse {
+  const out: RecordResponse = {
+    _id: row.id,
+    campaignId: row.campaign_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    pdfLink: '',
+  };
+  for (const field of info.fields) out[field.key] = row[field.key] ?? '';
+  return out;
+}
+
+/** Credit cards and notices: every read and write is scoped to the signed-in owner. */
+export class RecordsService {
+  constructor(private readonly db: Database) {}
+
+  async list(info: RecordKindInfo, ownerId: string, { page, limit }: PageQuery): Promise<RecordPage> {
+    const { total } = await records.getRecordCount(this.db, ownerId, info.kind);
+    const offset = (page - 1) * limit;
+    const rows = offset < total ? await records.listRecords(this.db, info, ownerId, offset, limit) : [];
+    return { items: rows.map((row) => toRecordResponse(info, row)), total, pdfUrl: '' };
+  }
+
+  async get(info: RecordKindInfo, ownerId: string, id: string): Promise<RecordResponse> {
+    const row = await records.findRecord(this.db, info, ownerId, id);
+    if (!row) throw notFound(info.label);
+    return toRecordResponse(info, row);
+  }
+
+  /** A record typed in by hand joins the owner's 'Manual entries' campaign of its kind. */
+  async create(info: RecordKindInfo, ownerId: string, fields: Record<string, string>): Promise<RecordResponse> {
+    const now = nowIso();
+    const row = await this.db.transaction().execute(async (trx) => {
+      const campaignId = await ensureManualCampaign(trx, ownerId, info.kind, now);
+      const row: records.RecordRow = {
+        ...pickFields(info, fields),
+        id: newId(),
+        owner_id: ownerId,
+        campaign_id: campaignId,
+        created_at: now,
+        updated_at: now,
+      };
+      await records.insertRecords(trx, info, [row]);
+      await records.adjustRecordCount(trx, ownerId, info.kind, 1);
+      return row;
+    });
+    return toRecordResponse(info, row);
+  }
+
+  async update(
+    info: RecordKindInfo,
+    ownerId: string,
+    id: string,
+    fields: Record<string, string>,
+  ): Promise<RecordResponse> {
+    const updated = await records.updateRecord(this.db, info, ownerId, id, pickFields(info, fields), nowIso());
+    if (updated === 0) throw notFound(info.label);
+    return this.get(info, ownerId, id);
+  }
+
+  async remove(info: RecordKindInfo, ownerId: string, id: string): Promise<{ message: string }> {
+    await this.db.transaction().execute(async (trx) => {
+      const deleted = await records.deleteRecord(trx, info, ownerId, id);
+      if (deleted === 0) throw notFound(info.label);
+      await records.adjustRecordCount(trx, ownerId, info.kind, -1);
+    });
+    return { message: info.deletedMessage };
+  }
+
+  /** Removes every record of the kind the owner has, and the campaigns they emptied. */
+  async removeAll(info: RecordKindInfo, ownerId: string): Promise<{ message: string; deleted: number }> {
+    const deleted = await this.db.transaction().execute(async (trx) => {
+      const deleted = await records.deleteAllRecords(trx, info, ownerId);
+      await deleteCampaignsOfKind(trx, ownerId, info.kind);
+      await records.adjustRecordCount(trx, ownerId, info.kind, -deleted);
+      return deleted;
+    });
+    return { message: messages.allDeleted, deleted };
+  }
+}
+
+/** Only the kind's own fields reach the database, whatever else a body carried. */
+function pickFields(info: RecordKindInfo, fields: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(info.fields.map((field) => [field.key, fields[field.key] ?? '']));
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { fieldsSchema, recordId, type FieldDefinition } from './record-fields.ts';
+
+const field = (key: string, label: string): FieldDefinition => ({ key, label, required: `${label} is required!!` });
+
+/** The credit-card wizard's three steps, in order, with the spec's labels and messages. */
+export const creditCardSteps = [
+  [
+    field('hub', 'Hub'),
+    field('location', 'Location'),
+    field('aanNo', 'Aan No'),
+    field('maskNo', 'Mask No'),
+    field('product', 'Product'),
+    field('activity', 'Activity'),
+    field('custName', 'Customer Name'),
+    field('customerAddress', 'Customer Address'),
+    field('emailId', 'Email'),
+  ],
+  [
+    field('custMobileNo', 'Customer Mobile No'),
+    field('noticeBalance', 'Notice Balance'),
+    field('overdueAmount', 'Overdue Amount'),
+    field('clmName', 'Clm Name'),
+    field('clmNo', 'Clm No'),
+    field('limit', 'Limit'),
+    field('amountExceededCreditLimit', 'Amount Exceeded Credit Limit'),
+    field('conciliatorName', 'Conciliator Name'),
+    field('campDate', 'Camp Date'),
+  ],
+  [field('campLocation', 'Camp Location'), field('noticeDate', 'Notice Date'), field('referenceNo', 'Reference No')],
+] as const satisfies readonly (readonly FieldDefinition[])[];
+
+export const creditCardFields = creditCardSteps.flat();
+export type CreditCardFieldKey = (typeof creditCardFields)[number]['key'];
+
+export const creditCardBody = fieldsSchema(creditCardFields);
+export type CreditCardBody = z.input<typeof creditCardBody>;
+export type CreditCardFields = Record<CreditCardFieldKey, string>;
+
+export type CreditCard = CreditCardFields & {
+  _id: string;
+  campaignId: string;
+  createdAt: string;
+  updatedAt: string;
+  /** Appended to the list's pdfUrl, it opens this record's PDF; empty until PDFs exist. */
+  pdfLink: string;
+};
+
+export interface CreditCardList {
+  items: CreditCard[];
+  total: number;
+  pdfUrl: string;
+}
+
+export const creditCardParams = z.object({ id: recordId });

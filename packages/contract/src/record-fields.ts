@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+/** One input of a record wizard: its key in the API, its label on screen, and its message when left empty. */
+export interface FieldDefinition {
+  key: string;
+  label: string;
+  /** The spec's message under the field; absent when the field is optional. */
+  required?: string;
+}
+
+/** Longest value a record field may hold; longer is refused, never truncated. */
+export const FIELD_MAX = 2000;
+
+function fieldSchema(field: FieldDefinition) {
+  const text = z.string({
+    error: (issue) => (issue.input === undefined ? (field.required ?? `${field.label} is required!!`) : `${field.label} must be text.`),
+  });
+  const bounded = text.max(FIELD_MAX, { error: `${field.label} must be at most ${FIELD_MAX} characters.` });
+  return field.required
+    ? bounded.refine((value) => value.trim().length > 0, { error: field.required })
+    : bounded.optional().default('');
+}
+
+/** The zod schema for one wizard step, or (given every step's fields) for the whole record. */
+export function fieldsSchema<const F extends readonly FieldDefinition[]>(fields: F) {
+  const shape = Object.fromEntries(fields.map((field) => [field.key, fieldSchema(field)]));
+  return z.object(shape) as unknown as z.ZodObject<{ [K in F[number]['key']]: z.ZodType<string, string | undefined> }>;
+}
+
+export const recordId = z.uuid({ error: 'The id is not a record id.' });
