@@ -2,11 +2,13 @@ import { Migrator, type Migration } from 'kysely';
 import type { Database } from './database.ts';
 import * as users from './migrations/20261122_01_users.ts';
 import * as records from './migrations/20261122_02_records.ts';
+import * as jobs from './migrations/20261122_03_jobs.ts';
 
 /** Every migration, in order. A new migration file is added here with its date-prefixed name. */
 const migrations: Record<string, Migration> = {
   '20261122_01_users': users,
   '20261122_02_records': records,
+  '20261122_03_jobs': jobs,
 };
 
 /** Brings the schema up to date; several processes starting at once take turns on Kysely's lock. */

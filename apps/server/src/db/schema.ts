@@ -35,7 +35,48 @@ export interface CampaignsTable {
   source: 'manual' | 'import';
   imported_count: number;
   skipped_count: number;
+  /** 'importing' while an import writes its rows (hidden from every list), 'ready' once whole. */
+  status: 'importing' | 'ready';
+  job_id: string | null;
   created_at: string;
+}
+
+export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
+
+export interface JobsTable {
+  id: string;
+  kind: string;
+  owner_id: string;
+  subject: string;
+  /** JSON */
+  payload: string;
+  status: JobStatus;
+  attempts: number;
+  max_attempts: number;
+  run_after: string;
+  lease_until: string | null;
+  locked_by: string | null;
+  progress: number;
+  /** JSON */
+  result: string | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UploadsTable {
+  stored_name: string;
+  owner_id: string;
+  original_name: string;
+  size: number;
+  created_at: string;
+}
+
+export interface ImportProblemsTable {
+  job_id: string;
+  row_number: number;
+  column_name: string;
+  problem: string;
 }
 
 export interface RecordCountsTable {
@@ -64,4 +105,7 @@ export interface DB {
   record_counts: RecordCountsTable;
   credit_cards: CreditCardsTable;
   notices: NoticesTable;
+  jobs: JobsTable;
+  uploads: UploadsTable;
+  import_problems: ImportProblemsTable;
 }

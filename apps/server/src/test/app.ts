@@ -6,6 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config/env.ts';
+import { openDatabase, type Database } from '../db/database.ts';
+import { migrateToLatest } from '../db/migrate.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -17,7 +19,7 @@ export interface TestApp {
  * A real app on a real database: SQLite in a fresh temporary DATA_DIR, or, when DATABASE_URL
  * names PostgreSQL, a fresh schema of its own that is dropped afterwards.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+function testConfig(env: Record<string, string>): { config: Config; dropDatabase(): Promise<void> } {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'notice-desk-test-'));
   const databaseUrl = process.env.DATABASE_URL;
   const schema = databaseUrl ? `test_${randomBytes(6).toString('hex')}` : undefined;
@@ -30,12 +32,9 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     WEB_DIST: path.join(dataDir, 'no-web-build'),
     ...env,
   });
-  const app = await buildApp(config);
   return {
-    app,
     config,
-    async close() {
-      await app.close();
+    async dropDatabase() {
       if (databaseUrl && schema) {
         const client = new pg.Client({ connectionString: databaseUrl });
         await client.connect();
@@ -43,6 +42,33 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
         await client.end();
       }
       fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const { config, dropDatabase } = testConfig(env);
+  const app = await buildApp(config);
+  return {
+    app,
+    config,
+    async close() {
+      await app.close();
+      await dropDatabase();
+    },
+  };
+}
+
+/** A migrated database of its own, for tests of services and repositories below the HTTP layer. */
+export async function createTestDatabase(): Promise<{ db: Database; close(): Promise<void> }> {
+  const { config, dropDatabase } = testConfig({});
+  const { db } = await openDatabase(config);
+  await migrateToLatest(db);
+  return {
+    db,
+    async close() {
+      await db.destroy();
+      await dropDatabase();
     },
   };
 }

@@ -20,7 +20,10 @@ async function createRecordTable(db: Kysely<any>, table: string, fields: string[
   let builder = db.schema
     .createTable(table)
     .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('owner_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    // No foreign key on owner_id: an import writes its rows with an empty owner, invisible to every
+    // owner-scoped query, and hands them to their owner in one short transaction when the file is done.
+    // Rows still belong to a user through their campaign, which cascades.
+    .addColumn('owner_id', 'text', (c) => c.notNull())
     .addColumn('campaign_id', 'text', (c) => c.notNull().references('campaigns.id').onDelete('cascade'));
   for (const field of fields) builder = builder.addColumn(field, 'text', (c) => c.notNull().defaultTo(''));
   await builder
@@ -42,6 +45,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('source', 'text', (c) => c.notNull())
     .addColumn('imported_count', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('skipped_count', 'integer', (c) => c.notNull().defaultTo(0))
+    // 'importing' while an import writes its rows (the campaign is hidden), 'ready' once it is whole.
+    .addColumn('status', 'text', (c) => c.notNull().defaultTo('ready'))
+    .addColumn('job_id', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('campaigns_owner_kind_idx').on('campaigns').columns(['owner_id', 'kind', 'id']).execute();

@@ -14,6 +14,8 @@ export async function ensureManualCampaign(db: Database, ownerId: string, kind: 
       kind,
       name: MANUAL_CAMPAIGN_NAME,
       source: 'manual',
+      status: 'ready',
+      job_id: null,
       imported_count: 0,
       skipped_count: 0,
       created_at: now,

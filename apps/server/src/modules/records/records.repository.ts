@@ -35,6 +35,46 @@ export function listRecords(
     .execute() as Promise<RecordRow[]>;
 }
 
+/**
+ * The ids at positions 0, stride, 2·stride, … of the owner's newest-first list: one pass over the
+ * index, so later deep pages can start from the nearest boundary instead of skipping from the top.
+ */
+export async function listBoundaries(
+  db: Database,
+  info: RecordKindInfo,
+  ownerId: string,
+  stride: number,
+): Promise<string[]> {
+  const result = await sql<{ id: string }>`
+    select id from (
+      select id, row_number() over (order by id desc) as position
+      from ${sql.table(info.table)} where owner_id = ${ownerId}
+    ) ranked
+    where (position - 1) % ${stride} = 0
+    order by id desc`.execute(db);
+  return result.rows.map((row) => row.id);
+}
+
+/** A page that starts `offset` rows after the record `fromId` (inclusive), newest first. */
+export function listRecordsFrom(
+  db: Database,
+  info: RecordKindInfo,
+  ownerId: string,
+  fromId: string,
+  offset: number,
+  limit: number,
+): Promise<RecordRow[]> {
+  return loose(db)
+    .selectFrom(info.table)
+    .selectAll()
+    .where('owner_id', '=', ownerId)
+    .where('id', '<=', fromId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute() as Promise<RecordRow[]>;
+}
+
 export function findRecord(db: Database, info: RecordKindInfo, ownerId: string, id: string): Promise<RecordRow | undefined> {
   return loose(db)
     .selectFrom(info.table)

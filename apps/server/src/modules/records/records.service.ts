@@ -29,15 +29,51 @@ export function toRecordResponse(info: RecordKindInfo, row: records.RecordRow): 
   return out;
 }
 
+/** Deep pages start from the nearest boundary, so no page query skips more than this many rows. */
+const DEFAULT_PAGE_STRIDE = 100;
+
+interface Boundaries {
+  version: number;
+  ids: Promise<string[]>;
+}
+
 /** Credit cards and notices: every read and write is scoped to the signed-in owner. */
 export class RecordsService {
-  constructor(private readonly db: Database) {}
+  /** Per owner and kind, valid while the owner's write version is unchanged (any process may write). */
+  private readonly boundaries = new Map<string, Boundaries>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly pageStride = DEFAULT_PAGE_STRIDE,
+  ) {}
 
   async list(info: RecordKindInfo, ownerId: string, { page, limit }: PageQuery): Promise<RecordPage> {
-    const { total } = await records.getRecordCount(this.db, ownerId, info.kind);
+    const { total, version } = await records.getRecordCount(this.db, ownerId, info.kind);
     const offset = (page - 1) * limit;
-    const rows = offset < total ? await records.listRecords(this.db, info, ownerId, offset, limit) : [];
+    const rows = offset < total ? await this.page(info, ownerId, version, offset, limit) : [];
     return { items: rows.map((row) => toRecordResponse(info, row)), total, pdfUrl: '' };
+  }
+
+  private async page(
+    info: RecordKindInfo,
+    ownerId: string,
+    version: number,
+    offset: number,
+    limit: number,
+  ): Promise<records.RecordRow[]> {
+    if (offset < this.pageStride) return records.listRecords(this.db, info, ownerId, offset, limit);
+    const key = `${info.kind}:${ownerId}`;
+    let cached = this.boundaries.get(key);
+    if (!cached || cached.version !== version) {
+      cached = { version, ids: records.listBoundaries(this.db, info, ownerId, this.pageStride) };
+      this.boundaries.set(key, cached);
+      cached.ids.catch(() => this.boundaries.delete(key));
+    }
+    const ids = await cached.ids;
+    const index = Math.min(Math.floor(offset / this.pageStride), ids.length - 1);
+    const fromId = ids[index];
+    if (fromId === undefined) return [];
+    return records.listRecordsFrom(this.db, info, ownerId, fromId, offset - index * this.pageStride, limit);
   }
 
   async get(info: RecordKindInfo, ownerId: string, id: string): Promise<RecordResponse> {

@@ -1,0 +1,166 @@
+import { hostname } from 'node:os';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, DatabaseKind } from '../db/database.ts';
+import { newId } from '../lib/ids.ts';
+import { nowIso } from '../lib/time.ts';
+import * as jobs from './jobs.repository.ts';
+
+/** A failure that retrying cannot mend (a broken file, a refused address): the job fails at once. */
+export class PermanentJobError extends Error {}
+
+export interface JobContext {
+  job: jobs.JobRow;
+  workerId: string;
+  /** Reports 0..100; written at most once a second. */
+  progress(percent: number): Promise<void>;
+  /** Marks the job done inside the caller's transaction, so its effects and its completion commit together. */
+  complete(trx: Database, result: unknown): Promise<void>;
+  /** Aborted when the runner stops or loses the job's lease. */
+  signal: AbortSignal;
+}
+
+export type JobHandler = (context: JobContext) => Promise<void>;
+
+export interface JobRunnerOptions {
+  db: Database;
+  databaseKind: DatabaseKind;
+  handlers: Record<string, JobHandler>;
+  log: FastifyBaseLogger;
+  leaseMs?: number;
+  pollMs?: number;
+  /** Jobs run side by side by this runner. */
+  concurrency?: number;
+}
+
+/** Thrown inside complete() when another worker took the job over: the caller's transaction rolls back. */
+class LostLeaseError extends Error {}
+
+/**
+ * Claims jobs from the jobs table and runs them. Any number of runners, in any processes, may share
+ * one database: a claim is atomic, a lease is renewed while the job runs, and a job whose runner died
+ * is claimed again once its lease runs out. Failures retry with exponential backoff up to max_attempts.
+ */
+export class JobRunner {
+  readonly workerId = `${hostname()}:${process.pid}:${newId().slice(-8)}`;
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private readonly concurrency: number;
+  private readonly stopping = new AbortController();
+  private readonly running = new Set<Promise<void>>();
+  private wake: (() => void) | undefined;
+  private loop: Promise<void> | undefined;
+
+  constructor(private readonly options: JobRunnerOptions) {
+    this.leaseMs = options.leaseMs ?? 30_000;
+    this.pollMs = options.pollMs ?? 1000;
+    this.concurrency = options.concurrency ?? 1;
+  }
+
+  start(): void {
+    this.loop ??= this.run();
+  }
+
+  /** Looks for work now rather than at the next poll (called after enqueueing in this process). */
+  nudge(): void {
+    this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    this.nudge();
+    await this.loop;
+    await Promise.allSettled([...this.running]);
+  }
+
+  private async run(): Promise<void> {
+    const kinds = Object.keys(this.options.handlers);
+    while (!this.stopping.signal.aborted) {
+      let claimed: jobs.JobRow | undefined;
+      if (this.running.size < this.concurrency) {
+        try {
+          const now = Date.now();
+          claimed = await jobs.claimJob(
+            this.options.db,
+            this.options.databaseKind,
+            kinds,
+            this.workerId,
+            new Date(now).toISOString(),
+            new Date(now + this.leaseMs).toISOString(),
+          );
+        } catch (err) {
+          this.options.log.warn({ err }, 'job claim failed; retrying');
+        }
+      }
+      if (claimed) {
+        const task = this.execute(claimed).finally(() => {
+          this.running.delete(task);
+          this.nudge();
+        });
+        this.running.add(task);
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.pollMs);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  }
+
+  private async execute(job: jobs.JobRow): Promise<void> {
+    const { db, log } = this.options;
+    if (job.attempts > job.max_attempts) {
+      await jobs.failJob(db, job.id, this.workerId, job.error ?? `Gave up after ${job.max_attempts} attempts.`, null, nowIso());
+      return;
+    }
+    const lease = new AbortController();
+    const abortOnStop = () => lease.abort();
+    this.stopping.signal.addEventListener('abort', abortOnStop);
+    const renew = setInterval(() => {
+      jobs
+        .renewLease(db, job.id, this.workerId, new Date(Date.now() + this.leaseMs).toISOString())
+        .then((held) => held || lease.abort())
+        .catch(() => undefined);
+    }, this.leaseMs / 3);
+    let lastProgress = 0;
+    let completed = false;
+    const context: JobContext = {
+      job,
+      workerId: this.workerId,
+      signal: lease.signal,
+      progress: async (percent) => {
+        if (Date.now() - lastProgress < 1000) return;
+        lastProgress = Date.now();
+        await jobs.setJobProgress(db, job.id, this.workerId, Math.max(0, Math.min(99, Math.floor(percent))));
+      },
+      complete: async (trx, result) => {
+        if (!(await jobs.completeJob(trx, job.id, this.workerId, result, nowIso()))) throw new LostLeaseError();
+        completed = true;
+      },
+    };
+    try {
+      await this.options.handlers[job.kind]!(context);
+      if (!completed) await jobs.completeJob(db, job.id, this.workerId, null, nowIso());
+    } catch (err) {
+      if (err instanceof LostLeaseError || lease.signal.aborted) {
+        log.warn({ jobId: job.id }, 'job lease lost or runner stopping; another attempt will finish it');
+      } else {
+        const message = err instanceof Error ? err.message : String(err);
+        const permanent = err instanceof PermanentJobError || job.attempts >= job.max_attempts;
+        const retryAt = permanent ? null : new Date(Date.now() + backoffMs(job.attempts)).toISOString();
+        if (!permanent) log.warn({ err, jobId: job.id }, 'job failed; it will retry');
+        await jobs.failJob(db, job.id, this.workerId, message, retryAt, nowIso()).catch(() => undefined);
+      }
+    } finally {
+      clearInterval(renew);
+      this.stopping.signal.removeEventListener('abort', abortOnStop);
+    }
+  }
+}
+
+/** 2 s, 4 s, 8 s … capped at 5 minutes. */
+export function backoffMs(attempt: number): number {
+  return Math.min(300_000, 1000 * 2 ** attempt);
+}

@@ -1,0 +1,124 @@
+import { sql } from 'kysely';
+import type { Database, DatabaseKind } from '../db/database.ts';
+import type { JobsTable } from '../db/schema.ts';
+
+export type JobRow = JobsTable;
+
+export async function insertJob(db: Database, job: JobRow): Promise<void> {
+  await db.insertInto('jobs').values(job).execute();
+}
+
+/**
+ * Takes the oldest runnable job of the given kinds: queued and due, or running with a lease that ran out
+ * (its worker died). An owner's jobs of one subject run one at a time, in order. On PostgreSQL the
+ * candidate row is locked with SKIP LOCKED so concurrent workers never take the same job.
+ */
+export async function claimJob(
+  db: Database,
+  databaseKind: DatabaseKind,
+  kinds: string[],
+  workerId: string,
+  now: string,
+  leaseUntil: string,
+): Promise<JobRow | undefined> {
+  const lock = databaseKind === 'postgres' ? sql`for update skip locked` : sql``;
+  const result = await sql<JobRow>`
+    update jobs set status = 'running', locked_by = ${workerId}, lease_until = ${leaseUntil},
+      attempts = attempts + 1, updated_at = ${now}
+    where id = (
+      select j.id from jobs j
+      where j.kind in (${sql.join(kinds)})
+        and ((j.status = 'queued' and j.run_after <= ${now}) or (j.status = 'running' and j.lease_until < ${now}))
+        and not exists (
+          select 1 from jobs o
+          where o.owner_id = j.owner_id and o.kind = j.kind and o.subject = j.subject and o.id <> j.id
+            and ((o.status = 'running' and o.lease_until >= ${now}) or (o.status = 'queued' and o.id < j.id))
+        )
+      order by j.id
+      limit 1
+      ${lock}
+    )
+    and (status = 'queued' or (status = 'running' and lease_until < ${now}))
+    returning *`.execute(db);
+  return result.rows[0];
+}
+
+/** Extends the lease while the worker still holds the job; false when another worker has taken it. */
+export async function renewLease(db: Database, id: string, workerId: string, leaseUntil: string): Promise<boolean> {
+  const result = await db
+    .updateTable('jobs')
+    .set({ lease_until: leaseUntil })
+    .where('id', '=', id)
+    .where('locked_by', '=', workerId)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function setJobProgress(db: Database, id: string, workerId: string, progress: number): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({ progress })
+    .where('id', '=', id)
+    .where('locked_by', '=', workerId)
+    .execute();
+}
+
+/** Marks the job done; false (and nothing changed) when this worker no longer holds it. */
+export async function completeJob(
+  db: Database,
+  id: string,
+  workerId: string,
+  result: unknown,
+  now: string,
+): Promise<boolean> {
+  const updated = await db
+    .updateTable('jobs')
+    .set({ status: 'done', progress: 100, result: JSON.stringify(result ?? null), error: null, lease_until: null, updated_at: now })
+    .where('id', '=', id)
+    .where('locked_by', '=', workerId)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
+}
+
+export async function failJob(
+  db: Database,
+  id: string,
+  workerId: string,
+  error: string,
+  retryAt: string | null,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set(
+      retryAt
+        ? { status: 'queued', run_after: retryAt, error, lease_until: null, locked_by: null, updated_at: now }
+        : { status: 'failed', error, lease_until: null, updated_at: now },
+    )
+    .where('id', '=', id)
+    .where('locked_by', '=', workerId)
+    .execute();
+}
+
+export function findLatestJob(
+  db: Database,
+  ownerId: string,
+  kind: string,
+  subject: string,
+): Promise<JobRow | undefined> {
+  return db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('owner_id', '=', ownerId)
+    .where('kind', '=', kind)
+    .where('subject', '=', subject)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export function findJob(db: Database, id: string, ownerId: string): Promise<JobRow | undefined> {
+  return db.selectFrom('jobs').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
+}

@@ -1,0 +1,101 @@
+import fs from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import yauzl, { type Entry, type ZipFile } from 'yauzl';
+import { XlsxError } from './xlsx-error.ts';
+
+/** The entries of a zip file, read lazily, each inflated under a byte budget shared by the whole file. */
+export class ZipArchive {
+  private inflated = 0;
+
+  private constructor(
+    private readonly zip: ZipFile,
+    readonly entries: Map<string, Entry>,
+    private readonly maxInflatedBytes: number,
+  ) {}
+
+  static async open(file: string, maxInflatedBytes: number): Promise<ZipArchive> {
+    await refuseKnownNonXlsx(file);
+    const zip = await new Promise<ZipFile>((resolve, reject) =>
+      yauzl.open(file, { lazyEntries: true, autoClose: false, strictFileNames: false }, (err, z) =>
+        err || !z ? reject(err) : resolve(z),
+      ),
+    ).catch((err: Error) => {
+      throw new XlsxError(`The file is not an .xlsx workbook: it is not a readable zip archive (${err.message}).`);
+    });
+    const entries = new Map<string, Entry>();
+    await new Promise<void>((resolve, reject) => {
+      zip.on('entry', (entry: Entry) => {
+        entries.set(entry.fileName.replace(/^\//, ''), entry);
+        zip.readEntry();
+      });
+      zip.on('end', resolve);
+      zip.on('error', (err: Error) => reject(new XlsxError(`The .xlsx file is damaged: ${err.message}.`)));
+      zip.readEntry();
+    });
+    return new ZipArchive(zip, entries, maxInflatedBytes);
+  }
+
+  has(name: string): boolean {
+    return this.entries.has(name);
+  }
+
+  /** A stream of the entry's inflated bytes; it errors once the whole file has inflated past the budget. */
+  async stream(name: string): Promise<Readable> {
+    const entry = this.entries.get(name);
+    if (!entry) throw new XlsxError(`The .xlsx file has no ${name}.`);
+    if (this.inflated + entry.uncompressedSize > this.maxInflatedBytes) throw this.tooBig();
+    const stream = await new Promise<Readable>((resolve, reject) =>
+      this.zip.openReadStream(entry, (err, s) => (err || !s ? reject(err) : resolve(s))),
+    ).catch((err: Error) => {
+      throw new XlsxError(`The .xlsx file is damaged: ${err.message}.`);
+    });
+    stream.on('data', (chunk: Buffer) => {
+      this.inflated += chunk.length;
+      if (this.inflated > this.maxInflatedBytes) stream.destroy(this.tooBig());
+    });
+    return stream;
+  }
+
+  async text(name: string): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await this.stream(name)) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  compressedSize(name: string): number {
+    return this.entries.get(name)?.compressedSize ?? 0;
+  }
+
+  close(): void {
+    this.zip.close();
+  }
+
+  private tooBig(): XlsxError {
+    const mb = Math.round(this.maxInflatedBytes / 1024 / 1024);
+    return new XlsxError(`The workbook unpacks to more than ${mb} MB, the most an import may unpack; split it into smaller files.`);
+  }
+}
+
+/** Old .xls, encrypted workbooks and text files renamed to .xlsx each get a message that says what they are. */
+async function refuseKnownNonXlsx(file: string): Promise<void> {
+  const handle = await fs.open(file, 'r');
+  const head = Buffer.alloc(8);
+  try {
+    await handle.read(head, 0, 8, 0);
+  } finally {
+    await handle.close();
+  }
+  if (head.readUInt32BE(0) === 0xd0cf11e0) {
+    throw new XlsxError(
+      'The file is an Excel 97-2003 (.xls) workbook or a password-protected workbook: save it as an unprotected .xlsx and try again.',
+    );
+  }
+  if (head.readUInt32BE(0) !== 0x504b0304) {
+    const printable = [...head].every((b) => b === 9 || b === 10 || b === 13 || (b >= 32 && b < 127) || b >= 0xc0);
+    throw new XlsxError(
+      printable
+        ? 'The file is text (CSV or similar) renamed to .xlsx: open it in Excel and save it as an .xlsx workbook.'
+        : 'The file is not an .xlsx workbook.',
+    );
+  }
+}

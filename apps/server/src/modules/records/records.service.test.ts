@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../lib/ids.ts';
+import { createTestDatabase } from '../../test/app.ts';
+import { insertUser } from '../auth/auth.repository.ts';
+import { ensureManualCampaign } from '../campaigns/campaigns.repository.ts';
+import { noticeKind } from './record-kinds.ts';
+import { adjustRecordCount, insertRecords, listRecords, type RecordRow } from './records.repository.ts';
+import { RecordsService } from './records.service.ts';
+
+describe('deep pages of a long list', () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  const ownerId = newId();
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const { db } = database;
+    const now = new Date().toISOString();
+    await insertUser(db, { id: ownerId, name: 'A', username: 'a', password_hash: 'x', created_at: now });
+    const campaignId = await ensureManualCampaign(db, ownerId, 'notice', now);
+    const rows: RecordRow[] = Array.from({ length: 95 }, (_, i) => ({
+      id: newId(),
+      owner_id: ownerId,
+      campaign_id: campaignId,
+      created_at: now,
+      updated_at: now,
+      loanNo: `L${i}`,
+    }));
+    await insertRecords(db, noticeKind, rows);
+    await adjustRecordCount(db, ownerId, 'notice', rows.length);
+  });
+  afterAll(async () => database.close());
+
+  it('serves every page exactly as a plain offset query would, across boundaries', async () => {
+    const service = new RecordsService(database.db, 7);
+    for (const limit of [1, 5, 10, 13]) {
+      for (let page = 1; page <= Math.ceil(95 / limit) + 1; page++) {
+        const expected = await listRecords(database.db, noticeKind, ownerId, (page - 1) * limit, limit);
+        const { items, total } = await service.list(noticeKind, ownerId, { page, limit });
+        expect(total).toBe(95);
+        expect(items.map((r) => r._id), `page ${page} limit ${limit}`).toEqual(expected.map((r) => r.id));
+      }
+    }
+  });
+
+  it('sees a write made after the boundaries were taken', async () => {
+    const service = new RecordsService(database.db, 7);
+    const before = await service.list(noticeKind, ownerId, { page: 3, limit: 10 });
+    const [first] = await listRecords(database.db, noticeKind, ownerId, 0, 1);
+    await database.db.deleteFrom('notices').where('id', '=', first!.id).execute();
+    await adjustRecordCount(database.db, ownerId, 'notice', -1);
+    const after = await service.list(noticeKind, ownerId, { page: 3, limit: 10 });
+    expect(after.total).toBe(94);
+    expect(after.items[0]!._id).toBe(before.items[1]!._id);
+  });
+});

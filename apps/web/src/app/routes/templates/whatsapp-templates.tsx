@@ -1,0 +1,6 @@
+import { ContentLayout } from '../../../components/layout/content-layout.tsx';
+
+// The screen's content arrives with its own issue; until then it shows only its heading.
+export default function WhatsappTemplatesRoute() {
+  return <ContentLayout title="Whatsapp Templates" />;
+}

@@ -1,0 +1,58 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Outlet, useNavigation } from 'react-router';
+import { AppHeader } from './app-header.tsx';
+import { NavDrawer } from './nav-drawer.tsx';
+import { SidebarNav } from './sidebar-nav.tsx';
+import styles from './app-layout.module.css';
+
+const DRAWER_ID = 'nav-drawer';
+/** Where the fixed sidebar takes over from the drawer; keep in step with the CSS. */
+const LARGE_SCREEN_QUERY = '(min-width: 1024px)';
+
+/** The signed-in frame: sidebar (drawer on small screens), header, and the current screen. */
+export function AppLayout() {
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const menuButtonRef = useRef<HTMLButtonElement>(null);
+  const navigation = useNavigation();
+
+  const closeDrawer = useCallback(() => {
+    setDrawerOpen(false);
+    menuButtonRef.current?.focus();
+  }, []);
+
+  // Growing past the breakpoint hides the drawer; it must not leave the page inert behind it.
+  useEffect(() => {
+    const largeScreen = window.matchMedia(LARGE_SCREEN_QUERY);
+    const onChange = (event: MediaQueryListEvent) => {
+      if (event.matches) setDrawerOpen(false);
+    };
+    largeScreen.addEventListener('change', onChange);
+    return () => largeScreen.removeEventListener('change', onChange);
+  }, []);
+
+  return (
+    <div className={styles.shell}>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <aside className={styles.sidebar}>
+        <SidebarNav variant="sidebar" />
+      </aside>
+      <NavDrawer id={DRAWER_ID} open={drawerOpen} onClose={closeDrawer}>
+        <SidebarNav variant="drawer" onNavigate={closeDrawer} />
+      </NavDrawer>
+      <div className={styles.body} inert={drawerOpen}>
+        <AppHeader
+          menuButtonRef={menuButtonRef}
+          drawerId={DRAWER_ID}
+          drawerOpen={drawerOpen}
+          onOpenMenu={() => setDrawerOpen(true)}
+        />
+        {navigation.state === 'loading' && <div className={styles.loadingBar} aria-hidden="true" />}
+        <main id="main" className={styles.main} tabIndex={-1} aria-busy={navigation.state === 'loading'}>
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,70 @@
+import toast from 'react-hot-toast';
+import { Link } from 'react-router';
+import { registerBody } from '@notice-desk/contract/auth';
+import { TextField } from '../../../components/ui/text-field.tsx';
+import { paths } from '../../../config/paths.ts';
+import { useForm } from '../../../hooks/use-form.ts';
+import { showApiProblem } from '../../../lib/api-error.ts';
+import { schemaFieldErrors } from '../../../utils/schema-field-errors.ts';
+import { useRegisterMutation } from '../api/auth-api.ts';
+
+export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
+  const [register, { isLoading }] = useRegisterMutation();
+  const form = useForm({
+    initialValues: { name: '', username: '', password: '' },
+    validate: (values) => schemaFieldErrors(registerBody, values),
+  });
+  const { values, errors, setValue } = form;
+
+  const submit = form.handleSubmit(async (filled) => {
+    try {
+      await register(registerBody.parse(filled)).unwrap();
+      toast.success('User Created Successfully!');
+      onSuccess();
+    } catch (error) {
+      showApiProblem(error, {
+        fields: ['name', 'username', 'password'],
+        onFieldErrors: form.setServerErrors,
+        fallback: 'Sign up failed. Please try again.',
+      });
+    }
+  });
+
+  return (
+    <>
+      <form className="form-stack" onSubmit={submit} noValidate>
+        <TextField
+          label="Name"
+          name="name"
+          autoComplete="name"
+          value={values.name}
+          error={errors.name}
+          onChange={(event) => setValue('name', event.target.value)}
+        />
+        <TextField
+          label="Username"
+          name="username"
+          autoComplete="username"
+          value={values.username}
+          error={errors.username}
+          onChange={(event) => setValue('username', event.target.value)}
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          value={values.password}
+          error={errors.password}
+          onChange={(event) => setValue('password', event.target.value)}
+        />
+        <button type="submit" className="button button-primary button-block" disabled={isLoading}>
+          Sign Up
+        </button>
+      </form>
+      <p className="form-footer">
+        Already have an account? <Link to={paths.auth.login.getHref()}>Login</Link>
+      </p>
+    </>
+  );
+}

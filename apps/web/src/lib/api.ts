@@ -1,0 +1,65 @@
+import {
+  createApi,
+  fetchBaseQuery,
+  type BaseQueryFn,
+  type FetchArgs,
+  type FetchBaseQueryError,
+} from '@reduxjs/toolkit/query/react';
+import { selectAccessToken, signedOut, type SessionRootState } from './session.ts';
+
+/** The spec's cache groups; endpoints provide and invalidate these. */
+export const cacheTags = [
+  'CreditCards',
+  'CreditCardProgressCount',
+  'SingleCreditCard',
+  'Campaigns',
+  'Notices',
+  'SingleNotice',
+  'DashboardInfo',
+] as const;
+
+/** Default time a request may take before it fails with TIMEOUT_ERROR; an endpoint may pass its own `timeout`. */
+export const REQUEST_TIMEOUT_MS = 60_000;
+
+export type ApiExtraOptions = {
+  /** A 401 from this endpoint means wrong credentials, not an ended session (login). */
+  keepSessionOn401?: boolean;
+};
+
+const fetchSameOrigin = fetchBaseQuery({
+  // The server serves this app, so every call is same-origin.
+  baseUrl: '',
+  timeout: REQUEST_TIMEOUT_MS,
+  prepareHeaders: (headers, { getState }) => {
+    const token = selectAccessToken(getState() as SessionRootState);
+    if (token) headers.set('Authorization', `Bearer ${token}`);
+    return headers;
+  },
+});
+
+const fetchWithSession: BaseQueryFn<
+  string | FetchArgs,
+  unknown,
+  FetchBaseQueryError,
+  ApiExtraOptions
+> = async (args, baseQueryApi, extraOptions) => {
+  const result = await fetchSameOrigin(args, baseQueryApi, {});
+  // The guards send the now anonymous user to /auth/login.
+  if (result.error?.status === 401 && !extraOptions?.keepSessionOn401) baseQueryApi.dispatch(signedOut());
+  return result;
+};
+
+/**
+ * The app's one RTK Query API. Features add endpoints with
+ * `api.injectEndpoints({ endpoints: (build) => ({ ... }) })` in `features/<x>/api/*.ts`.
+ */
+export const api = createApi({
+  reducerPath: 'api',
+  baseQuery: fetchWithSession,
+  tagTypes: cacheTags,
+  keepUnusedDataFor: 60,
+  refetchOnFocus: false,
+  refetchOnReconnect: false,
+  refetchOnMountOrArgChange: false,
+  endpoints: () => ({}),
+});

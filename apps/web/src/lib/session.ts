@@ -1,0 +1,86 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { User } from '@notice-desk/contract/auth';
+
+/** The localStorage entry that keeps the session between visits. */
+export const SESSION_STORAGE_KEY = 'auth';
+
+export type Session = { accessToken: string; user: User };
+export type SessionState = { accessToken: string | null; user: User | null };
+/** The slice of the root state this module reads, so it needs no import of the store. */
+export type SessionRootState = { session: SessionState };
+
+const signedOutState: SessionState = { accessToken: null, user: null };
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+
+// Checked by hand rather than with the contract's zod schema: this runs at start-up, and
+// zod would otherwise weigh down the first download of every page.
+function isStoredUser(value: unknown): value is User {
+  return (
+    isRecord(value) &&
+    typeof value._id === 'string' &&
+    typeof value.name === 'string' &&
+    typeof value.username === 'string' &&
+    typeof value.role === 'string'
+  );
+}
+
+/** A stored session counts only when both the token and a well-formed user are there. */
+export function parseStoredSession(raw: string | null): Session | null {
+  if (!raw) return null;
+  try {
+    const stored: unknown = JSON.parse(raw);
+    if (!isRecord(stored) || typeof stored.accessToken !== 'string' || stored.accessToken === '') return null;
+    if (!isStoredUser(stored.user)) return null;
+    const { _id, name, username, role } = stored.user;
+    return { accessToken: stored.accessToken, user: { _id, name, username, role } };
+  } catch {
+    return null;
+  }
+}
+
+export function readStoredSession(storage: Storage = window.localStorage): Session | null {
+  return parseStoredSession(storage.getItem(SESSION_STORAGE_KEY));
+}
+
+export function writeStoredSession(session: Session | null, storage: Storage = window.localStorage): void {
+  if (session) storage.setItem(SESSION_STORAGE_KEY, JSON.stringify(session));
+  else storage.removeItem(SESSION_STORAGE_KEY);
+}
+
+export function toSessionState(session: Session | null): SessionState {
+  return session ? { accessToken: session.accessToken, user: session.user } : signedOutState;
+}
+
+const sessionSlice = createSlice({
+  name: 'session',
+  initialState: signedOutState,
+  reducers: {
+    signedIn: (_state, action: PayloadAction<Session>) => toSessionState(action.payload),
+    /** Logout, or the server refused the token (401). */
+    signedOut: () => signedOutState,
+    /** A profile update: the user changes, the token stays. */
+    userUpdated: (state, action: PayloadAction<User>) => {
+      if (state.accessToken) state.user = action.payload;
+    },
+    /** Another tab changed the stored session. */
+    sessionRestored: (_state, action: PayloadAction<Session | null>) => toSessionState(action.payload),
+  },
+});
+
+export const { signedIn, signedOut, userUpdated, sessionRestored } = sessionSlice.actions;
+export const sessionReducer = sessionSlice.reducer;
+
+export const selectAccessToken = (state: SessionRootState) => state.session.accessToken;
+export const selectIsSignedIn = (state: SessionRootState) =>
+  Boolean(state.session.accessToken && state.session.user);
+export const selectSignedInUser = (state: SessionRootState) =>
+  state.session.accessToken ? state.session.user : null;
+export const selectIsAdmin = (state: SessionRootState) => selectSignedInUser(state)?.role === 'ADMIN';
+
+/** The session to keep in storage, or null when it is not complete. */
+export function selectStoredSession(state: SessionRootState): Session | null {
+  const { accessToken, user } = state.session;
+  return accessToken && user ? { accessToken, user } : null;
+}
