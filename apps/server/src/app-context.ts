@@ -6,12 +6,8 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Config } from './config/env.ts';
-import type { Database, DatabaseKind } from './db/database.ts';
-import type { Mailer } from './lib/mailer.ts';
-import type { AuthService } from './modules/auth/auth.service.ts';
-import type { RecordsService } from './modules/records/records.service.ts';
 import type { Guard } from './plugins/authenticate.ts';
+import type { Services } from './services.ts';
 
 /** The Fastify instance as routes see it: schemas are zod, types are inferred from them. */
 export type App = FastifyInstance<
@@ -22,13 +18,7 @@ export type App = FastifyInstance<
   ZodTypeProvider
 >;
 
-/** What routes may use: built once in buildApp, closed with the app. */
-export interface AppContext {
-  config: Config;
-  db: Database;
-  databaseKind: DatabaseKind;
-  mailer: Mailer;
-  auth: AuthService;
-  records: RecordsService;
+/** What routes may use: the services, built once in buildApp and closed with the app, and the auth guards. */
+export interface AppContext extends Services {
   guards: { requireUser: Guard; requireAdmin: Guard };
 }

@@ -1,24 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './app-context.ts';
 import type { Config } from './config/env.ts';
-import { openDatabase } from './db/database.ts';
-import { migrateToLatest } from './db/migrate.ts';
-import { createMailer } from './lib/mailer.ts';
-import { resolveSecret } from './lib/secret.ts';
-import { FailureThrottle } from './lib/throttle.ts';
-import { SessionTokens } from './lib/tokens.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
-import { AuthService } from './modules/auth/auth.service.ts';
+import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { recordsRoutes } from './modules/records/records.routes.ts';
-import { RecordsService } from './modules/records/records.service.ts';
+import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { createGuards } from './plugins/authenticate.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerWebApp } from './plugins/web-app.ts';
+import { createServices } from './services.ts';
 
 /** JSON bodies above this are refused with 413; routes that take more (templates, uploads) say so themselves. */
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -70,39 +66,20 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     crossOriginEmbedderPolicy: false,
   });
 
-  const { db, kind } = await openDatabase(config);
-  app.addHook('onClose', async () => db.destroy());
-  await migrateToLatest(db);
-
-  const mailer = createMailer({
-    smtpUrl: config.smtpUrl,
-    from: config.mailFrom,
-    outboxDir: path.join(config.dataDir, 'outbox'),
+  const services = await createServices(config, app.log);
+  app.addHook('onClose', async () => services.close());
+  if (config.runJobs) app.addHook('onReady', async () => services.jobs.start());
+  await app.register(multipart, {
+    limits: { fileSize: config.uploadMaxBytes, files: 1, fields: 10, parts: 12, fieldSize: 10_000 },
   });
-  app.addHook('onClose', async () => mailer.close());
-
-  const auth = new AuthService({
-    db,
-    tokens: new SessionTokens(resolveSecret(config.jwtSecret, config.dataDir)),
-    mailer,
-    loginThrottle: new FailureThrottle(config.loginMaxAttempts, config.loginWindowSeconds * 1000),
-    sessionTtlSeconds: config.sessionTtlSeconds,
-    rememberTtlSeconds: config.rememberTtlSeconds,
-    appUrl: config.appUrl,
-  });
-  const context: AppContext = {
-    config,
-    db,
-    databaseKind: kind,
-    mailer,
-    auth,
-    records: new RecordsService(db),
-    guards: createGuards(auth),
-  };
+  const context: AppContext = { ...services, guards: createGuards(services.auth) };
 
   healthRoutes(app, context);
   authRoutes(app, context);
   recordsRoutes(app, context);
+  uploadsRoutes(app, context);
+  importsRoutes(app, context);
+  campaignsRoutes(app, context);
   await registerWebApp(app, config.webDist);
   return app;
 }

@@ -30,6 +30,10 @@ const envSchema = z.object({
   APP_URL: z.url('APP_URL must be a URL such as http://localhost:3000').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().min(1).optional(),
+  RUN_JOBS: z.enum(['true', 'false'], { error: 'RUN_JOBS must be true or false' }).default('true'),
+  UPLOAD_MAX_MB: z.coerce.number().positive().max(1024).default(50),
+  IMPORT_MAX_ROWS: z.coerce.number().int().positive().default(200_000),
+  IMPORT_MAX_UNPACKED_MB: z.coerce.number().positive().default(1024),
 });
 
 export interface Config {
@@ -48,6 +52,11 @@ export interface Config {
   appUrl: string;
   logLevel: string;
   webDist: string;
+  /** Whether this process runs the job worker beside the API (`npm run worker` runs one alone). */
+  runJobs: boolean;
+  uploadMaxBytes: number;
+  importMaxRows: number;
+  importMaxUnpackedBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -86,5 +95,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : defaultWebDist,
+    runJobs: e.RUN_JOBS === 'true',
+    uploadMaxBytes: Math.round(e.UPLOAD_MAX_MB * 1024 * 1024),
+    importMaxRows: e.IMPORT_MAX_ROWS,
+    importMaxUnpackedBytes: Math.round(e.IMPORT_MAX_UNPACKED_MB * 1024 * 1024),
   };
 }

@@ -29,3 +29,14 @@ globalThis.Request = class PageRequest extends NodeRequest {
     super(typeof input === 'string' ? new URL(input, window.location.href) : input, init);
   }
 };
+
+// jsdom has <dialog> but not its modal methods; the app's modals need open and close only.
+if (!HTMLDialogElement.prototype.showModal) {
+  HTMLDialogElement.prototype.showModal = function showModal(this: HTMLDialogElement) {
+    this.open = true;
+  };
+  HTMLDialogElement.prototype.close = function close(this: HTMLDialogElement) {
+    this.open = false;
+    this.dispatchEvent(new Event('close'));
+  };
+}

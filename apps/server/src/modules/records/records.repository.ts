@@ -149,3 +149,46 @@ export async function adjustRecordCount(db: Database, ownerId: string, kind: Rec
     )
     .execute();
 }
+
+/** Hands an import's hidden rows (owner '') to their owner: the moment they appear in every list. */
+export async function revealCampaignRecords(
+  db: Database,
+  info: RecordKindInfo,
+  campaignId: string,
+  ownerId: string,
+): Promise<number> {
+  const result = await loose(db)
+    .updateTable(info.table)
+    .set({ owner_id: ownerId })
+    .where('campaign_id', '=', campaignId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export function listCampaignRecords(
+  db: Database,
+  info: RecordKindInfo,
+  ownerId: string,
+  campaignId: string,
+  offset: number,
+  limit: number,
+): Promise<RecordRow[]> {
+  return loose(db)
+    .selectFrom(info.table)
+    .selectAll()
+    .where('campaign_id', '=', campaignId)
+    .where('owner_id', '=', ownerId)
+    .orderBy('id', 'asc')
+    .limit(limit)
+    .offset(offset)
+    .execute() as Promise<RecordRow[]>;
+}
+
+export async function countCampaignRecords(db: Database, info: RecordKindInfo, campaignId: string): Promise<number> {
+  const row = await loose(db)
+    .selectFrom(info.table)
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where('campaign_id', '=', campaignId)
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}

@@ -1,0 +1,70 @@
+import type { CampaignList, CampaignRow, SingleCampaign } from '@notice-desk/contract/campaigns';
+import type { PageQuery } from '@notice-desk/contract/paging';
+import type { Database } from '../../db/database.ts';
+import type { RecordKind } from '../../db/schema.ts';
+import { notFound } from '../../lib/errors.ts';
+import { recordKinds } from '../records/record-kinds.ts';
+import * as records from '../records/records.repository.ts';
+import * as campaigns from './campaigns.repository.ts';
+
+/** Campaign history: imports and 'Manual entries', each with its records. Scoped to the owner. */
+export class CampaignsService {
+  constructor(private readonly db: Database) {}
+
+  async list(ownerId: string, kind: RecordKind, { page, limit }: PageQuery): Promise<CampaignList> {
+    const { rows, total } = await campaigns.listCampaigns(this.db, ownerId, kind, (page - 1) * limit, limit);
+    return {
+      items: rows.map((row) => ({
+        _id: row.id,
+        name: row.name,
+        date: row.created_at,
+        imported: row.imported_count,
+        skipped: row.skipped_count,
+      })),
+      total,
+    };
+  }
+
+  async single(ownerId: string, id: string, { page, limit }: PageQuery): Promise<SingleCampaign> {
+    const campaign = await campaigns.findCampaign(this.db, ownerId, id);
+    if (!campaign) throw notFound('Campaign');
+    const info = recordKinds[campaign.kind];
+    const [rows, total] = await Promise.all([
+      records.listCampaignRecords(this.db, info, ownerId, id, (page - 1) * limit, limit),
+      records.countCampaignRecords(this.db, info, id),
+    ]);
+    const referenceKey = campaign.kind === 'notice' ? 'loanNo' : 'maskNo';
+    const items: CampaignRow[] = rows.map((row) => ({
+      _id: row.id,
+      custName: row.custName ?? '',
+      reference: row[referenceKey] ?? '',
+      date: row.created_at,
+      emailResponse: '-',
+      whatsappResponse: '-',
+    }));
+    return {
+      _id: campaign.id,
+      name: campaign.name,
+      type: campaign.kind,
+      date: campaign.created_at,
+      total,
+      imported: campaign.imported_count,
+      skipped: campaign.skipped_count,
+      completedCounts: 0,
+      ...(campaign.kind === 'notice' ? { notices: items } : { creditCards: items }),
+    };
+  }
+
+  /** Removes a campaign and every record in it. */
+  async remove(ownerId: string, id: string): Promise<{ message: string }> {
+    await this.db.transaction().execute(async (trx) => {
+      const campaign = await campaigns.findCampaign(trx, ownerId, id);
+      if (!campaign) throw notFound('Campaign');
+      const info = recordKinds[campaign.kind];
+      const count = await records.countCampaignRecords(trx, info, id);
+      await campaigns.deleteCampaign(trx, ownerId, id);
+      await records.adjustRecordCount(trx, ownerId, campaign.kind, -count);
+    });
+    return { message: 'Campaign deleted successfully.' };
+  }
+}

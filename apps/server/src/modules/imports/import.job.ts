@@ -1,0 +1,219 @@
+import { FIELD_MAX } from '@notice-desk/contract/record-fields';
+import type { Database } from '../../db/database.ts';
+import type { RecordKind } from '../../db/schema.ts';
+import { PermanentJobError, type JobContext } from '../../jobs/job-runner.ts';
+import { newId } from '../../lib/ids.ts';
+import type { FileStore } from '../../lib/storage.ts';
+import { nowIso } from '../../lib/time.ts';
+import { openFirstSheet, type SheetReader, type SheetRow } from '../../lib/xlsx/read-sheet.ts';
+import { XlsxError } from '../../lib/xlsx/xlsx-error.ts';
+import * as campaigns from '../campaigns/campaigns.repository.ts';
+import { recordKinds, type RecordKindInfo } from '../records/record-kinds.ts';
+import * as records from '../records/records.repository.ts';
+import { mapHeaders, type ColumnMap } from './header-mapping.ts';
+
+export const IMPORT_JOB = 'import';
+
+export interface ImportPayload {
+  kind: RecordKind;
+  /** Storage key of the uploaded file. */
+  fileKey: string;
+  campaignName: string;
+}
+
+export interface ImportResult {
+  campaignId: string;
+  imported: number;
+  skipped: number;
+}
+
+export interface ImportLimits {
+  maxRows: number;
+  maxUnpackedBytes: number;
+}
+
+interface Problem {
+  job_id: string;
+  row_number: number;
+  column_name: string;
+  problem: string;
+}
+
+/** Rows written per transaction: small enough to keep the database free for others between them. */
+const BATCH = 1000;
+/** Rows searched for the header row. */
+const HEADER_SEARCH = 20;
+
+/** The fields that identify a row within one file: a repeat of them is reported, not imported twice. */
+const identity: Record<RecordKind, string[]> = { notice: ['loanNo'], 'credit-card': ['maskNo', 'aanNo'] };
+
+/**
+ * Imports one uploaded sheet. Rows are written as they are read, hidden (no owner) under a campaign
+ * marked 'importing'; one short transaction at the end hands them to their owner, marks the campaign
+ * ready and the job done. A failure or a crash at any point before leaves nothing visible, and the
+ * next attempt first removes what the last one wrote.
+ */
+export function importJob(db: Database, store: FileStore, limits: ImportLimits) {
+  return async (context: JobContext): Promise<void> => {
+    const { job } = context;
+    const payload = JSON.parse(job.payload) as ImportPayload;
+    const info = recordKinds[payload.kind];
+    await campaigns.deleteUnfinishedImport(db, job.id);
+    await db.deleteFrom('import_problems').where('job_id', '=', job.id).execute();
+
+    let reader: SheetReader;
+    try {
+      reader = await openFirstSheet(store.localPath(payload.fileKey), { maxInflatedBytes: limits.maxUnpackedBytes });
+    } catch (err) {
+      throw asJobError(err);
+    }
+    const campaignId = newId();
+    try {
+      const result = await readIntoCampaign(db, context, info, reader, payload, campaignId, limits);
+      await db.transaction().execute(async (trx) => {
+        await records.revealCampaignRecords(trx, info, campaignId, job.owner_id);
+        await campaigns.markCampaignReady(trx, campaignId, result);
+        await records.adjustRecordCount(trx, job.owner_id, info.kind, result.imported);
+        await context.complete(trx, result);
+      });
+    } catch (err) {
+      await campaigns.deleteUnfinishedImport(db, job.id).catch(() => undefined);
+      throw asJobError(err);
+    } finally {
+      reader.close();
+    }
+  };
+}
+
+function asJobError(err: unknown): unknown {
+  return err instanceof XlsxError ? new PermanentJobError(err.message) : err;
+}
+
+async function readIntoCampaign(
+  db: Database,
+  context: JobContext,
+  info: RecordKindInfo,
+  reader: SheetReader,
+  payload: ImportPayload,
+  campaignId: string,
+  limits: ImportLimits,
+): Promise<ImportResult> {
+  const { job } = context;
+  const rows = reader.rows;
+  const map = await findHeaderRow(rows, info);
+  const missingRequired = map.missing.filter((field) => field.required);
+  if (missingRequired.length > 0) {
+    throw new PermanentJobError(
+      `The sheet has no column for ${missingRequired.map((f) => f.label).join(', ')}. ` +
+        'Add these columns (the sample file has every header) and import again.',
+    );
+  }
+  const now = nowIso();
+  await campaigns.insertImportCampaign(db, {
+    id: campaignId,
+    owner_id: job.owner_id,
+    kind: info.kind,
+    name: payload.campaignName,
+    job_id: job.id,
+    created_at: now,
+  });
+
+  const columnOf = new Map([...map.columns].map(([index, key]) => [key, index]));
+  const headerOf = (key: string) => map.headers.get(columnOf.get(key)!) ?? key;
+  const seen = new Map<string, number>();
+  let batch: records.RecordRow[] = [];
+  let problems: Problem[] = [];
+  let imported = 0;
+  let skippedRows = 0;
+  let dataRows = 0;
+
+  const flush = async () => {
+    const [toInsert, toReport] = [batch, problems];
+    batch = [];
+    problems = [];
+    await db.transaction().execute(async (trx) => {
+      await records.insertRecords(trx, info, toInsert);
+      if (toReport.length) await trx.insertInto('import_problems').values(toReport).execute();
+    });
+    await context.progress(reader.progress() * 95);
+  };
+
+  for await (const row of rows) {
+    if (row.cells.every((cell) => cell.trim() === '')) continue;
+    dataRows += 1;
+    if (dataRows > limits.maxRows) {
+      throw new PermanentJobError(
+        `The sheet has more than ${limits.maxRows.toLocaleString('en-US')} rows, the most one import takes; split it into smaller files.`,
+      );
+    }
+    if (context.signal.aborted) throw new Error('The import was interrupted; it will be retried.');
+    const fields: Record<string, string> = {};
+    for (const [index, key] of map.columns) fields[key] = (row.cells[index] ?? '').trim();
+    const rowProblems: Problem[] = [];
+    for (const field of info.fields) {
+      const value = fields[field.key] ?? '';
+      if (field.required && value === '') {
+        rowProblems.push(problem(job.id, row, headerOf(field.key), field.required));
+      } else if (value.length > FIELD_MAX) {
+        rowProblems.push(problem(job.id, row, headerOf(field.key), `Longer than ${FIELD_MAX} characters.`));
+      }
+    }
+    if (rowProblems.length === 0) {
+      const key = identity[info.kind].map((k) => fields[k]!.toLowerCase()).join('|');
+      const first = seen.get(key);
+      if (first !== undefined) {
+        const labels = identity[info.kind].map(headerOf).join(' and ');
+        rowProblems.push(problem(job.id, row, labels, `Repeats row ${first} (same ${labels}).`));
+      } else {
+        seen.set(key, row.rowNumber);
+      }
+    }
+    if (rowProblems.length > 0) {
+      skippedRows += 1;
+      problems.push(...rowProblems);
+    } else {
+      imported += 1;
+      batch.push({
+        ...fields,
+        id: newId(),
+        owner_id: '',
+        campaign_id: campaignId,
+        created_at: now,
+        updated_at: now,
+      });
+    }
+    if (batch.length >= BATCH || problems.length >= BATCH) await flush();
+  }
+  await flush();
+  if (dataRows === 0) throw new PermanentJobError('The sheet has a header row but no data rows.');
+  if (imported === 0) {
+    throw new PermanentJobError(
+      `None of the ${dataRows.toLocaleString('en-US')} rows could be imported: download the report to see why.`,
+    );
+  }
+  return { campaignId, imported, skipped: skippedRows };
+}
+
+function problem(jobId: string, row: SheetRow, column: string, text: string): Problem {
+  return { job_id: jobId, row_number: row.rowNumber, column_name: column, problem: text };
+}
+
+/** The first of the top rows that names at least three fields is the header row. */
+async function findHeaderRow(rows: AsyncGenerator<SheetRow>, info: RecordKindInfo): Promise<ColumnMap> {
+  let looked = 0;
+  let sawAny = false;
+  // next() by hand: leaving a for-await loop early would close the generator the data rows come from.
+  for (let next = await rows.next(); !next.done; next = await rows.next()) {
+    const row = next.value;
+    if (row.cells.every((cell) => cell.trim() === '')) continue;
+    sawAny = true;
+    const map = mapHeaders(info.kind, info.fields, row.cells);
+    if (map.columns.size >= 3) return map;
+    if (++looked >= HEADER_SEARCH) break;
+  }
+  if (!sawAny) throw new PermanentJobError('The workbook is empty: its first sheet has no rows.');
+  const examples = info.fields.slice(0, 3).map((f) => f.label).join(', ');
+  throw new PermanentJobError(
+    `No header row found in the first ${HEADER_SEARCH} rows: the sheet needs a row of column names such as ${examples}.`,
+  );
+}

@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import type { Database } from '../../db/database.ts';
+import { AppError, badRequest, notFound } from '../../lib/errors.ts';
+import type { FileStore } from '../../lib/storage.ts';
+import { nowIso } from '../../lib/time.ts';
+import * as uploads from './uploads.repository.ts';
+
+export interface IncomingFile {
+  filename: string;
+  stream: Readable & { truncated?: boolean };
+}
+
+export const uploadKey = (ownerId: string, storedName: string) => `uploads/${ownerId}/${storedName}`;
+
+/** Keeps uploaded .xlsx files under random names, each readable only by its uploader. */
+export class UploadsService {
+  constructor(
+    private readonly db: Database,
+    private readonly store: FileStore,
+    private readonly maxBytes: number,
+  ) {}
+
+  async save(ownerId: string, file: IncomingFile): Promise<{ storedName: string; originalName: string }> {
+    if (!/\.xlsx$/i.test(file.filename)) {
+      file.stream.resume();
+      throw badRequest('Please upload an Excel file (.xlsx).', { file: 'Please upload an Excel file (.xlsx).' });
+    }
+    const storedName = `${randomBytes(16).toString('base64url')}.xlsx`;
+    const key = uploadKey(ownerId, storedName);
+    const tooLarge = () =>
+      new AppError(
+        413,
+        'FILE_TOO_LARGE',
+        `The file is larger than ${Math.round(this.maxBytes / 1024 / 1024)} MB, the most an upload may be.`,
+      );
+    let size: number;
+    try {
+      size = await this.store.write(key, file.stream);
+    } catch (err) {
+      if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+      throw err;
+    }
+    if (file.stream.truncated) {
+      await this.store.remove(key);
+      throw tooLarge();
+    }
+    if (!(await startsLikeZip(this.store.localPath(key)))) {
+      await this.store.remove(key);
+      throw badRequest('The file is not an .xlsx workbook: open it in Excel and save it as .xlsx.');
+    }
+    const originalName = baseName(file.filename);
+    await uploads.insertUpload(this.db, {
+      stored_name: storedName,
+      owner_id: ownerId,
+      original_name: originalName,
+      size,
+      created_at: nowIso(),
+    });
+    return { storedName, originalName };
+  }
+
+  /** The caller's upload by stored name; another user's name answers exactly as an unknown one does. */
+  async find(ownerId: string, storedName: string): Promise<{ key: string; originalName: string }> {
+    const upload = await uploads.findUpload(this.db, ownerId, storedName);
+    if (!upload) throw notFound('Uploaded file');
+    return { key: uploadKey(ownerId, storedName), originalName: upload.original_name };
+  }
+}
+
+async function startsLikeZip(file: string): Promise<boolean> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const head = Buffer.alloc(4);
+    const { bytesRead } = await handle.read(head, 0, 4, 0);
+    return bytesRead === 4 && head.readUInt32BE(0) === 0x504b0304;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The last segment of a client-supplied file name, without any folders it claimed. */
+function baseName(name: string): string {
+  return name.split(/[\\/]/).pop()!.trim().slice(0, 200) || 'upload.xlsx';
+}

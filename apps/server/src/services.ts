@@ -1,0 +1,81 @@
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config/env.ts';
+import { openDatabase, type Database, type DatabaseKind } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { JobRunner } from './jobs/job-runner.ts';
+import { createMailer, type Mailer } from './lib/mailer.ts';
+import { resolveSecret } from './lib/secret.ts';
+import { FileStore } from './lib/storage.ts';
+import { FailureThrottle } from './lib/throttle.ts';
+import { SessionTokens } from './lib/tokens.ts';
+import { AuthService } from './modules/auth/auth.service.ts';
+import { CampaignsService } from './modules/campaigns/campaigns.service.ts';
+import { IMPORT_JOB, importJob } from './modules/imports/import.job.ts';
+import { ImportsService } from './modules/imports/imports.service.ts';
+import { RecordsService } from './modules/records/records.service.ts';
+import { UploadsService } from './modules/uploads/uploads.service.ts';
+
+/** Everything the API and the worker are made of, built once from config and closed together. */
+export interface Services {
+  config: Config;
+  db: Database;
+  databaseKind: DatabaseKind;
+  store: FileStore;
+  mailer: Mailer;
+  auth: AuthService;
+  records: RecordsService;
+  uploads: UploadsService;
+  imports: ImportsService;
+  campaigns: CampaignsService;
+  jobs: JobRunner;
+  close(): Promise<void>;
+}
+
+export async function createServices(config: Config, log: FastifyBaseLogger): Promise<Services> {
+  const { db, kind } = await openDatabase(config);
+  try {
+    await migrateToLatest(db);
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  const store = new FileStore(config.dataDir);
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox') });
+  const uploads = new UploadsService(db, store, config.uploadMaxBytes);
+  const jobs = new JobRunner({
+    db,
+    databaseKind: kind,
+    log,
+    handlers: {
+      [IMPORT_JOB]: importJob(db, store, { maxRows: config.importMaxRows, maxUnpackedBytes: config.importMaxUnpackedBytes }),
+    },
+  });
+  const auth = new AuthService({
+    db,
+    tokens: new SessionTokens(resolveSecret(config.jwtSecret, config.dataDir)),
+    mailer,
+    loginThrottle: new FailureThrottle(config.loginMaxAttempts, config.loginWindowSeconds * 1000),
+    sessionTtlSeconds: config.sessionTtlSeconds,
+    rememberTtlSeconds: config.rememberTtlSeconds,
+    appUrl: config.appUrl,
+  });
+  return {
+    config,
+    db,
+    databaseKind: kind,
+    store,
+    mailer,
+    auth,
+    records: new RecordsService(db),
+    uploads,
+    imports: new ImportsService(db, uploads, () => jobs.nudge()),
+    campaigns: new CampaignsService(db),
+    jobs,
+    async close() {
+      await jobs.stop();
+      mailer.close();
+      await db.destroy();
+    },
+  };
+}

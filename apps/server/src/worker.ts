@@ -1,0 +1,36 @@
+import pino from 'pino';
+import { ConfigError, loadConfig } from './config/env.ts';
+import { createServices } from './services.ts';
+
+/** A job worker on its own: `npm run worker`. Run several, beside API processes started with RUN_JOBS=false. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const log = pino({ level: config.logLevel });
+  const services = await createServices(config, log);
+  services.jobs.start();
+  log.info({ workerId: services.jobs.workerId }, 'worker started');
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'worker stopping: letting the running job reach a safe point');
+    await services.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

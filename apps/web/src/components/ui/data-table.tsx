@@ -1,0 +1,301 @@
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactElement,
+  type ReactNode,
+} from 'react';
+import { pageCount } from '@notice-desk/contract/paging';
+import { ErrorState } from './error-state.tsx';
+import { Spinner } from './spinner.tsx';
+import { TablePager } from './table-pager.tsx';
+import styles from './data-table.module.css';
+
+export type DataTableColumn<TRow> = {
+  id: string;
+  header: string;
+  /** The cell's content; `rowNumber` counts from 1 across pages (the 'No.' column). */
+  cell: (row: TRow, rowNumber: number) => ReactNode;
+  className?: string;
+};
+
+export type DataTableSelection = {
+  /** Ids (from `rowId`) of the selected rows. */
+  selected: ReadonlySet<string>;
+  onChange: (selected: Set<string>) => void;
+};
+
+export type DataTableProps<TRow> = {
+  /** The table's accessible name (a hidden caption), e.g. 'Credit cards'. */
+  label: string;
+  /**
+   * Keep this stable (a module constant or `useMemo`): every row re-renders when it changes,
+   * and a page can hold 10,000 rows.
+   */
+  columns: readonly DataTableColumn<TRow>[];
+  /** The current page's rows, as the server answered them. */
+  rows: readonly TRow[];
+  rowId: (row: TRow) => string;
+  page: number;
+  limit: number;
+  /** Rows on every page together. */
+  total: number;
+  pageSizes: readonly number[];
+  onPageChange: (page: number) => void;
+  /** A new page size; the table also calls `onPageChange(1)`. */
+  onLimitChange: (limit: number) => void;
+  /** Buttons above the table. When given, the Search box is not shown (spec). */
+  buttons?: ReactNode;
+  /** The 'Search...' box: a filter over the current page on this text (customer or history name). */
+  searchText?: (row: TRow) => string;
+  /** Checkboxes per row and a select-all for the rows shown. */
+  selection?: DataTableSelection;
+  /** The first load: no rows to show yet. */
+  loading?: boolean;
+  /** A refetch with the old rows still shown. */
+  busy?: boolean;
+  /** The rows could not be loaded: shows `errorMessage` and a Retry button calling `onRetry`. */
+  failed?: boolean;
+  errorMessage?: string;
+  onRetry?: () => void;
+  emptyMessage?: string;
+};
+
+/**
+ * The product's one list table: server paging with the spec's pager and page-size selector,
+ * a client-side search over the page, optional row selection, and loading/empty/error states.
+ */
+export function DataTable<TRow>({
+  label,
+  columns,
+  rows,
+  rowId,
+  page,
+  limit,
+  total,
+  pageSizes,
+  onPageChange,
+  onLimitChange,
+  buttons,
+  searchText,
+  selection,
+  loading = false,
+  busy = false,
+  failed = false,
+  errorMessage = 'The records could not be loaded.',
+  onRetry,
+  emptyMessage = 'No records found.',
+}: DataTableProps<TRow>) {
+  const [search, setSearch] = useState('');
+  const showSearch = !buttons && searchText !== undefined;
+  const query = showSearch ? search.trim().toLowerCase() : '';
+
+  // Row numbers count the page as served, so a filtered row keeps its number.
+  const numbered = useMemo(
+    () => rows.map((row, index) => ({ row, id: rowId(row), number: (page - 1) * limit + index + 1 })),
+    [rows, rowId, page, limit],
+  );
+  const shown = useMemo(
+    () =>
+      query && searchText
+        ? numbered.filter(({ row }) => searchText(row).toLowerCase().includes(query))
+        : numbered,
+    [numbered, query, searchText],
+  );
+
+  // A page past the end (the last row of the last page was deleted) moves to the new last page.
+  const lastPage = pageCount(total, limit);
+  useEffect(() => {
+    if (!loading && !failed && page > lastPage) onPageChange(lastPage);
+  }, [loading, failed, page, lastPage, onPageChange]);
+
+  // Row checkboxes get one stable callback, so toggling a row re-renders that row only.
+  const selectionRef = useRef(selection);
+  useLayoutEffect(() => {
+    selectionRef.current = selection;
+  });
+  const toggleRow = useCallback((id: string) => {
+    const current = selectionRef.current;
+    if (!current) return;
+    const next = new Set(current.selected);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    current.onChange(next);
+  }, []);
+
+  const selectedShown = selection ? shown.filter(({ id }) => selection.selected.has(id)).length : 0;
+  const allShownSelected = shown.length > 0 && selectedShown === shown.length;
+  const toggleAll = () => {
+    if (!selection) return;
+    const next = new Set(selection.selected);
+    for (const { id } of shown) {
+      if (allShownSelected) next.delete(id);
+      else next.add(id);
+    }
+    selection.onChange(next);
+  };
+
+  const columnCount = columns.length + (selection ? 1 : 0);
+  let body: ReactNode;
+  if (failed) {
+    body = (
+      <StateRow columnCount={columnCount}>
+        <ErrorState message={errorMessage} onRetry={onRetry} />
+      </StateRow>
+    );
+  } else if (loading) {
+    body = (
+      <StateRow columnCount={columnCount}>
+        <Spinner label={`Loading ${label.toLowerCase()}`} />
+      </StateRow>
+    );
+  } else if (shown.length === 0) {
+    body = (
+      <StateRow columnCount={columnCount}>
+        <p className="state-message">{emptyMessage}</p>
+      </StateRow>
+    );
+  } else {
+    body = shown.map(({ row, id, number }) => (
+      <DataTableRow
+        key={id}
+        row={row}
+        id={id}
+        rowNumber={number}
+        columns={columns}
+        selectable={selection !== undefined}
+        selected={selection?.selected.has(id) ?? false}
+        onToggle={toggleRow}
+      />
+    ));
+  }
+
+  return (
+    <div className={styles.panel}>
+      <div className={styles.toolbar}>
+        <label className={styles.pageSize}>
+          <span aria-hidden="true">Show</span>
+          <select
+            className={styles.select}
+            aria-label="Entries per page"
+            value={limit}
+            onChange={(event) => {
+              onLimitChange(Number(event.target.value));
+              onPageChange(1);
+            }}
+          >
+            {pageSizes.map((size) => (
+              <option key={size} value={size}>
+                {size}
+              </option>
+            ))}
+          </select>
+          <span aria-hidden="true">entries</span>
+        </label>
+        {buttons ? (
+          <div className={styles.buttons}>{buttons}</div>
+        ) : (
+          showSearch && (
+            <input
+              type="search"
+              className={styles.search}
+              placeholder="Search..."
+              aria-label={`Search ${label.toLowerCase()}`}
+              value={search}
+              onChange={(event) => setSearch(event.target.value)}
+            />
+          )
+        )}
+      </div>
+      {/* Focusable so keyboard users can scroll a wide table sideways. */}
+      <div className={styles.scroller} role="region" aria-label={label} tabIndex={0}>
+        <table className={styles.table} aria-busy={loading || busy}>
+          <caption className="visually-hidden">{label}</caption>
+          <thead>
+            <tr>
+              {selection && (
+                <th scope="col" className={styles.checkCell}>
+                  <input
+                    type="checkbox"
+                    className={styles.checkbox}
+                    aria-label="Select all rows on this page"
+                    checked={allShownSelected}
+                    ref={(input) => {
+                      if (input) input.indeterminate = selectedShown > 0 && !allShownSelected;
+                    }}
+                    disabled={shown.length === 0}
+                    onChange={toggleAll}
+                  />
+                </th>
+              )}
+              {columns.map((column) => (
+                <th key={column.id} scope="col" className={column.className}>
+                  {column.header}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>{body}</tbody>
+        </table>
+      </div>
+      <TablePager page={page} limit={limit} total={total} label={label} onPageChange={onPageChange} />
+    </div>
+  );
+}
+
+function StateRow({ columnCount, children }: { columnCount: number; children: ReactNode }) {
+  return (
+    <tr>
+      <td colSpan={columnCount} className={styles.stateCell}>
+        {children}
+      </td>
+    </tr>
+  );
+}
+
+type DataTableRowProps<TRow> = {
+  row: TRow;
+  id: string;
+  rowNumber: number;
+  columns: readonly DataTableColumn<TRow>[];
+  selectable: boolean;
+  selected: boolean;
+  onToggle: (id: string) => void;
+};
+
+// Memoised and hook-free: with 10,000 rows a selection change or a search keystroke
+// re-renders only the rows whose props changed.
+const DataTableRow = memo(function DataTableRow<TRow>({
+  row,
+  id,
+  rowNumber,
+  columns,
+  selectable,
+  selected,
+  onToggle,
+}: DataTableRowProps<TRow>) {
+  return (
+    <tr className={styles.row}>
+      {selectable && (
+        <td className={styles.checkCell}>
+          <input
+            type="checkbox"
+            className={styles.checkbox}
+            aria-label={`Select row ${rowNumber}`}
+            checked={selected}
+            onChange={() => onToggle(id)}
+          />
+        </td>
+      )}
+      {columns.map((column) => (
+        <td key={column.id} className={column.className}>
+          {column.cell(row, rowNumber)}
+        </td>
+      ))}
+    </tr>
+  );
+}) as <TRow>(props: DataTableRowProps<TRow>) => ReactElement;

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+export const campaignTypes = ['credit-card', 'notice'] as const;
+export const campaignType = z.enum(campaignTypes, { error: "type must be 'credit-card' or 'notice'." });
+export type CampaignType = z.infer<typeof campaignType>;
+
+/** A history entry: one import, or the owner's 'Manual entries' of a kind. */
+export interface Campaign {
+  _id: string;
+  name: string;
+  /** ISO time it was imported. */
+  date: string;
+  imported: number;
+  skipped: number;
+}
+
+export interface CampaignList {
+  items: Campaign[];
+  total: number;
+}
+
+/** One record in a campaign's detail table. Statuses read '-' until the record is sent on that channel. */
+export interface CampaignRow {
+  _id: string;
+  custName: string;
+  /** Loan No. for notices, Mask No. for credit cards. */
+  reference: string;
+  date: string;
+  emailResponse: string;
+  whatsappResponse: string;
+}
+
+export interface SingleCampaign {
+  _id: string;
+  name: string;
+  type: CampaignType;
+  date: string;
+  total: number;
+  imported: number;
+  skipped: number;
+  /** Records sent on at least one channel. */
+  completedCounts: number;
+  creditCards?: CampaignRow[];
+  notices?: CampaignRow[];
+}
