@@ -5,7 +5,11 @@ import { openDatabase } from '../src/db/database.ts';
 import { newId } from '../src/lib/ids.ts';
 import { ensureManualCampaign } from '../src/modules/campaigns/campaigns.repository.ts';
 import { noticeKind } from '../src/modules/records/record-kinds.ts';
-import { adjustRecordCount, insertRecords, type RecordRow } from '../src/modules/records/records.repository.ts';
+import {
+  adjustRecordCount,
+  insertRecords,
+  type RecordRow,
+} from '../src/modules/records/records.repository.ts';
 import { signUpOver, startServerProcess } from '../src/test/server-process.ts';
 import { benchTarget, type BenchTarget } from './support.ts';
 
@@ -27,7 +31,13 @@ async function seed(target: BenchTarget, ownerId: string, count: number): Promis
       for (let i = start; i < Math.min(count, start + perTransaction); i += chunk) {
         const rows: RecordRow[] = [];
         for (let j = i; j < Math.min(count, i + chunk); j++) {
-          const row: RecordRow = { id: newId(), owner_id: ownerId, campaign_id: campaignId, created_at: now, updated_at: now };
+          const row: RecordRow = {
+            id: newId(),
+            owner_id: ownerId,
+            campaign_id: campaignId,
+            created_at: now,
+            updated_at: now,
+          };
           for (const field of noticeFields) row[field.key] = `${field.key.slice(0, 6)} ${j}`;
           rows.push(row);
         }
@@ -68,9 +78,12 @@ export async function benchLists(label: BenchTarget['label']): Promise<ListFigur
     const pages = MAIN_RECORDS / LIMIT;
     const path = () => `/api/notices/by-user-id?page=${1 + Math.floor(Math.random() * pages)}&limit=${LIMIT}`;
     // One deep request first, as a real user's first visit would, so the measurement is of steady state.
-    const warm = await fetch(`${server.baseUrl}/api/notices/by-user-id?page=${pages}&limit=${LIMIT}`, { headers: main.headers });
+    const warm = await fetch(`${server.baseUrl}/api/notices/by-user-id?page=${pages}&limit=${LIMIT}`, {
+      headers: main.headers,
+    });
     const warmBody = (await warm.json()) as { total: number; items: unknown[] };
-    if (warmBody.total !== MAIN_RECORDS || warmBody.items.length !== LIMIT) throw new Error('seeded list is wrong');
+    if (warmBody.total !== MAIN_RECORDS || warmBody.items.length !== LIMIT)
+      throw new Error('seeded list is wrong');
 
     const result = await autocannon({
       url: server.baseUrl,

@@ -17,7 +17,10 @@ const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.
 /** A fresh SQLite DATA_DIR, or a fresh PostgreSQL schema, for one benchmark. */
 export async function benchTarget(label: BenchTarget['label'], name: string): Promise<BenchTarget> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `notice-desk-bench-${name}-`));
-  const env: Record<string, string> = { DATA_DIR: dataDir, JWT_SECRET: 'bench-secret-bench-secret-bench-secret-00' };
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    JWT_SECRET: 'bench-secret-bench-secret-bench-secret-00',
+  };
   let schema: string | undefined;
   if (label === 'PostgreSQL') {
     schema = `bench_${name}`;

@@ -41,14 +41,22 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     throw err;
   }
   const store = new FileStore(config.dataDir);
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox') });
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    outboxDir: path.join(config.dataDir, 'outbox'),
+  });
   const uploads = new UploadsService(db, store, config.uploadMaxBytes);
   const jobs = new JobRunner({
     db,
     databaseKind: kind,
     log,
+    leaseMs: config.jobLeaseSeconds * 1000,
     handlers: {
-      [IMPORT_JOB]: importJob(db, store, { maxRows: config.importMaxRows, maxUnpackedBytes: config.importMaxUnpackedBytes }),
+      [IMPORT_JOB]: importJob(db, store, {
+        maxRows: config.importMaxRows,
+        maxUnpackedBytes: config.importMaxUnpackedBytes,
+      }),
     },
   });
   const auth = new AuthService({

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { fieldsSchema, recordId, type FieldDefinition } from './record-fields.ts';
 
-const field = (key: string, label: string): FieldDefinition => ({ key, label, required: `${label} is required!!` });
+const field = (key: string, label: string): FieldDefinition => ({
+  key,
+  label,
+  required: `${label} is required!!`,
+});
 
 /** The credit-card wizard's three steps, in order, with the spec's labels and messages. */
 export const creditCardSteps = [
@@ -27,7 +31,11 @@ export const creditCardSteps = [
     field('conciliatorName', 'Conciliator Name'),
     field('campDate', 'Camp Date'),
   ],
-  [field('campLocation', 'Camp Location'), field('noticeDate', 'Notice Date'), field('referenceNo', 'Reference No')],
+  [
+    field('campLocation', 'Camp Location'),
+    field('noticeDate', 'Notice Date'),
+    field('referenceNo', 'Reference No'),
+  ],
 ] as const satisfies readonly (readonly FieldDefinition[])[];
 
 export const creditCardFields = creditCardSteps.flat();

@@ -8,7 +8,9 @@ export interface TemporaryUploadResponse {
 /** A stored upload's name: random letters and the .xlsx extension, never a path. */
 export const storedName = z
   .string({ error: 'file is required: send the name temporary-upload answered.' })
-  .regex(/^[A-Za-z0-9_-]{8,64}\.xlsx$/, { error: 'file must be a name temporary-upload answered, not a path.' });
+  .regex(/^[A-Za-z0-9_-]{8,64}\.xlsx$/, {
+    error: 'file must be a name temporary-upload answered, not a path.',
+  });
 
 /** A name a person gives a file or campaign: plain text, no path. */
 export const plainName = z

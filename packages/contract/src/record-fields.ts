@@ -13,7 +13,10 @@ export const FIELD_MAX = 2000;
 
 function fieldSchema(field: FieldDefinition) {
   const text = z.string({
-    error: (issue) => (issue.input === undefined ? (field.required ?? `${field.label} is required!!`) : `${field.label} must be text.`),
+    error: (issue) =>
+      issue.input === undefined
+        ? (field.required ?? `${field.label} is required!!`)
+        : `${field.label} must be text.`,
   });
   const bounded = text.max(FIELD_MAX, { error: `${field.label} must be at most ${FIELD_MAX} characters.` });
   return field.required
@@ -24,7 +27,9 @@ function fieldSchema(field: FieldDefinition) {
 /** The zod schema for one wizard step, or (given every step's fields) for the whole record. */
 export function fieldsSchema<const F extends readonly FieldDefinition[]>(fields: F) {
   const shape = Object.fromEntries(fields.map((field) => [field.key, fieldSchema(field)]));
-  return z.object(shape) as unknown as z.ZodObject<{ [K in F[number]['key']]: z.ZodType<string, string | undefined> }>;
+  return z.object(shape) as unknown as z.ZodObject<{
+    [K in F[number]['key']]: z.ZodType<string, string | undefined>;
+  }>;
 }
 
 export const recordId = z.uuid({ error: 'The id is not a record id.' });

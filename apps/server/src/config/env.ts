@@ -30,6 +30,7 @@ const envSchema = z.object({
   APP_URL: z.url('APP_URL must be a URL such as http://localhost:3000').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().min(1).optional(),
+  JOB_LEASE: duration('JOB_LEASE').default('30s'),
   RUN_JOBS: z.enum(['true', 'false'], { error: 'RUN_JOBS must be true or false' }).default('true'),
   UPLOAD_MAX_MB: z.coerce.number().positive().max(1024).default(50),
   IMPORT_MAX_ROWS: z.coerce.number().int().positive().default(200_000),
@@ -54,6 +55,8 @@ export interface Config {
   webDist: string;
   /** Whether this process runs the job worker beside the API (`npm run worker` runs one alone). */
   runJobs: boolean;
+  /** How long a worker may go silent before another takes its job over. */
+  jobLeaseSeconds: number;
   uploadMaxBytes: number;
   importMaxRows: number;
   importMaxUnpackedBytes: number;
@@ -96,6 +99,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : defaultWebDist,
     runJobs: e.RUN_JOBS === 'true',
+    jobLeaseSeconds: seconds(e.JOB_LEASE),
     uploadMaxBytes: Math.round(e.UPLOAD_MAX_MB * 1024 * 1024),
     importMaxRows: e.IMPORT_MAX_ROWS,
     importMaxUnpackedBytes: Math.round(e.IMPORT_MAX_UNPACKED_MB * 1024 * 1024),

@@ -23,7 +23,6 @@ export interface PasswordResetsTable {
   created_at: string;
 }
 
-
 export type RecordKind = 'credit-card' | 'notice';
 
 export interface CampaignsTable {

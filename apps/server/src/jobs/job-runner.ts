@@ -112,7 +112,14 @@ export class JobRunner {
   private async execute(job: jobs.JobRow): Promise<void> {
     const { db, log } = this.options;
     if (job.attempts > job.max_attempts) {
-      await jobs.failJob(db, job.id, this.workerId, job.error ?? `Gave up after ${job.max_attempts} attempts.`, null, nowIso());
+      await jobs.failJob(
+        db,
+        job.id,
+        this.workerId,
+        job.error ?? `Gave up after ${job.max_attempts} attempts.`,
+        null,
+        nowIso(),
+      );
       return;
     }
     const lease = new AbortController();
@@ -136,7 +143,8 @@ export class JobRunner {
         await jobs.setJobProgress(db, job.id, this.workerId, Math.max(0, Math.min(99, Math.floor(percent))));
       },
       complete: async (trx, result) => {
-        if (!(await jobs.completeJob(trx, job.id, this.workerId, result, nowIso()))) throw new LostLeaseError();
+        if (!(await jobs.completeJob(trx, job.id, this.workerId, result, nowIso())))
+          throw new LostLeaseError();
         completed = true;
       },
     };

@@ -44,7 +44,12 @@ export async function claimJob(
 }
 
 /** Extends the lease while the worker still holds the job; false when another worker has taken it. */
-export async function renewLease(db: Database, id: string, workerId: string, leaseUntil: string): Promise<boolean> {
+export async function renewLease(
+  db: Database,
+  id: string,
+  workerId: string,
+  leaseUntil: string,
+): Promise<boolean> {
   const result = await db
     .updateTable('jobs')
     .set({ lease_until: leaseUntil })
@@ -55,7 +60,12 @@ export async function renewLease(db: Database, id: string, workerId: string, lea
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function setJobProgress(db: Database, id: string, workerId: string, progress: number): Promise<void> {
+export async function setJobProgress(
+  db: Database,
+  id: string,
+  workerId: string,
+  progress: number,
+): Promise<void> {
   await db
     .updateTable('jobs')
     .set({ progress })
@@ -74,7 +84,14 @@ export async function completeJob(
 ): Promise<boolean> {
   const updated = await db
     .updateTable('jobs')
-    .set({ status: 'done', progress: 100, result: JSON.stringify(result ?? null), error: null, lease_until: null, updated_at: now })
+    .set({
+      status: 'done',
+      progress: 100,
+      result: JSON.stringify(result ?? null),
+      error: null,
+      lease_until: null,
+      updated_at: now,
+    })
     .where('id', '=', id)
     .where('locked_by', '=', workerId)
     .where('status', '=', 'running')
@@ -120,5 +137,10 @@ export function findLatestJob(
 }
 
 export function findJob(db: Database, id: string, ownerId: string): Promise<JobRow | undefined> {
-  return db.selectFrom('jobs').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
+  return db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
 }

@@ -15,7 +15,8 @@ export async function readUploadForm<T>(
   request: FastifyRequest,
   save: (file: IncomingFile) => Promise<T>,
 ): Promise<UploadForm<T>> {
-  if (!request.isMultipart()) throw badRequest('Send the file as multipart/form-data with a field named file.');
+  if (!request.isMultipart())
+    throw badRequest('Send the file as multipart/form-data with a field named file.');
   const fields: Record<string, string> = {};
   let saved: { value: T } | undefined;
   for await (const part of request.parts()) {

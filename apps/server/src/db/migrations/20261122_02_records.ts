@@ -3,17 +3,66 @@ import { sql, type Kysely } from 'kysely';
 // Frozen in time: never import app code here. Only SQL that SQLite and PostgreSQL share.
 // Record fields are columns named by the API's field keys (Kysely quotes every identifier).
 const creditCardFields = [
-    'hub', 'location', 'aanNo', 'maskNo', 'product', 'activity', 'custName', 'customerAddress', 'emailId',
-    'custMobileNo', 'noticeBalance', 'overdueAmount', 'clmName', 'clmNo', 'limit',
-    'amountExceededCreditLimit', 'conciliatorName', 'campDate', 'campLocation', 'noticeDate',
-    'referenceNo',
+  'hub',
+  'location',
+  'aanNo',
+  'maskNo',
+  'product',
+  'activity',
+  'custName',
+  'customerAddress',
+  'emailId',
+  'custMobileNo',
+  'noticeBalance',
+  'overdueAmount',
+  'clmName',
+  'clmNo',
+  'limit',
+  'amountExceededCreditLimit',
+  'conciliatorName',
+  'campDate',
+  'campLocation',
+  'noticeDate',
+  'referenceNo',
 ];
 const noticeFields = [
-    'loanNo', 'custName', 'product', 'branchAddress', 'hub', 'region', 'callManager', 'clmMob', 'npaStage',
-    'amtfin', 'emiAmt', 'tenure', 'disbursalDate', 'totalOverdueAmt', 'address', 'customerName2',
-    'address3', 'address4', 'city', 'state', 'zipCode', 'modelNo', 'chassisNo', 'engineNo', 'regdNo',
-    'concilator', 'bankAddress', 'conciliationDate', 'noticeSentOn', 'uniqueId', 'allocationDated',
-    'legalCaseId', 'emailId', 'custMobileNo', 'legalManager', 'remark', 'modeOfDispatch',
+  'loanNo',
+  'custName',
+  'product',
+  'branchAddress',
+  'hub',
+  'region',
+  'callManager',
+  'clmMob',
+  'npaStage',
+  'amtfin',
+  'emiAmt',
+  'tenure',
+  'disbursalDate',
+  'totalOverdueAmt',
+  'address',
+  'customerName2',
+  'address3',
+  'address4',
+  'city',
+  'state',
+  'zipCode',
+  'modelNo',
+  'chassisNo',
+  'engineNo',
+  'regdNo',
+  'concilator',
+  'bankAddress',
+  'conciliationDate',
+  'noticeSentOn',
+  'uniqueId',
+  'allocationDated',
+  'legalCaseId',
+  'emailId',
+  'custMobileNo',
+  'legalManager',
+  'remark',
+  'modeOfDispatch',
 ];
 
 async function createRecordTable(db: Kysely<any>, table: string, fields: string[]): Promise<void> {
@@ -50,7 +99,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('job_id', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('campaigns_owner_kind_idx').on('campaigns').columns(['owner_id', 'kind', 'id']).execute();
+  await db.schema
+    .createIndex('campaigns_owner_kind_idx')
+    .on('campaigns')
+    .columns(['owner_id', 'kind', 'id'])
+    .execute();
   // One 'Manual entries' campaign per owner and kind, whoever creates it first.
   await db.schema
     .createIndex('campaigns_manual_key')

@@ -23,7 +23,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('jobs_claim_idx').on('jobs').columns(['status', 'run_after']).execute();
-  await db.schema.createIndex('jobs_owner_subject_idx').on('jobs').columns(['owner_id', 'kind', 'subject', 'id']).execute();
+  await db.schema
+    .createIndex('jobs_owner_subject_idx')
+    .on('jobs')
+    .columns(['owner_id', 'kind', 'subject', 'id'])
+    .execute();
 
   // Files uploaded for import: who uploaded them and under what name, so a stored name is only ever the uploader's.
   await db.schema
@@ -43,7 +47,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('column_name', 'text', (c) => c.notNull())
     .addColumn('problem', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('import_problems_job_idx').on('import_problems').columns(['job_id', 'row_number']).execute();
+  await db.schema
+    .createIndex('import_problems_job_idx')
+    .on('import_problems')
+    .columns(['job_id', 'row_number'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

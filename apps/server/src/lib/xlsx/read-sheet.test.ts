@@ -23,7 +23,13 @@ async function readAll(file: string, options = limits): Promise<string[][]> {
 }
 
 /** Trailing empty cells are not in the file: compare what a person sees, cell by cell. */
-const trimmed = (rows: string[][]) => rows.map((r) => r.join('\u0001').replace(/\u0001+$/, '').split('\u0001'));
+const trimmed = (rows: string[][]) =>
+  rows.map((r) =>
+    r
+      .join('\u0001')
+      .replace(/\u0001+$/, '')
+      .split('\u0001'),
+  );
 
 beforeAll(async () => {
   await writeFixture(path.join(dir, 'shared.xlsx'), true);
@@ -57,7 +63,8 @@ describe('reading the first sheet of a workbook as a person sees it', () => {
     const dateColumns = new Set([3, 4, 5, 9]);
     for (const [r, row] of theirs.entries()) {
       for (const [c, text] of (row ?? []).entries()) {
-        if (!dateColumns.has(c) && text !== undefined) expect(ours[r]?.[c] ?? '', `row ${r + 1} col ${c + 1}`).toBe(text);
+        if (!dateColumns.has(c) && text !== undefined)
+          expect(ours[r]?.[c] ?? '', `row ${r + 1} col ${c + 1}`).toBe(text);
       }
     }
   });
@@ -77,8 +84,16 @@ describe('refusing what is not a readable workbook', () => {
       () => write('old.xlsx', Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(512)])),
       /Excel 97-2003 \(\.xls\) workbook or a password-protected workbook/,
     ],
-    ['random bytes', () => write('noise.xlsx', Buffer.from([1, 2, 3, 4, 5, 6, 7, 8, 9])), /not an \.xlsx workbook/],
-    ['a zip that is no workbook', () => write('plain.zip.xlsx', zipOf('hello.txt', 'hi')), /zip archive but not an \.xlsx/],
+    [
+      'random bytes',
+      () => write('noise.xlsx', Buffer.from([1, 2, 3, 4, 5, 6, 7, 8, 9])),
+      /not an \.xlsx workbook/,
+    ],
+    [
+      'a zip that is no workbook',
+      () => write('plain.zip.xlsx', zipOf('hello.txt', 'hi')),
+      /zip archive but not an \.xlsx/,
+    ],
   ])('%s', async (_, file, message) => {
     await expect(readAll(file())).rejects.toThrow(message);
     await expect(readAll(file())).rejects.toBeInstanceOf(XlsxError);
@@ -128,4 +143,3 @@ function crc32(data: Buffer): number {
   }
   return ~crc >>> 0;
 }
-

@@ -30,7 +30,8 @@ export interface ReadOptions {
 export async function openFirstSheet(file: string, options: ReadOptions): Promise<SheetReader> {
   const zip = await ZipArchive.open(file, options.maxInflatedBytes);
   try {
-    if (!zip.has('xl/workbook.xml')) throw new XlsxError('The file is a zip archive but not an .xlsx workbook.');
+    if (!zip.has('xl/workbook.xml'))
+      throw new XlsxError('The file is a zip archive but not an .xlsx workbook.');
     const workbook = await zip.text('xl/workbook.xml');
     const sheetPath = await firstSheetPath(zip, workbook);
     const date1904 = /<(?:\w+:)?workbookPr\b[^>]*\bdate1904="(?:1|true)"/.test(workbook);
@@ -95,8 +96,10 @@ function parseStyles(styles: string): (string | number)[] {
 
 async function readSharedStrings(zip: ZipArchive): Promise<string[]> {
   const strings: string[] = [];
-  await scan(await zip.stream('xl/sharedStrings.xml'), /<(?:\w+:)?si>([\s\S]*?)<\/(?:\w+:)?si>|<(?:\w+:)?si\/>/g, (m) =>
-    strings.push(m[1] === undefined ? '' : richText(m[1])),
+  await scan(
+    await zip.stream('xl/sharedStrings.xml'),
+    /<(?:\w+:)?si>([\s\S]*?)<\/(?:\w+:)?si>|<(?:\w+:)?si\/>/g,
+    (m) => strings.push(m[1] === undefined ? '' : richText(m[1])),
   );
   return strings;
 }
@@ -104,13 +107,19 @@ async function readSharedStrings(zip: ZipArchive): Promise<string[]> {
 /** The text of a string item: plain `<t>` or the runs of rich text, phonetic hints left out. */
 function richText(item: string): string {
   let text = '';
-  const withoutPhonetic = item.includes('rPh') ? item.replace(/<(?:\w+:)?rPh\b[\s\S]*?<\/(?:\w+:)?rPh>/g, '') : item;
+  const withoutPhonetic = item.includes('rPh')
+    ? item.replace(/<(?:\w+:)?rPh\b[\s\S]*?<\/(?:\w+:)?rPh>/g, '')
+    : item;
   for (const t of withoutPhonetic.matchAll(/<(?:\w+:)?t(?:\s[^>]*)?>([\s\S]*?)<\/(?:\w+:)?t>/g)) text += t[1];
   return decodeXml(text);
 }
 
 /** Feeds every match of a pattern in a streamed XML document to a callback, holding at most one chunk plus one element. */
-async function scan(stream: AsyncIterable<Buffer>, pattern: RegExp, onMatch: (m: RegExpExecArray) => void): Promise<void> {
+async function scan(
+  stream: AsyncIterable<Buffer>,
+  pattern: RegExp,
+  onMatch: (m: RegExpExecArray) => void,
+): Promise<void> {
   const decoder = new StringDecoder('utf8');
   let buffer = '';
   for await (const chunk of stream) {
@@ -138,7 +147,10 @@ const cellPattern = /<(?:\w+:)?c\b([^>]*?)(?:\/>|>([\s\S]*?)<\/(?:\w+:)?c>)/g;
 const valuePattern = /<(?:\w+:)?v(?:\s[^>]*)?>([\s\S]*?)<\/(?:\w+:)?v>/;
 const inlinePattern = /<(?:\w+:)?is>([\s\S]*?)<\/(?:\w+:)?is>/;
 
-async function* readRows(stream: AsyncIterable<Buffer>, cellText: (raw: RawCell) => string): AsyncGenerator<SheetRow> {
+async function* readRows(
+  stream: AsyncIterable<Buffer>,
+  cellText: (raw: RawCell) => string,
+): AsyncGenerator<SheetRow> {
   const decoder = new StringDecoder('utf8');
   let buffer = '';
   let lastRow = 0;

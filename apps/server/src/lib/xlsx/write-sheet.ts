@@ -19,7 +19,11 @@ export function xlsxStream(
   rows: AsyncIterable<string[]> | Iterable<string[]>,
 ): Readable {
   const output = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useSharedStrings: false, useStyles: true });
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: output,
+    useSharedStrings: false,
+    useStyles: true,
+  });
   const sheet = workbook.addWorksheet(sheetName);
   sheet.columns = headers.map((header) => ({ header, width: Math.min(40, Math.max(12, header.length + 2)) }));
   sheet.getRow(1).font = { bold: true };

@@ -20,7 +20,9 @@ export class ZipArchive {
         err || !z ? reject(err) : resolve(z),
       ),
     ).catch((err: Error) => {
-      throw new XlsxError(`The file is not an .xlsx workbook: it is not a readable zip archive (${err.message}).`);
+      throw new XlsxError(
+        `The file is not an .xlsx workbook: it is not a readable zip archive (${err.message}).`,
+      );
     });
     const entries = new Map<string, Entry>();
     await new Promise<void>((resolve, reject) => {
@@ -72,12 +74,14 @@ export class ZipArchive {
 
   private tooBig(): XlsxError {
     const mb = Math.round(this.maxInflatedBytes / 1024 / 1024);
-    return new XlsxError(`The workbook unpacks to more than ${mb} MB, the most an import may unpack; split it into smaller files.`);
+    return new XlsxError(
+      `The workbook unpacks to more than ${mb} MB, the most an import may unpack; split it into smaller files.`,
+    );
   }
 }
 
 /** Old .xls, encrypted workbooks and text files renamed to .xlsx each get a message that says what they are. */
-async function refuseKnownNonXlsx(file: string): Promise<void> {
+export async function refuseKnownNonXlsx(file: string): Promise<void> {
   const handle = await fs.open(file, 'r');
   const head = Buffer.alloc(8);
   try {
@@ -91,7 +95,9 @@ async function refuseKnownNonXlsx(file: string): Promise<void> {
     );
   }
   if (head.readUInt32BE(0) !== 0x504b0304) {
-    const printable = [...head].every((b) => b === 9 || b === 10 || b === 13 || (b >= 32 && b < 127) || b >= 0xc0);
+    const printable = [...head].every(
+      (b) => b === 9 || b === 10 || b === 13 || (b >= 32 && b < 127) || b >= 0xc0,
+    );
     throw new XlsxError(
       printable
         ? 'The file is text (CSV or similar) renamed to .xlsx: open it in Excel and save it as an .xlsx workbook.'

@@ -5,7 +5,12 @@ import { newId } from '../../lib/ids.ts';
 export const MANUAL_CAMPAIGN_NAME = 'Manual entries';
 
 /** The owner's 'Manual entries' campaign of a kind, created on first use (safely, if two requests race). */
-export async function ensureManualCampaign(db: Database, ownerId: string, kind: RecordKind, now: string): Promise<string> {
+export async function ensureManualCampaign(
+  db: Database,
+  ownerId: string,
+  kind: RecordKind,
+  now: string,
+): Promise<string> {
   await db
     .insertInto('campaigns')
     .values({
@@ -40,7 +45,14 @@ export type CampaignRow = CampaignsTable;
 
 export async function insertImportCampaign(
   db: Database,
-  campaign: { id: string; owner_id: string; kind: RecordKind; name: string; job_id: string; created_at: string },
+  campaign: {
+    id: string;
+    owner_id: string;
+    kind: RecordKind;
+    name: string;
+    job_id: string;
+    created_at: string;
+  },
 ): Promise<void> {
   await db
     .insertInto('campaigns')

@@ -11,7 +11,13 @@ export function campaignsRoutes(app: App, { campaigns, guards }: AppContext): vo
 
   app.get(
     '/api/campaigns/single-campaign/:id',
-    { ...signedIn, schema: { params: idParams, querystring: pageQuery.extend({ limit: pageQuery.shape.limit.default(50) }) } },
+    {
+      ...signedIn,
+      schema: {
+        params: idParams,
+        querystring: pageQuery.extend({ limit: pageQuery.shape.limit.default(50) }),
+      },
+    },
     (req) => campaigns.single(req.user._id, req.params.id, req.query),
   );
 

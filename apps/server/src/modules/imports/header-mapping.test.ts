@@ -5,7 +5,11 @@ import { mapHeaders, sampleHeaders } from './header-mapping.ts';
 
 describe('header mapping', () => {
   it('maps every header of staff’s credit-card sheets, ignoring case, spaces, dots and underscores', () => {
-    const { columns, missing } = mapHeaders('credit-card', creditCardFields, sampleHeaders('credit-card', creditCardFields));
+    const { columns, missing } = mapHeaders(
+      'credit-card',
+      creditCardFields,
+      sampleHeaders('credit-card', creditCardFields),
+    );
     expect(missing).toEqual([]);
     expect(columns.get(0)).toBeUndefined(); // S.NO
     expect(columns.get(3)).toBe('aanNo');

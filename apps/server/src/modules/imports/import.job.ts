@@ -63,7 +63,9 @@ export function importJob(db: Database, store: FileStore, limits: ImportLimits) 
 
     let reader: SheetReader;
     try {
-      reader = await openFirstSheet(store.localPath(payload.fileKey), { maxInflatedBytes: limits.maxUnpackedBytes });
+      reader = await openFirstSheet(store.localPath(payload.fileKey), {
+        maxInflatedBytes: limits.maxUnpackedBytes,
+      });
     } catch (err) {
       throw asJobError(err);
     }
@@ -212,7 +214,10 @@ async function findHeaderRow(rows: AsyncGenerator<SheetRow>, info: RecordKindInf
     if (++looked >= HEADER_SEARCH) break;
   }
   if (!sawAny) throw new PermanentJobError('The workbook is empty: its first sheet has no rows.');
-  const examples = info.fields.slice(0, 3).map((f) => f.label).join(', ');
+  const examples = info.fields
+    .slice(0, 3)
+    .map((f) => f.label)
+    .join(', ');
   throw new PermanentJobError(
     `No header row found in the first ${HEADER_SEARCH} rows: the sheet needs a row of column names such as ${examples}.`,
   );

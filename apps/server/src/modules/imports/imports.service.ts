@@ -24,7 +24,12 @@ export class ImportsService {
   ) {}
 
   /** Queues an import of the caller's upload. An owner's imports of a kind run one after another, in order. */
-  async start(ownerId: string, kind: RecordKind, storedName: string, name?: string): Promise<StartImportResponse> {
+  async start(
+    ownerId: string,
+    kind: RecordKind,
+    storedName: string,
+    name?: string,
+  ): Promise<StartImportResponse> {
     const upload = await this.uploads.find(ownerId, storedName);
     const campaignName = name?.trim() || upload.originalName.replace(/\.xlsx$/i, '');
     const payload: ImportPayload = { kind, fileKey: upload.key, campaignName };
@@ -96,7 +101,9 @@ export class ImportsService {
   sample(kind: RecordKind): Readable {
     const info = recordKinds[kind];
     const headers = sampleHeaders(kind, info.fields);
-    const example = headers.map((header, i) => (i === 0 && kind === 'credit-card' ? '1' : `Example ${header}`));
+    const example = headers.map((header, i) =>
+      i === 0 && kind === 'credit-card' ? '1' : `Example ${header}`,
+    );
     return xlsxStream('Sample', headers, [example]);
   }
 

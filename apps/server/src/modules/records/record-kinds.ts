@@ -37,7 +37,11 @@ export const noticeKind: RecordKindInfo = {
   body: noticeBody,
   label: 'Notice',
   deletedMessage: messages.noticeDeleted,
-  routes: { base: '/api/notices', list: '/api/notices/by-user-id', deleteAll: '/api/notices/delete-all-notices' },
+  routes: {
+    base: '/api/notices',
+    list: '/api/notices/by-user-id',
+    deleteAll: '/api/notices/delete-all-notices',
+  },
 };
 
 export const recordKinds: Record<RecordKind, RecordKindInfo> = {

@@ -75,7 +75,12 @@ export function listRecordsFrom(
     .execute() as Promise<RecordRow[]>;
 }
 
-export function findRecord(db: Database, info: RecordKindInfo, ownerId: string, id: string): Promise<RecordRow | undefined> {
+export function findRecord(
+  db: Database,
+  info: RecordKindInfo,
+  ownerId: string,
+  id: string,
+): Promise<RecordRow | undefined> {
   return loose(db)
     .selectFrom(info.table)
     .selectAll()
@@ -107,7 +112,12 @@ export async function updateRecord(
   return Number(result.numUpdatedRows);
 }
 
-export async function deleteRecord(db: Database, info: RecordKindInfo, ownerId: string, id: string): Promise<number> {
+export async function deleteRecord(
+  db: Database,
+  info: RecordKindInfo,
+  ownerId: string,
+  id: string,
+): Promise<number> {
   const result = await loose(db)
     .deleteFrom(info.table)
     .where('id', '=', id)
@@ -137,7 +147,12 @@ export async function getRecordCount(
 }
 
 /** Adds delta to the owner's count and bumps its version; call it in the transaction that wrote the records. */
-export async function adjustRecordCount(db: Database, ownerId: string, kind: RecordKind, delta: number): Promise<void> {
+export async function adjustRecordCount(
+  db: Database,
+  ownerId: string,
+  kind: RecordKind,
+  delta: number,
+): Promise<void> {
   await db
     .insertInto('record_counts')
     .values({ owner_id: ownerId, kind, total: delta, version: 1 })
@@ -184,7 +199,11 @@ export function listCampaignRecords(
     .execute() as Promise<RecordRow[]>;
 }
 
-export async function countCampaignRecords(db: Database, info: RecordKindInfo, campaignId: string): Promise<number> {
+export async function countCampaignRecords(
+  db: Database,
+  info: RecordKindInfo,
+  campaignId: string,
+): Promise<number> {
   const row = await loose(db)
     .selectFrom(info.table)
     .select((eb) => eb.fn.countAll<number>().as('total'))

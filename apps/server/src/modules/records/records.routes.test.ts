@@ -96,7 +96,9 @@ describe.each([creditCardKind, noticeKind])('$label records', (info) => {
     const badId = await call(asha, 'GET', `${base}/not-an-id`);
     expect(badId.statusCode).toBe(400);
     expect(badId.json().error).toEqual({ id: 'The id is not a record id.' });
-    expect((await call(asha, 'GET', `${list}?page=0`)).json().error).toEqual({ page: 'page must be 1 or more.' });
+    expect((await call(asha, 'GET', `${list}?page=0`)).json().error).toEqual({
+      page: 'page must be 1 or more.',
+    });
     expect((await call(asha, 'GET', `${list}?limit=100000`)).json().error).toEqual({
       limit: 'limit must be at most 10000.',
     });

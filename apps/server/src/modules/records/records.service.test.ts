@@ -36,7 +36,10 @@ describe('deep pages of a long list', () => {
         const expected = await listRecords(database.db, noticeKind, ownerId, (page - 1) * limit, limit);
         const { items, total } = await service.list(noticeKind, ownerId, { page, limit });
         expect(total).toBe(95);
-        expect(items.map((r) => r._id), `page ${page} limit ${limit}`).toEqual(expected.map((r) => r.id));
+        expect(
+          items.map((r) => r._id),
+          `page ${page} limit ${limit}`,
+        ).toEqual(expected.map((r) => r.id));
       }
     }
   });

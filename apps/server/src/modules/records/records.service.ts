@@ -83,7 +83,11 @@ export class RecordsService {
   }
 
   /** A record typed in by hand joins the owner's 'Manual entries' campaign of its kind. */
-  async create(info: RecordKindInfo, ownerId: string, fields: Record<string, string>): Promise<RecordResponse> {
+  async create(
+    info: RecordKindInfo,
+    ownerId: string,
+    fields: Record<string, string>,
+  ): Promise<RecordResponse> {
     const now = nowIso();
     const row = await this.db.transaction().execute(async (trx) => {
       const campaignId = await ensureManualCampaign(trx, ownerId, info.kind, now);
@@ -108,7 +112,14 @@ export class RecordsService {
     id: string,
     fields: Record<string, string>,
   ): Promise<RecordResponse> {
-    const updated = await records.updateRecord(this.db, info, ownerId, id, pickFields(info, fields), nowIso());
+    const updated = await records.updateRecord(
+      this.db,
+      info,
+      ownerId,
+      id,
+      pickFields(info, fields),
+      nowIso(),
+    );
     if (updated === 0) throw notFound(info.label);
     return this.get(info, ownerId, id);
   }

@@ -5,7 +5,11 @@ export async function insertUpload(db: Database, upload: UploadsTable): Promise<
   await db.insertInto('uploads').values(upload).execute();
 }
 
-export function findUpload(db: Database, ownerId: string, storedName: string): Promise<UploadsTable | undefined> {
+export function findUpload(
+  db: Database,
+  ownerId: string,
+  storedName: string,
+): Promise<UploadsTable | undefined> {
   return db
     .selectFrom('uploads')
     .selectAll()

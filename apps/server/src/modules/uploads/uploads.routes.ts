@@ -4,8 +4,12 @@ import { readUploadForm } from '../../plugins/upload-form.ts';
 
 export function uploadsRoutes(app: App, { uploads, guards }: AppContext): void {
   /** Multipart: file (an .xlsx), type, name. Answers the stored name to start an import with. */
-  app.post('/temporary-upload', { onRequest: guards.requireUser }, async (req): Promise<TemporaryUploadResponse> => {
-    const { file } = await readUploadForm(req, (incoming) => uploads.save(req.user._id, incoming));
-    return { data: file.storedName };
-  });
+  app.post(
+    '/temporary-upload',
+    { onRequest: guards.requireUser },
+    async (req): Promise<TemporaryUploadResponse> => {
+      const { file } = await readUploadForm(req, (incoming) => uploads.save(req.user._id, incoming));
+      return { data: file.storedName };
+    },
+  );
 }

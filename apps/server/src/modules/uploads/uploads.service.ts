@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { Database } from '../../db/database.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import type { FileStore } from '../../lib/storage.ts';
 import { nowIso } from '../../lib/time.ts';
+import { XlsxError } from '../../lib/xlsx/xlsx-error.ts';
+import { refuseKnownNonXlsx } from '../../lib/xlsx/zip.ts';
 import * as uploads from './uploads.repository.ts';
 
 export interface IncomingFile {
@@ -25,7 +26,9 @@ export class UploadsService {
   async save(ownerId: string, file: IncomingFile): Promise<{ storedName: string; originalName: string }> {
     if (!/\.xlsx$/i.test(file.filename)) {
       file.stream.resume();
-      throw badRequest('Please upload an Excel file (.xlsx).', { file: 'Please upload an Excel file (.xlsx).' });
+      throw badRequest('Please upload an Excel file (.xlsx).', {
+        file: 'Please upload an Excel file (.xlsx).',
+      });
     }
     const storedName = `${randomBytes(16).toString('base64url')}.xlsx`;
     const key = uploadKey(ownerId, storedName);
@@ -46,9 +49,12 @@ export class UploadsService {
       await this.store.remove(key);
       throw tooLarge();
     }
-    if (!(await startsLikeZip(this.store.localPath(key)))) {
+    try {
+      await refuseKnownNonXlsx(this.store.localPath(key));
+    } catch (err) {
       await this.store.remove(key);
-      throw badRequest('The file is not an .xlsx workbook: open it in Excel and save it as .xlsx.');
+      if (err instanceof XlsxError) throw badRequest(err.message, { file: err.message });
+      throw err;
     }
     const originalName = baseName(file.filename);
     await uploads.insertUpload(this.db, {
@@ -66,17 +72,6 @@ export class UploadsService {
     const upload = await uploads.findUpload(this.db, ownerId, storedName);
     if (!upload) throw notFound('Uploaded file');
     return { key: uploadKey(ownerId, storedName), originalName: upload.original_name };
-  }
-}
-
-async function startsLikeZip(file: string): Promise<boolean> {
-  const handle = await fs.open(file, 'r');
-  try {
-    const head = Buffer.alloc(4);
-    const { bytesRead } = await handle.read(head, 0, 4, 0);
-    return bytesRead === 4 && head.readUInt32BE(0) === 0x504b0304;
-  } finally {
-    await handle.close();
   }
 }
 

@@ -1,0 +1,374 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import { creditCardFields } from '@notice-desk/contract/credit-card';
+import { noticeFields } from '@notice-desk/contract/notice';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
+import { multipart, recordSheet, workbookWithSheet, writeSheet, zipOf } from '../../test/xlsx.ts';
+
+let t: TestApp;
+let asha: SignedIn;
+let ravi: SignedIn;
+beforeEach(async () => {
+  t = await createTestApp({ IMPORT_MAX_ROWS: '50', IMPORT_MAX_UNPACKED_MB: '2', UPLOAD_MAX_MB: '1' });
+  asha = await signUp(t.app, 'asha');
+  ravi = await signUp(t.app, 'ravi');
+});
+afterEach(async () => t.close());
+
+async function xlsx(rows: (string | number | null)[][]): Promise<Buffer> {
+  const file = path.join(t.config.dataDir, `fixture-${Math.random()}.xlsx`);
+  await writeSheet(file, rows);
+  return fs.readFileSync(file);
+}
+
+async function upload(who: SignedIn, data: Buffer, name = 'march notices.xlsx') {
+  const form = multipart({ type: 'notice', name }, { name, data });
+  return t.app.inject({
+    method: 'POST',
+    url: '/temporary-upload',
+    headers: { ...who.headers, ...form.headers },
+    payload: form.payload,
+  });
+}
+
+async function startNoticeImport(who: SignedIn, data: Buffer, name?: string) {
+  const stored = await upload(who, data);
+  expect(stored.statusCode, stored.body).toBe(200);
+  const start = await t.app.inject({
+    method: 'POST',
+    url: '/api/notices/upload-notice-info',
+    headers: who.headers,
+    payload: { file: stored.json().data, ...(name ? { name } : {}) },
+  });
+  expect(start.statusCode, start.body).toBe(202);
+  return start.json<{ jobId: string }>().jobId;
+}
+
+async function finished(who: SignedIn, url = '/api/notices/by-user-id/progress-count') {
+  for (let i = 0; i < 200; i++) {
+    const progress = (await t.app.inject({ method: 'GET', url, headers: who.headers })).json();
+    if (progress.status === 'done' || progress.status === 'failed') return progress;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('import did not finish');
+}
+
+const list = async (who: SignedIn) =>
+  (
+    await t.app.inject({ method: 'GET', url: '/api/notices/by-user-id?limit=100', headers: who.headers })
+  ).json();
+const campaigns = async (who: SignedIn) =>
+  (await t.app.inject({ method: 'GET', url: '/api/campaigns/notice', headers: who.headers })).json();
+
+describe('importing notices from .xlsx', () => {
+  it('imports every valid row into one campaign named after the file, and reports the rest', async () => {
+    const rows = recordSheet(noticeFields, 6);
+    rows[2]![0] = ''; // row 3: no Loan No.
+    rows[5]![0] = rows[4]![0]!; // row 6 repeats row 5's Loan No.
+    const progressBefore = await t.app.inject({
+      method: 'GET',
+      url: '/api/notices/by-user-id/progress-count',
+      headers: asha.headers,
+    });
+    expect(progressBefore.json()).toEqual({ progressPercentage: null });
+
+    const jobId = await startNoticeImport(asha, await xlsx(rows));
+    const progress = await finished(asha);
+    expect(progress).toMatchObject({
+      progressPercentage: 100,
+      status: 'done',
+      imported: 4,
+      skipped: 2,
+      jobId,
+    });
+
+    const notices = await list(asha);
+    expect(notices.total).toBe(4);
+    expect(notices.items.map((n: { loanNo: string }) => n.loanNo).sort()).toEqual([
+      'loanNo r0',
+      'loanNo r2',
+      'loanNo r3',
+      'loanNo r5',
+    ]);
+    const history = await campaigns(asha);
+    expect(history.items).toEqual([
+      expect.objectContaining({ name: 'march notices', imported: 4, skipped: 2 }),
+    ]);
+    expect((await list(ravi)).total).toBe(0);
+
+    const report = await t.app.inject({
+      method: 'GET',
+      url: `/api/imports/${jobId}/report`,
+      headers: asha.headers,
+    });
+    expect(report.statusCode).toBe(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(report.rawPayload as unknown as ArrayBuffer);
+    const lines = workbook.worksheets[0]!.getSheetValues()
+      .slice(2)
+      .map((r) => (r as string[]).slice(1));
+    expect(lines).toEqual([
+      ['3', 'Loan No.', 'Loan No is required!!'],
+      ['6', 'Loan No.', 'Repeats row 5 (same Loan No.).'],
+    ]);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/imports/${jobId}/report`, headers: ravi.headers }))
+        .statusCode,
+    ).toBe(404);
+  });
+
+  it('names the campaign as asked, and shows it with its records', async () => {
+    await startNoticeImport(asha, await xlsx(recordSheet(noticeFields, 3)), 'Batch A');
+    const { campaignId } = await finished(asha);
+    const single = await t.app.inject({
+      method: 'GET',
+      url: `/api/campaigns/single-campaign/${campaignId}`,
+      headers: asha.headers,
+    });
+    expect(single.json()).toMatchObject({ name: 'Batch A', total: 3, type: 'notice', completedCounts: 0 });
+    expect(single.json().notices[0]).toMatchObject({
+      custName: 'custName r0',
+      reference: 'loanNo r0',
+      emailResponse: '-',
+    });
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/campaigns/single-campaign/${campaignId}`,
+          headers: ravi.headers,
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/api/campaigns/${campaignId}`, headers: ravi.headers }))
+        .statusCode,
+    ).toBe(404);
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/campaigns/${campaignId}`,
+      headers: asha.headers,
+    });
+    expect(removed.statusCode).toBe(200);
+    expect((await list(asha)).total).toBe(0);
+  });
+
+  it('uploads and starts in one call for credit cards, mapping staff’s own headers', async () => {
+    const headers = [
+      'S.NO',
+      'HUB',
+      'LOCATION',
+      'AAN NO.',
+      'MASK NO.',
+      'PRODUCT',
+      'ACTIVITY',
+      'CUST NAME',
+      'CUSTOMER ADDRESS',
+      'EMAIL ID',
+      'CUST MOBILE NO.',
+      'NOTICE BALANCE',
+      'OVERDUE AMOUNT',
+      'CLM NAME',
+      'CLM NO.',
+      'LIMIT',
+      'AMOUNT EXCEEDED CREDIT LIMIT',
+      'CONCILIATOR NAME',
+      'CAMP DATE',
+      'CAMP LOCATION',
+      'NOTICE DATE',
+      'REFERENCE NO',
+    ];
+    const data = await xlsx([headers, headers.map((h, i) => (i === 0 ? 1 : i === 11 ? 12500.5 : `${h} 1`))]);
+    const form = multipart(
+      { type: 'credit-card', name: 'cards.xlsx', file_name: 'April cards' },
+      { name: 'cards.xlsx', data },
+    );
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/credit-cards/upload-credit-card--import-file',
+      headers: { ...asha.headers, ...form.headers },
+      payload: form.payload,
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    expect(await finished(asha, '/api/credit-cards/by-user-id/credit-cards-progress-count')).toMatchObject({
+      status: 'done',
+      imported: 1,
+    });
+    const cards = (
+      await t.app.inject({ method: 'GET', url: '/api/credit-cards/by-user-id', headers: asha.headers })
+    ).json();
+    expect(cards.items[0]).toMatchObject({
+      hub: 'HUB 1',
+      maskNo: 'MASK NO. 1',
+      noticeBalance: '12500.5',
+      custName: 'CUST NAME 1',
+    });
+    expect(creditCardFields.every((f) => cards.items[0][f.key] !== '')).toBe(true);
+  });
+
+  it('runs two imports by one user one after the other, both complete', async () => {
+    await startNoticeImport(asha, await xlsx(recordSheet(noticeFields, 5, 'a')), 'First');
+    await startNoticeImport(asha, await xlsx(recordSheet(noticeFields, 7, 'b')), 'Second');
+    for (let i = 0; i < 200 && (await campaigns(asha)).total < 2; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    const history = await campaigns(asha);
+    expect(history.items.map((c: { name: string; imported: number }) => [c.name, c.imported])).toEqual([
+      ['Second', 7],
+      ['First', 5],
+    ]);
+    expect((await list(asha)).total).toBe(12);
+  });
+
+  it('offers a sample sheet per kind with every expected header', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/notices/import-sample',
+      headers: asha.headers,
+    });
+    expect(res.headers['content-disposition']).toContain('notice-import-sample.xlsx');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    expect((workbook.worksheets[0]!.getRow(1).values as string[]).slice(1)).toEqual(
+      noticeFields.map((f) => f.label),
+    );
+  });
+});
+
+describe('files an import refuses, importing nothing', () => {
+  async function failure(data: Buffer) {
+    await startNoticeImport(asha, data);
+    const progress = await finished(asha);
+    expect(progress.status).toBe('failed');
+    expect((await list(asha)).total).toBe(0);
+    expect((await campaigns(asha)).total).toBe(0);
+    return progress.error as string;
+  }
+
+  it('an empty workbook', async () => {
+    expect(await failure(await xlsx([]))).toBe('The workbook is empty: its first sheet has no rows.');
+  });
+
+  it('a header row only', async () => {
+    expect(await failure(await xlsx([noticeFields.map((f) => f.label)]))).toBe(
+      'The sheet has a header row but no data rows.',
+    );
+  });
+
+  it('a missing required column', async () => {
+    const rows = recordSheet(noticeFields, 2).map((r) =>
+      r.filter((_, i) => noticeFields[i]!.key !== 'emailId'),
+    );
+    expect(await failure(await xlsx(rows))).toMatch(/^The sheet has no column for Mail Id\./);
+  });
+
+  it('no header row', async () => {
+    expect(
+      await failure(
+        await xlsx([
+          ['a', 'b'],
+          ['c', 'd'],
+        ]),
+      ),
+    ).toMatch(/^No header row found in the first 20 rows/);
+  });
+
+  it('more rows than the limit', async () => {
+    expect(await failure(await xlsx(recordSheet(noticeFields, 51)))).toBe(
+      'The sheet has more than 50 rows, the most one import takes; split it into smaller files.',
+    );
+  });
+
+  it('a sheet that unpacks past the limit (a zip bomb), without exhausting memory', async () => {
+    const bomb = workbookWithSheet(Buffer.alloc(30 * 1024 * 1024, ' '));
+    expect(bomb.length).toBeLessThan(100 * 1024);
+    expect(await failure(bomb)).toMatch(/unpacks to more than 2 MB/);
+  });
+
+  it('every row invalid', async () => {
+    const rows = recordSheet(noticeFields, 2);
+    rows[1]![0] = '';
+    rows[2]![0] = '';
+    expect(await failure(await xlsx(rows))).toBe(
+      'None of the 2 rows could be imported: download the report to see why.',
+    );
+  });
+});
+
+describe('uploads it refuses', () => {
+  it.each([
+    ['a CSV renamed to .xlsx', Buffer.from('Loan No.,Name\n1,Asha\n'), /text \(CSV or similar\)/],
+    [
+      'an .xls or password-protected workbook',
+      Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(600)]),
+      /password-protected/,
+    ],
+    ['a file that is not a zip', Buffer.from([0, 1, 2, 3, 250, 251, 252, 253]), /not an \.xlsx workbook/],
+  ])('%s', async (_, data, message) => {
+    const res = await upload(asha, data);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(message);
+  });
+
+  it('a name that does not end in .xlsx', async () => {
+    const res = await upload(asha, zipOf([{ name: 'a', data: Buffer.from('b') }]), 'notices.xls');
+    expect(res.json().error).toEqual({ file: 'Please upload an Excel file (.xlsx).' });
+  });
+
+  it('a file over the size limit', async () => {
+    const res = await upload(
+      asha,
+      Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(1.5 * 1024 * 1024)]),
+    );
+    expect(res.statusCode).toBe(413);
+    expect(res.json().message).toBe('The file is larger than 1 MB, the most an upload may be.');
+  });
+
+  it('another user’s stored name, and a stored name with a path in it', async () => {
+    const stored = (await upload(asha, await xlsx(recordSheet(noticeFields, 1)))).json().data;
+    const steal = await t.app.inject({
+      method: 'POST',
+      url: '/api/notices/upload-notice-info',
+      headers: ravi.headers,
+      payload: { file: stored },
+    });
+    expect(steal.statusCode).toBe(404);
+    for (const file of ['../../etc/passwd', `../${stored}`, '/etc/passwd.xlsx']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/notices/upload-notice-info',
+        headers: asha.headers,
+        payload: { file },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.file).toBe('file must be a name temporary-upload answered, not a path.');
+    }
+  });
+
+  it('a file_name that is a path', async () => {
+    const data = await xlsx(recordSheet(noticeFields, 1));
+    const form = multipart({ file_name: '../../etc/passwd' }, { name: 'a.xlsx', data });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/notices/upload-import-file',
+      headers: { ...asha.headers, ...form.headers },
+      payload: form.payload,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toEqual({ file_name: 'The name must be a plain file name, not a path.' });
+    expect((await campaigns(asha)).total).toBe(0);
+  });
+
+  it('a request without a file, and one without a token', async () => {
+    const form = multipart({ type: 'notice' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/temporary-upload',
+      headers: { ...asha.headers, ...form.headers },
+      payload: form.payload,
+    });
+    expect(res.json().error).toEqual({ file: 'Please select a file.' });
+    expect((await t.app.inject({ method: 'POST', url: '/temporary-upload', ...form })).statusCode).toBe(401);
+  });
+});
