@@ -49,3 +49,13 @@ export function showApiProblem<TField extends string>(
   const toastMessage = message ?? (other.length > 0 ? other.join('\n') : anyKnown ? null : fallback);
   if (toastMessage) toast.error(toastMessage);
 }
+
+/** A failed call with no form to show field messages in: everything the server said becomes one error toast. */
+export function toastApiProblem(error: unknown, fallback: string): void {
+  showApiProblem(error, { fields: [], onFieldErrors: () => {}, fallback });
+}
+
+/** The server has no such record for this user: unknown (404), or an id that cannot be one (400). */
+export function isMissingRecord(error: unknown): boolean {
+  return isFetchBaseQueryError(error) && (error.status === 404 || error.status === 400);
+}

@@ -1,6 +1,13 @@
+import { useNavigate } from 'react-router';
 import { ContentLayout } from '../../../components/layout/content-layout.tsx';
+import { paths } from '../../../config/paths.ts';
+import { CreditCardForm } from '../../../features/credit-cards/components/credit-card-form.tsx';
 
-// The screen's content arrives with its own issue; until then it shows only its heading.
 export default function AddCreditCardRoute() {
-  return <ContentLayout title="Add Credit Card" />;
+  const navigate = useNavigate();
+  return (
+    <ContentLayout title="Add Credit Card">
+      <CreditCardForm onSaved={() => void navigate(paths.creditCards.list.getHref())} />
+    </ContentLayout>
+  );
 }

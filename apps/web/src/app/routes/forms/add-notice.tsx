@@ -1,6 +1,13 @@
+import { useNavigate } from 'react-router';
 import { ContentLayout } from '../../../components/layout/content-layout.tsx';
+import { paths } from '../../../config/paths.ts';
+import { NoticeForm } from '../../../features/notices/components/notice-form.tsx';
 
-// The screen's content arrives with its own issue; until then it shows only its heading.
 export default function AddNoticeRoute() {
-  return <ContentLayout title="Add Notice" />;
+  const navigate = useNavigate();
+  return (
+    <ContentLayout title="Add Notice">
+      <NoticeForm onSaved={() => void navigate(paths.notices.list.getHref())} />
+    </ContentLayout>
+  );
 }

@@ -1,6 +1,10 @@
 import { ContentLayout } from '../../../components/layout/content-layout.tsx';
+import { CreditCardList } from '../../../features/credit-cards/components/credit-card-list.tsx';
 
-// The screen's content arrives with its own issue; until then it shows only its heading.
 export default function CreditCardsRoute() {
-  return <ContentLayout title="Credit Card" />;
+  return (
+    <ContentLayout title="Credit Card">
+      <CreditCardList />
+    </ContentLayout>
+  );
 }

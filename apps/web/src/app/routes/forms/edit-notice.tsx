@@ -1,6 +1,14 @@
+import { useNavigate, useParams } from 'react-router';
 import { ContentLayout } from '../../../components/layout/content-layout.tsx';
+import { paths } from '../../../config/paths.ts';
+import { EditNotice } from '../../../features/notices/components/edit-notice.tsx';
 
-// The screen's content arrives with its own issue; until then it shows only its heading.
 export default function EditNoticeRoute() {
-  return <ContentLayout title="Edit Notice" />;
+  const navigate = useNavigate();
+  const { id = '' } = useParams();
+  return (
+    <ContentLayout title="Edit Notice">
+      <EditNotice id={id} onSaved={() => void navigate(paths.notices.list.getHref())} />
+    </ContentLayout>
+  );
 }

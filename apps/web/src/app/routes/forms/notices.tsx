@@ -1,6 +1,10 @@
 import { ContentLayout } from '../../../components/layout/content-layout.tsx';
+import { NoticeList } from '../../../features/notices/components/notice-list.tsx';
 
-// The screen's content arrives with its own issue; until then it shows only its heading.
 export default function NoticesRoute() {
-  return <ContentLayout title="Notice Concialation" />;
+  return (
+    <ContentLayout title="Notice Concialation">
+      <NoticeList />
+    </ContentLayout>
+  );
 }
