@@ -1,0 +1,173 @@
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { creditCardSteps } from '@notice-desk/contract/credit-card';
+import { noticeSteps } from '@notice-desk/contract/notice';
+import { StepWizard, wizardValues, type WizardStep, type WizardValues } from './step-wizard.tsx';
+
+const input = (label: string) => screen.getByLabelText(label, { selector: 'input' }) as HTMLInputElement;
+const stepText = (step: number, count: number) => screen.getByText(`Step ${step} of ${count}`);
+const messageUnder = (label: string) => {
+  const describedBy = input(label).getAttribute('aria-describedby');
+  return describedBy ? document.getElementById(describedBy)?.textContent : undefined;
+};
+
+function renderWizard(steps: readonly WizardStep[], initialValues?: WizardValues) {
+  const onSubmit = vi.fn(async (_values: WizardValues): Promise<Record<string, string> | void> => {});
+  render(<StepWizard label="Record" steps={steps} initialValues={initialValues} onSubmit={onSubmit} />);
+  return onSubmit;
+}
+
+/** Fills the current step's fields with '<key> value' and moves on. */
+async function fillStepAndNext(user: UserEvent, fields: WizardStep) {
+  for (const field of fields) {
+    await user.click(input(field.label));
+    await user.paste(`${field.key} value`);
+  }
+  await user.click(screen.getByRole('button', { name: 'Next' }));
+}
+
+const wizards: { wizard: string; steps: readonly WizardStep[] }[] = [
+  { wizard: 'credit card', steps: creditCardSteps },
+  { wizard: 'notice', steps: noticeSteps },
+];
+
+describe.each(wizards)('the $wizard wizard', ({ steps }) => {
+  const count = steps.length;
+
+  it.each(steps.map((fields, index) => ({ step: index + 1, fields })))(
+    "step $step shows the spec's message under each empty required field and drops it once filled",
+    async ({ step, fields }) => {
+      const user = userEvent.setup();
+      renderWizard(steps);
+      for (const earlier of steps.slice(0, step - 1)) await fillStepAndNext(user, earlier);
+      stepText(step, count);
+      expect(fields.map((field) => input(field.label).name)).toEqual(fields.map((field) => field.key));
+      expect(screen.queryAllByText(/is required!!$/)).toHaveLength(0);
+
+      const action = step === count ? 'Submit' : 'Next';
+      await user.click(screen.getByRole('button', { name: action }));
+
+      stepText(step, count);
+      for (const field of fields) {
+        expect(messageUnder(field.label), field.key).toBe(field.required);
+        expect(input(field.label).getAttribute('aria-invalid')).toBe(field.required ? 'true' : null);
+      }
+      const firstRequired = fields.find((field) => field.required)!;
+      expect(document.activeElement).toBe(input(firstRequired.label));
+
+      for (const field of fields) {
+        await user.type(input(field.label), 'x');
+        expect(messageUnder(field.label), field.key).toBeUndefined();
+      }
+      expect(screen.queryAllByText(/is required!!$/)).toHaveLength(0);
+    },
+  );
+
+  it('Next moves on only when the current step is valid, and checks nothing on the next step', async () => {
+    const user = userEvent.setup();
+    renderWizard(steps);
+    expect(screen.queryByRole('button', { name: 'Previous' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    stepText(1, count);
+
+    await fillStepAndNext(user, steps[0]!);
+
+    stepText(2, count);
+    expect(screen.queryAllByText(/is required!!$/)).toHaveLength(0);
+    expect(document.activeElement).toBe(input(steps[1]![0]!.label));
+  });
+
+  it('Previous goes back without checking and keeps the values of every step', async () => {
+    const user = userEvent.setup();
+    renderWizard(steps);
+    await fillStepAndNext(user, steps[0]!);
+    const [first, second] = steps[1]!;
+    await user.type(input(first!.label), 'typed on step 2');
+
+    await user.click(screen.getByRole('button', { name: 'Previous' }));
+
+    stepText(1, count);
+    for (const field of steps[0]!) expect(input(field.label).value).toBe(`${field.key} value`);
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(input(first!.label).value).toBe('typed on step 2');
+    expect(input(second!.label).value).toBe('');
+    expect(screen.queryAllByText(/is required!!$/)).toHaveLength(0);
+  });
+
+  it('the last step has Previous and Submit, and Submit hands over every step’s values', async () => {
+    const user = userEvent.setup();
+    const onSubmit = renderWizard(steps);
+    for (const fields of steps.slice(0, -1)) await fillStepAndNext(user, fields);
+    expect(screen.getByRole('button', { name: 'Previous' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Next' })).toBeNull();
+    for (const field of steps.at(-1)!) {
+      await user.click(input(field.label));
+      await user.paste(`${field.key} value`);
+    }
+
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+
+    const expected = Object.fromEntries(steps.flat().map((field) => [field.key, `${field.key} value`]));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledWith(expected));
+  });
+});
+
+describe('StepWizard', () => {
+  it('colours the dots: finished steps, the current step, later steps', async () => {
+    const user = userEvent.setup();
+    const { container } = render(
+      <StepWizard label="Record" steps={creditCardSteps} onSubmit={async () => {}} />,
+    );
+    const states = () => [...container.querySelectorAll('li')].map((dot) => dot.dataset.state);
+    expect(states()).toEqual(['current', 'later', 'later']);
+    await fillStepAndNext(user, creditCardSteps[0]);
+    expect(states()).toEqual(['done', 'current', 'later']);
+  });
+
+  it('prefills every step from the given values', async () => {
+    const user = userEvent.setup();
+    const record = { _id: 'n1', createdAt: '2025-01-01', ...wizardValues(noticeSteps) };
+    for (const field of noticeSteps.flat()) record[field.key as keyof typeof record] = `old ${field.key}`;
+    const onSubmit = renderWizard(noticeSteps, wizardValues(noticeSteps, record));
+    expect(input('Loan No.').value).toBe('old loanNo');
+
+    for (let step = 1; step < noticeSteps.length; step += 1) {
+      await user.click(screen.getByRole('button', { name: 'Next' }));
+    }
+    await user.clear(input('Remark'));
+    await user.type(input('Remark'), 'new remark');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+    const sent = onSubmit.mock.calls[0]![0];
+    expect(sent.remark).toBe('new remark');
+    expect(sent.city).toBe('old city');
+    expect(sent).not.toHaveProperty('_id');
+  });
+
+  it("shows a server's field messages on the step holding the first of them", async () => {
+    const user = userEvent.setup();
+    const filled = wizardValues(noticeSteps, {});
+    for (const key of Object.keys(filled)) filled[key] = 'x';
+    const onSubmit = vi.fn(async () => ({
+      clmMob: 'CLM Mobile Number is required!!',
+      city: 'City is required!!',
+    }));
+    render(<StepWizard label="Record" steps={noticeSteps} initialValues={filled} onSubmit={onSubmit} />);
+    for (let step = 1; step < noticeSteps.length; step += 1) {
+      await user.click(screen.getByRole('button', { name: 'Next' }));
+    }
+
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+
+    await waitFor(() => stepText(1, 4));
+    expect(messageUnder('Mobile Clm')).toBe('CLM Mobile Number is required!!');
+    expect(document.activeElement).toBe(input('Mobile Clm'));
+    await user.type(input('Mobile Clm'), 'y');
+    expect(messageUnder('Mobile Clm')).toBeUndefined();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(messageUnder('01 City')).toBe('City is required!!');
+  });
+});

@@ -1,0 +1,53 @@
+import type { Notice, NoticeFields, NoticeList } from '@notice-desk/contract/notice';
+import { api } from '../../../lib/api.ts';
+
+type PageArgs = { page: number; limit: number };
+type MessageAnswer = { message: string };
+
+export const noticesApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getNotices: build.query<NoticeList, PageArgs>({
+      query: ({ page, limit }) => ({ url: '/api/notices/by-user-id', params: { page, limit } }),
+      providesTags: ['Notices'],
+    }),
+    getNotice: build.query<Notice, string>({
+      query: (id) => `/api/notices/${encodeURIComponent(id)}`,
+      providesTags: (_result, _error, id) => [{ type: 'SingleNotice', id }],
+    }),
+    // A typed-in record joins the 'Manual entries' campaign and counts on the dashboard.
+    createNotice: build.mutation<Notice, NoticeFields>({
+      query: (body) => ({ url: '/api/notices', method: 'POST', body }),
+      invalidatesTags: ['Notices', 'Campaigns', 'DashboardInfo'],
+    }),
+    updateNotice: build.mutation<Notice, { id: string; fields: NoticeFields }>({
+      query: ({ id, fields }) => ({
+        url: `/api/notices/${encodeURIComponent(id)}`,
+        method: 'PUT',
+        body: fields,
+      }),
+      invalidatesTags: (_result, _error, { id }) => ['Notices', 'Campaigns', { type: 'SingleNotice', id }],
+    }),
+    deleteNotice: build.mutation<MessageAnswer, string>({
+      query: (id) => ({ url: `/api/notices/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: (_result, _error, id) => [
+        'Notices',
+        'Campaigns',
+        'DashboardInfo',
+        { type: 'SingleNotice', id },
+      ],
+    }),
+    deleteAllNotices: build.mutation<MessageAnswer & { deleted: number }, void>({
+      query: () => ({ url: '/api/notices/delete-all-notices', method: 'POST' }),
+      invalidatesTags: ['Notices', 'SingleNotice', 'Campaigns', 'DashboardInfo'],
+    }),
+  }),
+});
+
+export const {
+  useGetNoticesQuery,
+  useGetNoticeQuery,
+  useCreateNoticeMutation,
+  useUpdateNoticeMutation,
+  useDeleteNoticeMutation,
+  useDeleteAllNoticesMutation,
+} = noticesApi;
