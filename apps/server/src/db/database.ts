@@ -26,7 +26,33 @@ export async function openDatabase(config: Config): Promise<OpenDatabase> {
   file.pragma('synchronous = NORMAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
-  return { db: new Kysely<DB>({ dialect: new SqliteDialect({ database: file }) }), kind: 'sqlite' };
+  return {
+    db: new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) }),
+    kind: 'sqlite',
+  };
+}
+
+/**
+ * better-sqlite3 prepares a statement on every call Kysely makes; preparing a wide multi-row insert costs
+ * more than running it. Keeping the most recently used statements makes repeated queries (every list
+ * page, every batch of an import) skip that work.
+ */
+function withStatementCache(file: SqliteDatabase.Database, size = 256): SqliteDatabase.Database {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  const prepare = (sql: string) => {
+    let statement = cache.get(sql);
+    if (statement) {
+      cache.delete(sql);
+    } else {
+      statement = file.prepare(sql);
+      if (cache.size >= size) cache.delete(cache.keys().next().value!);
+    }
+    cache.set(sql, statement);
+    return statement;
+  };
+  return new Proxy(file, {
+    get: (target, key) => (key === 'prepare' ? prepare : Reflect.get(target, key, target)),
+  });
 }
 
 async function openPostgres(connectionString: string, schema: string): Promise<Database> {

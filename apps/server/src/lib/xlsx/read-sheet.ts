@@ -36,7 +36,7 @@ export async function openFirstSheet(file: string, options: ReadOptions): Promis
     const sheetPath = await firstSheetPath(zip, workbook);
     const date1904 = /<(?:\w+:)?workbookPr\b[^>]*\bdate1904="(?:1|true)"/.test(workbook);
     const formats = zip.has('xl/styles.xml') ? parseStyles(await zip.text('xl/styles.xml')) : [];
-    const shared = zip.has('xl/sharedStrings.xml') ? await readSharedStrings(zip) : [];
+    const shared = zip.has('xl/sharedStrings.xml') ? await readSharedStrings(zip) : undefined;
     const total = zip.compressedSize(sheetPath) || 1;
     const stream = await zip.stream(sheetPath);
     let consumed = 0;
@@ -75,8 +75,15 @@ async function firstSheetPath(zip: ZipArchive, workbook: string): Promise<string
   return sheetPath;
 }
 
+const attrPatterns = new Map<string, RegExp>();
+
 function attr(tag: string, name: string): string | undefined {
-  return new RegExp(`\\b${name}="([^"]*)"`).exec(tag)?.[1];
+  let pattern = attrPatterns.get(name);
+  if (!pattern) {
+    pattern = new RegExp(`\\b${name}="([^"]*)"`);
+    attrPatterns.set(name, pattern);
+  }
+  return pattern.exec(tag)?.[1];
 }
 
 /** For each cell style index, its number format code (or built-in format id). */
@@ -94,45 +101,80 @@ function parseStyles(styles: string): (string | number)[] {
   });
 }
 
-async function readSharedStrings(zip: ZipArchive): Promise<string[]> {
-  const strings: string[] = [];
-  await scan(
-    await zip.stream('xl/sharedStrings.xml'),
-    /<(?:\w+:)?si>([\s\S]*?)<\/(?:\w+:)?si>|<(?:\w+:)?si\/>/g,
-    (m) => strings.push(m[1] === undefined ? '' : richText(m[1])),
-  );
-  return strings;
+/**
+ * The shared-string table, kept as the raw XML bytes plus each item's offsets and decoded only when a
+ * cell asks: a sheet of a million distinct strings costs its file size off the JS heap, not a million strings.
+ */
+class SharedStrings {
+  constructor(
+    private readonly xml: Buffer,
+    private readonly starts: Int32Array,
+    private readonly ends: Int32Array,
+    readonly length: number,
+  ) {}
+
+  get(index: number): string {
+    if (!(index >= 0 && index < this.length)) return '';
+    const start = this.starts[index]!;
+    const end = this.ends[index]!;
+    return start < 0 ? '' : richText(this.xml.toString('utf8', start, end));
+  }
+}
+
+const SI_OPEN = Buffer.from('<si');
+const SI_CLOSE = Buffer.from('</si>');
+
+async function readSharedStrings(zip: ZipArchive): Promise<SharedStrings> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await zip.stream('xl/sharedStrings.xml')) chunks.push(chunk as Buffer);
+  const xml = Buffer.concat(chunks);
+  let starts: Int32Array = new Int32Array(1024);
+  let ends: Int32Array = new Int32Array(1024);
+  let count = 0;
+  for (let at = xml.indexOf(SI_OPEN); at >= 0;) {
+    const after = xml[at + 3];
+    if (after !== 0x3e && after !== 0x2f && after !== 0x20) {
+      at = xml.indexOf(SI_OPEN, at + 3); // '<sin…', not an item
+      continue;
+    }
+    const tagEnd = xml.indexOf(0x3e, at);
+    if (tagEnd < 0) break;
+    if (count === starts.length) {
+      starts = grow(starts);
+      ends = grow(ends);
+    }
+    if (xml[tagEnd - 1] === 0x2f) {
+      starts[count] = -1; // <si/>
+      ends[count++] = -1;
+      at = xml.indexOf(SI_OPEN, tagEnd);
+      continue;
+    }
+    const close = xml.indexOf(SI_CLOSE, tagEnd);
+    if (close < 0) break;
+    starts[count] = tagEnd + 1;
+    ends[count++] = close;
+    at = xml.indexOf(SI_OPEN, close);
+  }
+  return new SharedStrings(xml, starts, ends, count);
+}
+
+function grow(array: Int32Array): Int32Array {
+  const bigger = new Int32Array(array.length * 2);
+  bigger.set(array);
+  return bigger;
 }
 
 /** The text of a string item: plain `<t>` or the runs of rich text, phonetic hints left out. */
 function richText(item: string): string {
+  if (item.startsWith('<t>') && item.endsWith('</t>') && item.indexOf('<', 3) === item.length - 4) {
+    return decodeXml(item.slice(3, -4));
+  }
   let text = '';
   const withoutPhonetic = item.includes('rPh')
     ? item.replace(/<(?:\w+:)?rPh\b[\s\S]*?<\/(?:\w+:)?rPh>/g, '')
     : item;
   for (const t of withoutPhonetic.matchAll(/<(?:\w+:)?t(?:\s[^>]*)?>([\s\S]*?)<\/(?:\w+:)?t>/g)) text += t[1];
   return decodeXml(text);
-}
-
-/** Feeds every match of a pattern in a streamed XML document to a callback, holding at most one chunk plus one element. */
-async function scan(
-  stream: AsyncIterable<Buffer>,
-  pattern: RegExp,
-  onMatch: (m: RegExpExecArray) => void,
-): Promise<void> {
-  const decoder = new StringDecoder('utf8');
-  let buffer = '';
-  for await (const chunk of stream) {
-    buffer += decoder.write(chunk);
-    pattern.lastIndex = 0;
-    let end = 0;
-    let m: RegExpExecArray | null;
-    while ((m = pattern.exec(buffer))) {
-      onMatch(m);
-      end = pattern.lastIndex;
-    }
-    buffer = buffer.slice(end);
-  }
 }
 
 interface RawCell {
@@ -203,10 +245,15 @@ function columnIndex(ref: string): number {
   return index - 1;
 }
 
-function formatCell(raw: RawCell, shared: string[], formats: (string | number)[], date1904: boolean): string {
+function formatCell(
+  raw: RawCell,
+  shared: SharedStrings | undefined,
+  formats: (string | number)[],
+  date1904: boolean,
+): string {
   switch (raw.type) {
     case 's':
-      return shared[Number(raw.value)] ?? '';
+      return shared?.get(Number(raw.value)) ?? '';
     case 'inlineStr':
       return raw.inline === undefined ? '' : richText(raw.inline);
     case 'str':

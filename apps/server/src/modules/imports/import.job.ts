@@ -5,7 +5,8 @@ import { PermanentJobError, type JobContext } from '../../jobs/job-runner.ts';
 import { newId } from '../../lib/ids.ts';
 import type { FileStore } from '../../lib/storage.ts';
 import { nowIso } from '../../lib/time.ts';
-import { openFirstSheet, type SheetReader, type SheetRow } from '../../lib/xlsx/read-sheet.ts';
+import { openFirstSheetInWorker } from '../../lib/xlsx/read-sheet-in-worker.ts';
+import type { SheetReader, SheetRow } from '../../lib/xlsx/read-sheet.ts';
 import { XlsxError } from '../../lib/xlsx/xlsx-error.ts';
 import * as campaigns from '../campaigns/campaigns.repository.ts';
 import { recordKinds, type RecordKindInfo } from '../records/record-kinds.ts';
@@ -63,7 +64,7 @@ export function importJob(db: Database, store: FileStore, limits: ImportLimits) 
 
     let reader: SheetReader;
     try {
-      reader = await openFirstSheet(store.localPath(payload.fileKey), {
+      reader = await openFirstSheetInWorker(store.localPath(payload.fileKey), {
         maxInflatedBytes: limits.maxUnpackedBytes,
       });
     } catch (err) {
@@ -120,7 +121,8 @@ async function readIntoCampaign(
     created_at: now,
   });
 
-  const columnOf = new Map([...map.columns].map(([index, key]) => [key, index]));
+  const columns = [...map.columns];
+  const columnOf = new Map(columns.map(([index, key]) => [key, index]));
   const headerOf = (key: string) => map.headers.get(columnOf.get(key)!) ?? key;
   const seen = new Map<string, number>();
   let batch: records.RecordRow[] = [];
@@ -149,11 +151,18 @@ async function readIntoCampaign(
       );
     }
     if (context.signal.aborted) throw new Error('The import was interrupted; it will be retried.');
-    const fields: Record<string, string> = {};
-    for (const [index, key] of map.columns) fields[key] = (row.cells[index] ?? '').trim();
+    // The row as it will be stored; hidden (no owner) until the whole file is in.
+    const record: records.RecordRow = {
+      id: '',
+      owner_id: '',
+      campaign_id: campaignId,
+      created_at: now,
+      updated_at: now,
+    };
+    for (const [index, key] of columns) record[key] = (row.cells[index] ?? '').trim();
     const rowProblems: Problem[] = [];
     for (const field of info.fields) {
-      const value = fields[field.key] ?? '';
+      const value = record[field.key] ?? '';
       if (field.required && value === '') {
         rowProblems.push(problem(job.id, row, headerOf(field.key), field.required));
       } else if (value.length > FIELD_MAX) {
@@ -161,7 +170,7 @@ async function readIntoCampaign(
       }
     }
     if (rowProblems.length === 0) {
-      const key = identity[info.kind].map((k) => fields[k]!.toLowerCase()).join('|');
+      const key = identity[info.kind].map((k) => record[k]!.toLowerCase()).join('|');
       const first = seen.get(key);
       if (first !== undefined) {
         const labels = identity[info.kind].map(headerOf).join(' and ');
@@ -175,14 +184,9 @@ async function readIntoCampaign(
       problems.push(...rowProblems);
     } else {
       imported += 1;
-      batch.push({
-        ...fields,
-        id: newId(),
-        owner_id: '',
-        campaign_id: campaignId,
-        created_at: now,
-        updated_at: now,
-      });
+      for (const field of info.fields) record[field.key] ??= '';
+      record.id = newId();
+      batch.push(record);
     }
     if (batch.length >= BATCH || problems.length >= BATCH) await flush();
   }

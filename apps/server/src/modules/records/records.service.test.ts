@@ -16,14 +16,18 @@ describe('deep pages of a long list', () => {
     const now = new Date().toISOString();
     await insertUser(db, { id: ownerId, name: 'A', username: 'a', password_hash: 'x', created_at: now });
     const campaignId = await ensureManualCampaign(db, ownerId, 'notice', now);
-    const rows: RecordRow[] = Array.from({ length: 95 }, (_, i) => ({
-      id: newId(),
-      owner_id: ownerId,
-      campaign_id: campaignId,
-      created_at: now,
-      updated_at: now,
-      loanNo: `L${i}`,
-    }));
+    // Every field filled: more rows than one statement may bind, so the insert must split them.
+    const rows: RecordRow[] = Array.from({ length: 1500 }, (_, i) => {
+      const row: RecordRow = {
+        id: newId(),
+        owner_id: ownerId,
+        campaign_id: campaignId,
+        created_at: now,
+        updated_at: now,
+      };
+      for (const field of noticeKind.fields) row[field.key] = `${field.key} ${i}`;
+      return row;
+    });
     await insertRecords(db, noticeKind, rows);
     await adjustRecordCount(db, ownerId, 'notice', rows.length);
   });
@@ -32,10 +36,10 @@ describe('deep pages of a long list', () => {
   it('serves every page exactly as a plain offset query would, across boundaries', async () => {
     const service = new RecordsService(database.db, 7);
     for (const limit of [1, 5, 10, 13]) {
-      for (let page = 1; page <= Math.ceil(95 / limit) + 1; page++) {
+      for (let page = 1; page <= Math.min(40, Math.ceil(1500 / limit) + 1); page++) {
         const expected = await listRecords(database.db, noticeKind, ownerId, (page - 1) * limit, limit);
         const { items, total } = await service.list(noticeKind, ownerId, { page, limit });
-        expect(total).toBe(95);
+        expect(total).toBe(1500);
         expect(
           items.map((r) => r._id),
           `page ${page} limit ${limit}`,
@@ -51,7 +55,7 @@ describe('deep pages of a long list', () => {
     await database.db.deleteFrom('notices').where('id', '=', first!.id).execute();
     await adjustRecordCount(database.db, ownerId, 'notice', -1);
     const after = await service.list(noticeKind, ownerId, { page: 3, limit: 10 });
-    expect(after.total).toBe(94);
+    expect(after.total).toBe(1499);
     expect(after.items[0]!._id).toBe(before.items[1]!._id);
   });
 });
