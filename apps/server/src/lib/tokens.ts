@@ -4,6 +4,7 @@ import { jwtVerify, SignJWT } from 'jose';
 export interface SessionClaims {
   userId: string;
   issuedAt: number;
+  expiresAt: number;
 }
 
 /** Signed bearer tokens (HS256 only: `alg: none` and every other algorithm are refused). */
@@ -27,8 +28,10 @@ export class SessionTokens {
   async verify(token: string): Promise<SessionClaims | null> {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
-      if (typeof payload.sub !== 'string' || typeof payload.iat !== 'number') return null;
-      return { userId: payload.sub, issuedAt: payload.iat };
+      if (typeof payload.sub !== 'string' || typeof payload.iat !== 'number' || typeof payload.exp !== 'number') {
+        return null;
+      }
+      return { userId: payload.sub, issuedAt: payload.iat, expiresAt: payload.exp };
     } catch {
       return null;
     }

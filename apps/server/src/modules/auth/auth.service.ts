@@ -35,7 +35,13 @@ export function toUser(row: users.UserRow): User {
   return { _id: row.id, name: row.name, username: row.username, role: row.role };
 }
 
+/** How long a checked token is trusted without asking the database again. */
+const SESSION_CACHE_MS = 5000;
+
 export class AuthService {
+  /** Recently checked tokens: every list page would otherwise verify a signature and read the user. */
+  private readonly sessions = new Map<string, { user: User; until: number }>();
+
   constructor(private readonly deps: AuthDeps) {}
 
   async register(body: RegisterBody): Promise<User> {
@@ -74,11 +80,17 @@ export class AuthService {
 
   /** The signed-in user behind a bearer token, or null. */
   async authenticate(token: string): Promise<User | null> {
+    const now = Date.now();
+    const cached = this.sessions.get(token);
+    if (cached && cached.until > now) return cached.user;
     const claims = await this.deps.tokens.verify(token);
     if (!claims) return null;
     const row = await users.findUserById(this.deps.db, claims.userId);
     if (!row || claims.issuedAt < row.tokens_valid_after) return null;
-    return toUser(row);
+    const user = toUser(row);
+    if (this.sessions.size >= 10_000) this.sessions.clear();
+    this.sessions.set(token, { user, until: Math.min(now + SESSION_CACHE_MS, claims.expiresAt * 1000) });
+    return user;
   }
 
   async updateUser(userId: string, body: UpdateUserBody): Promise<User> {
@@ -91,6 +103,7 @@ export class AuthService {
     }
     const row = await users.findUserById(this.deps.db, userId);
     if (!row) throw unauthorized();
+    this.sessions.clear();
     return toUser(row);
   }
 
@@ -118,6 +131,7 @@ export class AuthService {
     const now = nowIso();
     const userId = await users.consumePasswordReset(this.deps.db, hashLinkToken(token), now);
     if (!userId) throw badRequest('This reset link is invalid, used or expired.');
+    this.sessions.clear();
     await users.updateUser(
       this.deps.db,
       userId,
