@@ -100,9 +100,11 @@ const insertSql = new Map<string, string>();
 export async function insertRecords(db: Database, info: RecordKindInfo, rows: RecordRow[]): Promise<void> {
   if (rows.length === 0) return;
   const columns = Object.keys(rows[0]!);
+  // The placeholder style ('?' or '$1') tells SQLite's SQL from PostgreSQL's in the cache.
+  const dialect = sql`${0}`.compile(db).sql;
   for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
     const chunk = rows.slice(start, start + ROWS_PER_STATEMENT);
-    const key = `${info.table}:${chunk.length}:${columns.join(',')}`;
+    const key = `${dialect}:${info.table}:${chunk.length}:${columns.join(',')}`;
     let text = insertSql.get(key);
     if (!text) {
       text = loose(db).insertInto(info.table).values(chunk).compile().sql;
