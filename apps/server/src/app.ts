@@ -10,6 +10,7 @@ import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { recordsRoutes } from './modules/records/records.routes.ts';
+import { templatesRoutes } from './modules/templates/templates.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { createGuards } from './plugins/authenticate.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
@@ -80,6 +81,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   uploadsRoutes(app, context);
   importsRoutes(app, context);
   campaignsRoutes(app, context);
+  templatesRoutes(app, context);
   await registerWebApp(app, config.webDist);
   return app;
 }

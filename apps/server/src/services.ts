@@ -14,6 +14,7 @@ import { CampaignsService } from './modules/campaigns/campaigns.service.ts';
 import { IMPORT_JOB, importJob } from './modules/imports/import.job.ts';
 import { ImportsService } from './modules/imports/imports.service.ts';
 import { RecordsService } from './modules/records/records.service.ts';
+import { TemplatesService } from './modules/templates/templates.service.ts';
 import { UploadsService } from './modules/uploads/uploads.service.ts';
 
 /** Everything the API and the worker are made of, built once from config and closed together. */
@@ -28,6 +29,7 @@ export interface Services {
   uploads: UploadsService;
   imports: ImportsService;
   campaigns: CampaignsService;
+  templates: TemplatesService;
   jobs: JobRunner;
   close(): Promise<void>;
 }
@@ -79,6 +81,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     uploads,
     imports: new ImportsService(db, uploads, () => jobs.nudge()),
     campaigns: new CampaignsService(db),
+    templates: new TemplatesService(db),
     jobs,
     async close() {
       await jobs.stop();

@@ -3,12 +3,14 @@ import type { Database } from './database.ts';
 import * as users from './migrations/20261122_01_users.ts';
 import * as records from './migrations/20261122_02_records.ts';
 import * as jobs from './migrations/20261122_03_jobs.ts';
+import * as templates from './migrations/20261122_04_templates.ts';
 
 /** Every migration, in order. A new migration file is added here with its date-prefixed name. */
 const migrations: Record<string, Migration> = {
   '20261122_01_users': users,
   '20261122_02_records': records,
   '20261122_03_jobs': jobs,
+  '20261122_04_templates': templates,
 };
 
 /** Brings the schema up to date; several processes starting at once take turns on Kysely's lock. */

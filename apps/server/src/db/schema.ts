@@ -97,6 +97,26 @@ interface RecordColumns {
 export type CreditCardsTable = RecordColumns & CreditCardFields;
 export type NoticesTable = RecordColumns & NoticeFields;
 
+export interface EmailTemplatesTable {
+  id: string;
+  key: string;
+  name: string;
+  kind: RecordKind;
+  html: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WhatsappTemplatesTable {
+  id: string;
+  key: string;
+  name: string;
+  kind: RecordKind;
+  value: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   password_resets: PasswordResetsTable;
@@ -107,4 +127,6 @@ export interface DB {
   jobs: JobsTable;
   uploads: UploadsTable;
   import_problems: ImportProblemsTable;
+  email_templates: EmailTemplatesTable;
+  whatsapp_templates: WhatsappTemplatesTable;
 }

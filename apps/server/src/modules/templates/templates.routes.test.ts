@@ -1,0 +1,90 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
+
+let t: TestApp;
+let admin: SignedIn;
+let user: SignedIn;
+beforeEach(async () => {
+  t = await createTestApp();
+  admin = await signUp(t.app, 'first-admin');
+  user = await signUp(t.app, 'plain-user');
+});
+afterEach(async () => t.close());
+
+const call = (who: SignedIn | undefined, method: 'GET' | 'PUT', url: string, payload?: object) =>
+  t.app.inject({ method, url, headers: who?.headers ?? {}, ...(payload ? { payload } : {}) });
+
+describe('templates', () => {
+  it('are seeded once: a WhatsApp template per kind, PDF templates including three activity templates', async () => {
+    const whatsapp = (await call(user, 'GET', '/api/whatsapptemplates/getdata')).json();
+    expect(whatsapp.items.map((t: { key: string }) => t.key).sort()).toEqual(['credit-card', 'notice']);
+    const pdf = (await call(user, 'GET', '/api/emailTemplates/getdata?page=1&limit=25')).json();
+    expect(pdf.items.map((t: { name: string }) => t.name)).toEqual(
+      expect.arrayContaining([
+        'Performa Conciliation',
+        'Arbitration Performa',
+        'DLN Performa',
+        'Notice Conciliation',
+      ]),
+    );
+    const notice = pdf.items.find((t: { key: string }) => t.key === 'notice-default');
+    expect(notice.html).toContain('Section 62 of the Arbitration and Conciliation Act, 1996');
+    expect(notice.html).toContain('{{loanNo}}');
+    expect(notice.placeholders).toContain('loanNo');
+  });
+
+  it('lets an ADMIN change the body but not the key or name; a plain user gets 403', async () => {
+    const [template] = (await call(user, 'GET', '/api/whatsapptemplates/getdata')).json().items;
+    const url = `/api/whatsapptemplates/update/${template._id}`;
+    const denied = await call(user, 'PUT', url, { ...template, value: 'Hi {{custName}}' });
+    expect(denied.statusCode).toBe(403);
+    expect((await call(undefined, 'PUT', url, { value: 'x' })).statusCode).toBe(401);
+    const ok = await call(admin, 'PUT', url, {
+      key: template.key,
+      name: template.name,
+      value: 'Hi {{custName}}',
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ _id: template._id, value: 'Hi {{custName}}' });
+    expect((await call(user, 'GET', `/api/whatsapptemplates/${template._id}`)).json().value).toBe(
+      'Hi {{custName}}',
+    );
+    const renamed = await call(admin, 'PUT', url, { key: 'other', value: 'x' });
+    expect(renamed.json().message).toBe('The key and name of a template cannot be changed.');
+    const empty = await call(admin, 'PUT', url, { value: '  ' });
+    expect(empty.json().error).toEqual({ value: 'value is required!!' });
+  });
+
+  it('refuses a placeholder that names no field, naming it', async () => {
+    const pdf = (await call(admin, 'GET', '/api/emailTemplates/getdata')).json().items;
+    const notice = pdf.find((t: { key: string }) => t.key === 'notice-default');
+    const res = await call(admin, 'PUT', `/api/emailTemplates/update/${notice._id}`, {
+      html: '<p>{{loanNo}} {{ balance }}</p>',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.html).toBe(
+      '{{balance}} names no field of a notice record. Use one of the listed placeholders.',
+    );
+    const empty = await call(admin, 'PUT', `/api/emailTemplates/update/${notice._id}`, { html: '' });
+    expect(empty.json().error).toEqual({ html: 'Body is required!!' });
+  });
+
+  it('answers 413 for a template over 2 MB, and renders malformed HTML as given', async () => {
+    const [template] = (await call(admin, 'GET', '/api/emailTemplates/getdata')).json().items;
+    const big = await call(admin, 'PUT', `/api/emailTemplates/update/${template._id}`, {
+      html: 'x'.repeat(2 * 1024 * 1024 + 10),
+    });
+    expect(big.statusCode).toBe(413);
+    const malformed = await call(admin, 'PUT', `/api/emailTemplates/update/${template._id}`, {
+      html: '<p><b>unclosed <div>',
+    });
+    expect(malformed.statusCode).toBe(200);
+  });
+
+  it('answers 404 for an unknown template and 400 for a malformed id', async () => {
+    expect(
+      (await call(user, 'GET', '/api/emailTemplates/0190c000-0000-7000-8000-000000009999')).statusCode,
+    ).toBe(404);
+    expect((await call(user, 'GET', '/api/emailTemplates/abc')).statusCode).toBe(400);
+  });
+});
