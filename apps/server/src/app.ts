@@ -9,6 +9,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
+import { pdfsRoutes } from './modules/pdfs/pdfs.routes.ts';
 import { recordsRoutes } from './modules/records/records.routes.ts';
 import { templatesRoutes } from './modules/templates/templates.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
@@ -82,6 +83,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   importsRoutes(app, context);
   campaignsRoutes(app, context);
   templatesRoutes(app, context);
+  pdfsRoutes(app, context);
   await registerWebApp(app, config.webDist);
   return app;
 }

@@ -6,6 +6,8 @@ import { migrateToLatest } from './db/migrate.ts';
 import { JobRunner } from './jobs/job-runner.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { resolveSecret } from './lib/secret.ts';
+import { PdfLinks } from './lib/pdf/links.ts';
+import { PdfRenderer } from './lib/pdf/renderer.ts';
 import { FileStore } from './lib/storage.ts';
 import { FailureThrottle } from './lib/throttle.ts';
 import { SessionTokens } from './lib/tokens.ts';
@@ -13,6 +15,7 @@ import { AuthService } from './modules/auth/auth.service.ts';
 import { CampaignsService } from './modules/campaigns/campaigns.service.ts';
 import { IMPORT_JOB, importJob } from './modules/imports/import.job.ts';
 import { ImportsService } from './modules/imports/imports.service.ts';
+import { PdfsService } from './modules/pdfs/pdfs.service.ts';
 import { RecordsService } from './modules/records/records.service.ts';
 import { TemplatesService } from './modules/templates/templates.service.ts';
 import { UploadsService } from './modules/uploads/uploads.service.ts';
@@ -30,6 +33,7 @@ export interface Services {
   imports: ImportsService;
   campaigns: CampaignsService;
   templates: TemplatesService;
+  pdfs: PdfsService;
   jobs: JobRunner;
   close(): Promise<void>;
 }
@@ -61,9 +65,12 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
       }),
     },
   });
+  const secret = resolveSecret(config.jwtSecret, config.dataDir);
+  const links = new PdfLinks(secret);
+  const renderer = new PdfRenderer({ executablePath: config.chromiumPath, log });
   const auth = new AuthService({
     db,
-    tokens: new SessionTokens(resolveSecret(config.jwtSecret, config.dataDir)),
+    tokens: new SessionTokens(secret),
     mailer,
     loginThrottle: new FailureThrottle(config.loginMaxAttempts, config.loginWindowSeconds * 1000),
     sessionTtlSeconds: config.sessionTtlSeconds,
@@ -77,7 +84,8 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     store,
     mailer,
     auth,
-    records: new RecordsService(db),
+    records: new RecordsService(db, links),
+    pdfs: new PdfsService(db, store, renderer, links),
     uploads,
     imports: new ImportsService(db, uploads, () => jobs.nudge()),
     campaigns: new CampaignsService(db),
@@ -85,6 +93,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     jobs,
     async close() {
       await jobs.stop();
+      await renderer.close();
       mailer.close();
       await db.destroy();
     },

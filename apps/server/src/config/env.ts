@@ -30,6 +30,7 @@ const envSchema = z.object({
   APP_URL: z.url('APP_URL must be a URL such as http://localhost:3000').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().min(1).optional(),
+  CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
   JOB_LEASE: duration('JOB_LEASE').default('30s'),
   RUN_JOBS: z.enum(['true', 'false'], { error: 'RUN_JOBS must be true or false' }).default('true'),
   UPLOAD_MAX_MB: z.coerce.number().positive().max(1024).default(50),
@@ -55,6 +56,7 @@ export interface Config {
   webDist: string;
   /** Whether this process runs the job worker beside the API (`npm run worker` runs one alone). */
   runJobs: boolean;
+  chromiumPath: string;
   /** How long a worker may go silent before another takes its job over. */
   jobLeaseSeconds: number;
   uploadMaxBytes: number;
@@ -100,6 +102,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : defaultWebDist,
     runJobs: e.RUN_JOBS === 'true',
     jobLeaseSeconds: seconds(e.JOB_LEASE),
+    chromiumPath: e.CHROMIUM_PATH,
     uploadMaxBytes: Math.round(e.UPLOAD_MAX_MB * 1024 * 1024),
     importMaxRows: e.IMPORT_MAX_ROWS,
     importMaxUnpackedBytes: Math.round(e.IMPORT_MAX_UNPACKED_MB * 1024 * 1024),

@@ -41,6 +41,10 @@ export class FileStore {
     await fs.rename(partial, target);
   }
 
+  readBuffer(key: string): Promise<Buffer> {
+    return fs.readFile(this.localPath(key));
+  }
+
   read(key: string): Readable {
     return createReadStream(this.localPath(key));
   }

@@ -28,7 +28,11 @@ export class SessionTokens {
   async verify(token: string): Promise<SessionClaims | null> {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
-      if (typeof payload.sub !== 'string' || typeof payload.iat !== 'number' || typeof payload.exp !== 'number') {
+      if (
+        typeof payload.sub !== 'string' ||
+        typeof payload.iat !== 'number' ||
+        typeof payload.exp !== 'number'
+      ) {
         return null;
       }
       return { userId: payload.sub, issuedAt: payload.iat, expiresAt: payload.exp };

@@ -60,7 +60,11 @@ const pdfTemplates = [
     key: 'performa-conciliation',
     name: 'Performa Conciliation',
     kind: 'credit-card',
-    html: creditCardLetter('NOTICE FOR CONCILIATION', 'invitation to conciliation under Section 62.', conciliationAsk),
+    html: creditCardLetter(
+      'NOTICE FOR CONCILIATION',
+      'invitation to conciliation under Section 62.',
+      conciliationAsk,
+    ),
   },
   {
     key: 'arbitration-performa',
@@ -145,11 +149,25 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Fixed ids: every database seeded by this migration names its seeds alike.
   await db
     .insertInto('email_templates')
-    .values(pdfTemplates.map((t, i) => ({ ...t, id: `0190c000-0000-7000-8000-0000000001${String(i).padStart(2, '0')}`, created_at: now, updated_at: now })))
+    .values(
+      pdfTemplates.map((t, i) => ({
+        ...t,
+        id: `0190c000-0000-7000-8000-0000000001${String(i).padStart(2, '0')}`,
+        created_at: now,
+        updated_at: now,
+      })),
+    )
     .execute();
   await db
     .insertInto('whatsapp_templates')
-    .values(whatsappTemplates.map((t, i) => ({ ...t, id: `0190c000-0000-7000-8000-0000000002${String(i).padStart(2, '0')}`, created_at: now, updated_at: now })))
+    .values(
+      whatsappTemplates.map((t, i) => ({
+        ...t,
+        id: `0190c000-0000-7000-8000-0000000002${String(i).padStart(2, '0')}`,
+        created_at: now,
+        updated_at: now,
+      })),
+    )
     .execute();
 }
 

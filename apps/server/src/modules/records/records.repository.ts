@@ -75,6 +75,20 @@ export function listRecordsFrom(
     .execute() as Promise<RecordRow[]>;
 }
 
+/** A record by id alone, for callers that proved their right to it another way (a signed link). */
+export function findRecordById(
+  db: Database,
+  info: RecordKindInfo,
+  id: string,
+): Promise<RecordRow | undefined> {
+  return loose(db)
+    .selectFrom(info.table)
+    .selectAll()
+    .where('id', '=', id)
+    .where('owner_id', '!=', '')
+    .executeTakeFirst() as Promise<RecordRow | undefined>;
+}
+
 export function findRecord(
   db: Database,
   info: RecordKindInfo,

@@ -27,7 +27,11 @@ describe.each([creditCardKind, noticeKind])('$label records', (info) => {
 
   it('creates, reads, updates and deletes a record', async () => {
     const created = await create(asha, 'one');
-    expect(created).toMatchObject({ ...sample('one'), _id: expect.any(String), pdfLink: '' });
+    expect(created).toMatchObject({
+      ...sample('one'),
+      _id: expect.any(String),
+      pdfLink: expect.stringContaining(`${info.kind}/`),
+    });
     expect((await call(asha, 'GET', `${base}/${created._id}`)).json()).toEqual(created);
 
     const merged = { ...created, ...sample('two') };

@@ -6,6 +6,7 @@ import { ensureManualCampaign } from '../campaigns/campaigns.repository.ts';
 import { noticeKind } from './record-kinds.ts';
 import { adjustRecordCount, insertRecords, listRecords, type RecordRow } from './records.repository.ts';
 import { RecordsService } from './records.service.ts';
+import { PdfLinks } from '../../lib/pdf/links.ts';
 
 describe('deep pages of a long list', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -34,7 +35,7 @@ describe('deep pages of a long list', () => {
   afterAll(async () => database.close());
 
   it('serves every page exactly as a plain offset query would, across boundaries', async () => {
-    const service = new RecordsService(database.db, 7);
+    const service = new RecordsService(database.db, new PdfLinks('test-secret'), 7);
     for (const limit of [1, 5, 10, 13]) {
       for (let page = 1; page <= Math.min(40, Math.ceil(1500 / limit) + 1); page++) {
         const expected = await listRecords(database.db, noticeKind, ownerId, (page - 1) * limit, limit);
@@ -49,7 +50,7 @@ describe('deep pages of a long list', () => {
   });
 
   it('sees a write made after the boundaries were taken', async () => {
-    const service = new RecordsService(database.db, 7);
+    const service = new RecordsService(database.db, new PdfLinks('test-secret'), 7);
     const before = await service.list(noticeKind, ownerId, { page: 3, limit: 10 });
     const [first] = await listRecords(database.db, noticeKind, ownerId, 0, 1);
     await database.db.deleteFrom('notices').where('id', '=', first!.id).execute();

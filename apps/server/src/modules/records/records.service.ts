@@ -3,6 +3,7 @@ import { messages } from '@notice-desk/contract/messages';
 import type { Database } from '../../db/database.ts';
 import { notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
+import { PDF_URL, type PdfLinks } from '../../lib/pdf/links.ts';
 import { nowIso } from '../../lib/time.ts';
 import { deleteCampaignsOfKind, ensureManualCampaign } from '../campaigns/campaigns.repository.ts';
 import type { RecordKindInfo } from './record-kinds.ts';
@@ -17,13 +18,17 @@ export interface RecordPage {
   pdfUrl: string;
 }
 
-export function toRecordResponse(info: RecordKindInfo, row: records.RecordRow): RecordResponse {
+export function toRecordResponse(
+  info: RecordKindInfo,
+  row: records.RecordRow,
+  links: PdfLinks,
+): RecordResponse {
   const out: RecordResponse = {
     _id: row.id,
     campaignId: row.campaign_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
-    pdfLink: '',
+    pdfLink: links.linkFor(info.kind, row.id),
   };
   for (const field of info.fields) out[field.key] = row[field.key] ?? '';
   return out;
@@ -44,6 +49,7 @@ export class RecordsService {
 
   constructor(
     private readonly db: Database,
+    private readonly links: PdfLinks,
     private readonly pageStride = DEFAULT_PAGE_STRIDE,
   ) {}
 
@@ -51,7 +57,7 @@ export class RecordsService {
     const { total, version } = await records.getRecordCount(this.db, ownerId, info.kind);
     const offset = (page - 1) * limit;
     const rows = offset < total ? await this.page(info, ownerId, version, offset, limit) : [];
-    return { items: rows.map((row) => toRecordResponse(info, row)), total, pdfUrl: '' };
+    return { items: rows.map((row) => toRecordResponse(info, row, this.links)), total, pdfUrl: PDF_URL };
   }
 
   private async page(
@@ -79,7 +85,7 @@ export class RecordsService {
   async get(info: RecordKindInfo, ownerId: string, id: string): Promise<RecordResponse> {
     const row = await records.findRecord(this.db, info, ownerId, id);
     if (!row) throw notFound(info.label);
-    return toRecordResponse(info, row);
+    return toRecordResponse(info, row, this.links);
   }
 
   /** A record typed in by hand joins the owner's 'Manual entries' campaign of its kind. */
@@ -103,7 +109,7 @@ export class RecordsService {
       await records.adjustRecordCount(trx, ownerId, info.kind, 1);
       return row;
     });
-    return toRecordResponse(info, row);
+    return toRecordResponse(info, row, this.links);
   }
 
   async update(

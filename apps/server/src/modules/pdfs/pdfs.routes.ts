@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { campaignType } from '@notice-desk/contract/campaigns';
+import { recordId } from '@notice-desk/contract/record-fields';
+import { TEMPLATE_MAX_BYTES } from '@notice-desk/contract/templates';
+import type { App, AppContext } from '../../app-context.ts';
+
+export function pdfsRoutes(app: App, { pdfs, guards }: AppContext): void {
+  /** A signed link from a list's pdfUrl + pdfLink: opens in a new tab, no bearer header. */
+  app.get(
+    '/api/pdf/:kind/:id',
+    {
+      schema: {
+        params: z.object({ kind: campaignType, id: recordId }),
+        querystring: z.object({ expires: z.coerce.number(), signature: z.string().max(100) }),
+      },
+    },
+    async (req, reply) => {
+      const { pdf, name } = await pdfs.pdfForLink(
+        req.params.kind,
+        req.params.id,
+        req.query.expires,
+        req.query.signature,
+      );
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="${name.replace(/"/g, '')}"`)
+        .header('cache-control', 'private, max-age=300')
+        .send(pdf);
+    },
+  );
+
+  /** The editor's Preview: the template as it stands in the editor, rendered with one of the caller's records. */
+  app.post(
+    '/api/emailTemplates/preview',
+    {
+      onRequest: guards.requireAdmin,
+      bodyLimit: TEMPLATE_MAX_BYTES * 2,
+      schema: {
+        body: z.object({ kind: campaignType, html: z.string().min(1, { error: 'Body is required!!' }) }),
+      },
+    },
+    async (req, reply) =>
+      reply
+        .type('application/pdf')
+        .header('content-disposition', 'inline; filename="preview.pdf"')
+        .send(await pdfs.preview(req.user._id, req.body.kind, req.body.html)),
+  );
+}
