@@ -1,5 +1,6 @@
 import { chromium } from 'playwright-core';
-import { PDFDocument, PDFName, PDFDict, PDFArray, PDFString } from 'pdf-lib';
+import type { PDFString } from 'pdf-lib';
+import { PDFDocument, PDFName, PDFDict, PDFArray } from 'pdf-lib';
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
   args: [
