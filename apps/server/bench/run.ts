@@ -1,5 +1,6 @@
 import { benchImport, benchSheet, timeExcelJsRead, type ImportFigures } from './imports.ts';
 import { benchLists, type ListFigures } from './lists.ts';
+import { benchPdfs } from './pdfs.ts';
 import { postgresReachable, table } from './support.ts';
 
 // `npm run bench` runs every benchmark; `npm run bench -- lists` runs the named ones.
@@ -28,6 +29,14 @@ async function main(): Promise<void> {
     const figures: ImportFigures[] = [await benchImport('SQLite', file, excelJs.seconds)];
     if (withPostgres) figures.push(await benchImport('PostgreSQL', file, excelJs.seconds));
     table(figures as unknown as Record<string, number | string>[]);
+  }
+
+  if (runs('pdfs')) {
+    console.log('\n## Notice PDFs: 2,000 one-page notices');
+    console.log('   target for the project renderer: >= 150 PDFs/s, browser process tree <= 1 GB');
+    const { figures, ratio } = await benchPdfs();
+    table(figures as unknown as Record<string, number | string>[]);
+    console.log(`   the project renderer is ${ratio}x as fast as one print per record`);
   }
 }
 

@@ -1,0 +1,118 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import pino from 'pino';
+import { noticeFields } from '@notice-desk/contract/notice';
+import { loadConfig } from '../src/config/env.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { PdfRenderer } from '../src/lib/pdf/renderer.ts';
+import { mergeTemplate } from '../src/modules/pdfs/pdfs.service.ts';
+import { findEmailTemplateByKey } from '../src/modules/templates/templates.repository.ts';
+
+const COUNT = 2000;
+const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+/** The seeded notice template merged with 2,000 generated records. */
+async function noticeDocuments(): Promise<string[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pdf-'));
+  const { db } = await openDatabase(loadConfig({ DATA_DIR: dir }));
+  await migrateToLatest(db);
+  const template = (await findEmailTemplateByKey(db, 'notice-default'))!.html;
+  await db.destroy();
+  fs.rmSync(dir, { recursive: true, force: true });
+  return Array.from({ length: COUNT }, (_, i) =>
+    mergeTemplate(template, Object.fromEntries(noticeFields.map((f) => [f.key, `${f.label} ${i}`]))),
+  );
+}
+
+/**
+ * Peak memory of the browser process tree this benchmark started (the descendants of this process),
+ * as proportional set size: shared pages are split between the processes that share them, so the
+ * sum is what the tree really costs the machine.
+ */
+async function withBrowserMemory<T>(work: () => Promise<T>): Promise<{ result: T; peakMb: number }> {
+  let peak = 0;
+  const sample = () => {
+    const parents = new Map<number, number>();
+    for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        parents.set(Number(pid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      } catch {
+        // the process ended between listing and reading
+      }
+    }
+    const isOurs = (pid: number): boolean => {
+      for (let p = parents.get(pid); p && p > 1; p = parents.get(p)) if (p === process.pid) return true;
+      return false;
+    };
+    let total = 0;
+    for (const pid of parents.keys()) {
+      if (!isOurs(pid)) continue;
+      try {
+        total += Number(/Pss:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+      } catch {
+        // ended
+      }
+    }
+    peak = Math.max(peak, total);
+  };
+  const timer = setInterval(sample, 200);
+  try {
+    const result = await work();
+    sample();
+    return { result, peakMb: Math.round(peak / 1024) };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+export interface PdfFigures {
+  way: string;
+  'PDFs/s': number;
+  seconds: number;
+  'browser peak MB': number;
+}
+
+export async function benchPdfs(): Promise<{ figures: PdfFigures[]; ratio: number }> {
+  const documents = await noticeDocuments();
+
+  const naive = await withBrowserMemory(async () => {
+    const browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+    const page = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
+    const start = performance.now();
+    for (const html of documents) {
+      await page.setContent(html);
+      await page.pdf({ format: 'A4', preferCSSPageSize: true, printBackground: true });
+    }
+    const seconds = (performance.now() - start) / 1000;
+    await browser.close();
+    return seconds;
+  });
+
+  const renderer = new PdfRenderer({ executablePath: chromiumPath, log: pino({ level: 'warn' }) });
+  await renderer.render('<p>warm up</p>');
+  const batched = await withBrowserMemory(async () => {
+    const start = performance.now();
+    const pdfs = await renderer.renderMany(documents);
+    if (pdfs.length !== COUNT) throw new Error('wrong number of PDFs');
+    return (performance.now() - start) / 1000;
+  });
+  await renderer.close();
+
+  const row = (way: string, run: { result: number; peakMb: number }): PdfFigures => ({
+    way,
+    'PDFs/s': Math.round(COUNT / run.result),
+    seconds: Number(run.result.toFixed(1)),
+    'browser peak MB': run.peakMb,
+  });
+  return {
+    figures: [row('one print per record', naive), row('project renderer (batched, split)', batched)],
+    ratio: Number((naive.result / batched.result).toFixed(1)),
+  };
+}
