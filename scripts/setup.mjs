@@ -44,7 +44,8 @@ function newestIn(dir) {
 function installDependencies() {
   const installed = path.join(root, 'node_modules', '.package-lock.json');
   if (mtime(installed) >= mtime(path.join(root, 'package-lock.json'))) return;
-  run('npm ci --no-audit --no-fund');
+  // npm install, not npm ci: npm leaves other platforms' optional packages out of the lock file, which npm ci refuses.
+  run('npm install --no-audit --no-fund');
 }
 
 export const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
