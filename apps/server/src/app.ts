@@ -11,6 +11,7 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { pdfsRoutes } from './modules/pdfs/pdfs.routes.ts';
 import { recordsRoutes } from './modules/records/records.routes.ts';
+import { sendingRoutes } from './modules/sending/sending.routes.ts';
 import { templatesRoutes } from './modules/templates/templates.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { createGuards } from './plugins/authenticate.ts';
@@ -84,6 +85,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   campaignsRoutes(app, context);
   templatesRoutes(app, context);
   pdfsRoutes(app, context);
+  sendingRoutes(app, context);
   await registerWebApp(app, config.webDist);
   return app;
 }

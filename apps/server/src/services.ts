@@ -9,6 +9,7 @@ import { resolveSecret } from './lib/secret.ts';
 import { PdfLinks } from './lib/pdf/links.ts';
 import { PdfRenderer } from './lib/pdf/renderer.ts';
 import { FileStore } from './lib/storage.ts';
+import { cloudApiSender, outboxSender } from './lib/whatsapp.ts';
 import { FailureThrottle } from './lib/throttle.ts';
 import { SessionTokens } from './lib/tokens.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
@@ -17,6 +18,8 @@ import { IMPORT_JOB, importJob } from './modules/imports/import.job.ts';
 import { ImportsService } from './modules/imports/imports.service.ts';
 import { PdfsService } from './modules/pdfs/pdfs.service.ts';
 import { RecordsService } from './modules/records/records.service.ts';
+import { SEND_JOB, SendingService } from './modules/sending/sending.service.ts';
+import { WhatsappWebhooks } from './modules/sending/webhooks.service.ts';
 import { TemplatesService } from './modules/templates/templates.service.ts';
 import { UploadsService } from './modules/uploads/uploads.service.ts';
 
@@ -34,6 +37,8 @@ export interface Services {
   campaigns: CampaignsService;
   templates: TemplatesService;
   pdfs: PdfsService;
+  sending: SendingService;
+  webhooks: WhatsappWebhooks;
   jobs: JobRunner;
   close(): Promise<void>;
 }
@@ -41,7 +46,7 @@ export interface Services {
 export async function createServices(config: Config, log: FastifyBaseLogger): Promise<Services> {
   const { db, kind } = await openDatabase(config);
   try {
-    await migrateToLatest(db);
+    await migrateToLatest(db, kind === 'postgres' ? config.databaseSchema : undefined);
   } catch (err) {
     await db.destroy();
     throw err;
@@ -53,21 +58,43 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     outboxDir: path.join(config.dataDir, 'outbox'),
   });
   const uploads = new UploadsService(db, store, config.uploadMaxBytes);
+  const secret = resolveSecret(config.jwtSecret, config.dataDir);
+  const links = new PdfLinks(secret);
+  const renderer = new PdfRenderer({ executablePath: config.chromiumPath, log });
+  const pdfs = new PdfsService(db, store, renderer, links);
+  const { whatsapp: wa } = config;
+  const sending = new SendingService({
+    db,
+    store,
+    pdfs,
+    mailer,
+    whatsapp:
+      wa.token && wa.phoneNumberId
+        ? cloudApiSender({
+            apiUrl: wa.apiUrl,
+            token: wa.token,
+            phoneNumberId: wa.phoneNumberId,
+            templateName: wa.templateName,
+            templateLanguage: wa.templateLanguage,
+          })
+        : outboxSender(path.join(config.dataDir, 'outbox')),
+    defaultCountryCode: config.defaultCountryCode,
+    onEnqueued: () => jobs.nudge(),
+  });
   const jobs = new JobRunner({
     db,
     databaseKind: kind,
     log,
     leaseMs: config.jobLeaseSeconds * 1000,
+    concurrency: 4,
     handlers: {
+      [SEND_JOB]: (context) => sending.runSendJob(context),
       [IMPORT_JOB]: importJob(db, store, {
         maxRows: config.importMaxRows,
         maxUnpackedBytes: config.importMaxUnpackedBytes,
       }),
     },
   });
-  const secret = resolveSecret(config.jwtSecret, config.dataDir);
-  const links = new PdfLinks(secret);
-  const renderer = new PdfRenderer({ executablePath: config.chromiumPath, log });
   const auth = new AuthService({
     db,
     tokens: new SessionTokens(secret),
@@ -85,7 +112,9 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     mailer,
     auth,
     records: new RecordsService(db, links),
-    pdfs: new PdfsService(db, store, renderer, links),
+    pdfs,
+    sending,
+    webhooks: new WhatsappWebhooks(db, wa.appSecret, wa.verifyToken),
     uploads,
     imports: new ImportsService(db, uploads, () => jobs.nudge()),
     campaigns: new CampaignsService(db),

@@ -26,8 +26,12 @@ export interface CampaignRow {
   /** Loan No. for notices, Mask No. for credit cards. */
   reference: string;
   date: string;
+  /** The latest status on the channel ('queued', 'outbox', 'sent', 'delivered', 'read', 'failed'), or '-'. */
   emailResponse: string;
   whatsappResponse: string;
+  /** Why the latest attempt failed, when it did. */
+  emailError?: string | null;
+  whatsappError?: string | null;
 }
 
 export interface SingleCampaign {

@@ -42,7 +42,9 @@ export type WhatsappTemplateUpdate = z.infer<typeof whatsappTemplateUpdate>;
 export const emailTemplateUpdate = z.object({
   key: z.string().optional(),
   name: z.string().optional(),
-  html: z.string({ error: 'Body is required!!' }).refine((v) => v.trim().length > 0, { error: 'Body is required!!' }),
+  html: z
+    .string({ error: 'Body is required!!' })
+    .refine((v) => v.trim().length > 0, { error: 'Body is required!!' }),
 });
 export type EmailTemplateUpdate = z.infer<typeof emailTemplateUpdate>;
 

@@ -31,6 +31,17 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().min(1).optional(),
   CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+  WHATSAPP_API_URL: z.url('WHATSAPP_API_URL must be a URL').default('https://graph.facebook.com/v21.0'),
+  WHATSAPP_TOKEN: z.string().min(1).optional(),
+  WHATSAPP_PHONE_NUMBER_ID: z.string().regex(/^\d+$/, 'WHATSAPP_PHONE_NUMBER_ID must be digits').optional(),
+  WHATSAPP_APP_SECRET: z.string().min(1).optional(),
+  WHATSAPP_VERIFY_TOKEN: z.string().min(1).optional(),
+  WHATSAPP_TEMPLATE_NAME: z.string().min(1).optional(),
+  WHATSAPP_TEMPLATE_LANGUAGE: z.string().min(2).default('en'),
+  DEFAULT_COUNTRY_CODE: z
+    .string()
+    .regex(/^\d{1,3}$/, 'DEFAULT_COUNTRY_CODE must be 1 to 3 digits, such as 91')
+    .default('91'),
   JOB_LEASE: duration('JOB_LEASE').default('30s'),
   RUN_JOBS: z.enum(['true', 'false'], { error: 'RUN_JOBS must be true or false' }).default('true'),
   UPLOAD_MAX_MB: z.coerce.number().positive().max(1024).default(50),
@@ -57,6 +68,16 @@ export interface Config {
   /** Whether this process runs the job worker beside the API (`npm run worker` runs one alone). */
   runJobs: boolean;
   chromiumPath: string;
+  whatsapp: {
+    apiUrl: string;
+    token: string | undefined;
+    phoneNumberId: string | undefined;
+    appSecret: string | undefined;
+    verifyToken: string | undefined;
+    templateName: string | undefined;
+    templateLanguage: string;
+  };
+  defaultCountryCode: string;
   /** How long a worker may go silent before another takes its job over. */
   jobLeaseSeconds: number;
   uploadMaxBytes: number;
@@ -103,6 +124,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     runJobs: e.RUN_JOBS === 'true',
     jobLeaseSeconds: seconds(e.JOB_LEASE),
     chromiumPath: e.CHROMIUM_PATH,
+    whatsapp: {
+      apiUrl: e.WHATSAPP_API_URL,
+      token: e.WHATSAPP_TOKEN,
+      phoneNumberId: e.WHATSAPP_PHONE_NUMBER_ID,
+      appSecret: e.WHATSAPP_APP_SECRET,
+      verifyToken: e.WHATSAPP_VERIFY_TOKEN,
+      templateName: e.WHATSAPP_TEMPLATE_NAME,
+      templateLanguage: e.WHATSAPP_TEMPLATE_LANGUAGE,
+    },
+    defaultCountryCode: e.DEFAULT_COUNTRY_CODE,
     uploadMaxBytes: Math.round(e.UPLOAD_MAX_MB * 1024 * 1024),
     importMaxRows: e.IMPORT_MAX_ROWS,
     importMaxUnpackedBytes: Math.round(e.IMPORT_MAX_UNPACKED_MB * 1024 * 1024),

@@ -4,6 +4,7 @@ import * as users from './migrations/20261122_01_users.ts';
 import * as records from './migrations/20261122_02_records.ts';
 import * as jobs from './migrations/20261122_03_jobs.ts';
 import * as templates from './migrations/20261122_04_templates.ts';
+import * as deliveries from './migrations/20261122_05_deliveries.ts';
 
 /** Every migration, in order. A new migration file is added here with its date-prefixed name. */
 const migrations: Record<string, Migration> = {
@@ -11,11 +12,20 @@ const migrations: Record<string, Migration> = {
   '20261122_02_records': records,
   '20261122_03_jobs': jobs,
   '20261122_04_templates': templates,
+  '20261122_05_deliveries': deliveries,
 };
 
-/** Brings the schema up to date; several processes starting at once take turns on Kysely's lock. */
-export async function migrateToLatest(db: Database): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+/**
+ * Brings the schema up to date; several processes starting at once take turns on Kysely's lock.
+ * On PostgreSQL the schema is named: Kysely otherwise looks for its tables in every schema of the
+ * database and, finding another schema's, skips creating its own.
+ */
+export async function migrateToLatest(db: Database, postgresSchema?: string): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(postgresSchema ? { migrationTableSchema: postgresSchema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

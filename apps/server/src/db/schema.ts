@@ -117,6 +117,35 @@ export interface WhatsappTemplatesTable {
   updated_at: string;
 }
 
+export type Channel = 'email' | 'whatsapp';
+export type DeliveryStatus = 'queued' | 'outbox' | 'sent' | 'delivered' | 'read' | 'failed';
+
+export interface DeliveriesTable {
+  id: string;
+  owner_id: string;
+  record_kind: RecordKind;
+  record_id: string;
+  campaign_id: string;
+  channel: Channel;
+  active_key: string | null;
+  recipient: string;
+  recipient_name: string;
+  status: DeliveryStatus;
+  status_at: string;
+  provider_message_id: string | null;
+  error: string | null;
+  pdf_sha256: string | null;
+  pdf_key: string | null;
+  created_at: string;
+}
+
+export interface DeliveryEventsTable {
+  delivery_id: string;
+  status: DeliveryStatus;
+  at: string;
+  detail: string | null;
+}
+
 export interface DB {
   users: UsersTable;
   password_resets: PasswordResetsTable;
@@ -129,4 +158,6 @@ export interface DB {
   import_problems: ImportProblemsTable;
   email_templates: EmailTemplatesTable;
   whatsapp_templates: WhatsappTemplatesTable;
+  deliveries: DeliveriesTable;
+  delivery_events: DeliveryEventsTable;
 }

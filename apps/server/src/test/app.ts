@@ -62,8 +62,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
 /** A migrated database of its own, for tests of services and repositories below the HTTP layer. */
 export async function createTestDatabase(): Promise<{ db: Database; close(): Promise<void> }> {
   const { config, dropDatabase } = testConfig({});
-  const { db } = await openDatabase(config);
-  await migrateToLatest(db);
+  const { db, kind } = await openDatabase(config);
+  await migrateToLatest(db, kind === 'postgres' ? config.databaseSchema : undefined);
   return {
     db,
     async close() {

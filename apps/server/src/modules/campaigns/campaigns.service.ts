@@ -5,6 +5,7 @@ import type { RecordKind } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
 import { recordKinds } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
+import * as deliveries from '../sending/deliveries.repository.ts';
 import * as campaigns from './campaigns.repository.ts';
 
 /** Campaign history: imports and 'Manual entries', each with its records. Scoped to the owner. */
@@ -29,19 +30,34 @@ export class CampaignsService {
     const campaign = await campaigns.findCampaign(this.db, ownerId, id);
     if (!campaign) throw notFound('Campaign');
     const info = recordKinds[campaign.kind];
-    const [rows, total] = await Promise.all([
+    const [rows, total, completedCounts] = await Promise.all([
       records.listCampaignRecords(this.db, info, ownerId, id, (page - 1) * limit, limit),
       records.countCampaignRecords(this.db, info, id),
+      deliveries.countSentRecords(this.db, id),
     ]);
+    // The latest attempt per record and channel is what the table shows.
+    const latest = new Map<string, deliveries.DeliveryRow>();
+    for (const delivery of await deliveries.deliveriesForRecords(
+      this.db,
+      rows.map((row) => row.id),
+    )) {
+      latest.set(`${delivery.record_id}:${delivery.channel}`, delivery);
+    }
     const referenceKey = campaign.kind === 'notice' ? 'loanNo' : 'maskNo';
-    const items: CampaignRow[] = rows.map((row) => ({
-      _id: row.id,
-      custName: row.custName ?? '',
-      reference: row[referenceKey] ?? '',
-      date: row.created_at,
-      emailResponse: '-',
-      whatsappResponse: '-',
-    }));
+    const items: CampaignRow[] = rows.map((row) => {
+      const email = latest.get(`${row.id}:email`);
+      const whatsapp = latest.get(`${row.id}:whatsapp`);
+      return {
+        _id: row.id,
+        custName: row.custName ?? '',
+        reference: row[referenceKey] ?? '',
+        date: row.created_at,
+        emailResponse: email?.status ?? '-',
+        whatsappResponse: whatsapp?.status ?? '-',
+        emailError: email?.status === 'failed' ? email.error : null,
+        whatsappError: whatsapp?.status === 'failed' ? whatsapp.error : null,
+      };
+    });
     return {
       _id: campaign.id,
       name: campaign.name,
@@ -50,7 +66,7 @@ export class CampaignsService {
       total,
       imported: campaign.imported_count,
       skipped: campaign.skipped_count,
-      completedCounts: 0,
+      completedCounts,
       ...(campaign.kind === 'notice' ? { notices: items } : { creditCards: items }),
     };
   }

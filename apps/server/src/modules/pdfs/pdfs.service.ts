@@ -13,6 +13,8 @@ export interface RenderedPdf {
   /** SHA-256 of the PDF bytes. */
   sha256: string;
   pdf: Buffer;
+  /** Where the PDF is kept (storage key). */
+  key: string;
 }
 
 const escapes: Record<string, string> = {
@@ -105,7 +107,7 @@ export class PdfsService {
     );
     return documents.map((doc) => {
       const pdf = results.get(doc.key)!;
-      return { pdf, sha256: createHash('sha256').update(pdf).digest('hex') };
+      return { pdf, key: doc.key, sha256: createHash('sha256').update(pdf).digest('hex') };
     });
   }
 

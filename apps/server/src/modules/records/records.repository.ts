@@ -75,6 +75,27 @@ export function listRecordsFrom(
     .execute() as Promise<RecordRow[]>;
 }
 
+/** The owner's records among the ids (others' ids and unknown ids are left out). */
+export async function findRecordsByIds(
+  db: Database,
+  info: RecordKindInfo,
+  ownerId: string,
+  ids: string[],
+): Promise<RecordRow[]> {
+  const rows: RecordRow[] = [];
+  for (let i = 0; i < ids.length; i += 500) {
+    rows.push(
+      ...((await loose(db)
+        .selectFrom(info.table)
+        .selectAll()
+        .where('owner_id', '=', ownerId)
+        .where('id', 'in', ids.slice(i, i + 500))
+        .execute()) as RecordRow[]),
+    );
+  }
+  return rows;
+}
+
 /** A record by id alone, for callers that proved their right to it another way (a signed link). */
 export function findRecordById(
   db: Database,

@@ -1,0 +1,39 @@
+/** A send that may succeed later (throttling, a server down): retried with backoff. */
+export class TransientSendError extends Error {}
+
+/** A send that will never succeed as it stands (a bad address, a refused message): recorded as failed. */
+export class PermanentSendError extends Error {}
+
+/** SMTP: 4xx replies and connection failures are worth retrying; 5xx replies are final. */
+export function classifySmtpError(err: unknown): TransientSendError | PermanentSendError {
+  const e = err as { responseCode?: number; code?: string; message?: string; response?: string };
+  const text = e.response ?? e.message ?? String(err);
+  if (typeof e.responseCode === 'number') {
+    return e.responseCode >= 500
+      ? new PermanentSendError(`The mail server refused the message: ${text}`)
+      : new TransientSendError(`The mail server asked to try later: ${text}`);
+  }
+  return new TransientSendError(`The mail server could not be reached: ${text}`);
+}
+
+const emailPattern = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]{2,}$/;
+
+export function checkEmail(address: string): string {
+  const trimmed = address.trim();
+  if (!emailPattern.test(trimmed)) throw new PermanentSendError(`Invalid e-mail address: '${address}'.`);
+  return trimmed;
+}
+
+/**
+ * A phone number in E.164 digits (no '+'), as the WhatsApp Cloud API wants it: a 10-digit number gets
+ * the default country code, a leading 0 trunk prefix is dropped.
+ */
+export function toE164(number: string, countryCode: string): string {
+  let digits = number.replace(/[\s\-().]/g, '');
+  if (digits.startsWith('+')) digits = digits.slice(1);
+  else if (digits.startsWith('00')) digits = digits.slice(2);
+  else if (digits.startsWith('0') && digits.length === 11) digits = countryCode + digits.slice(1);
+  else if (digits.length === 10) digits = countryCode + digits;
+  if (!/^[1-9]\d{7,14}$/.test(digits)) throw new PermanentSendError(`Invalid mobile number: '${number}'.`);
+  return digits;
+}

@@ -1,0 +1,246 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
+import { startSmtpListener, startWhatsappPeer } from '../../test/peers.ts';
+import { noticeKind } from '../records/record-kinds.ts';
+
+const APP_SECRET = 'peer-app-secret';
+let t: TestApp;
+let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
+let peer: Awaited<ReturnType<typeof startWhatsappPeer>>;
+let asha: SignedIn;
+let ravi: SignedIn;
+
+beforeEach(async () => {
+  smtp = await startSmtpListener({ rejectTo: ['refused@example.com'] });
+  peer = await startWhatsappPeer();
+  t = await createTestApp({
+    SMTP_URL: smtp.url,
+    WHATSAPP_API_URL: peer.apiUrl,
+    WHATSAPP_TOKEN: 'peer-token',
+    WHATSAPP_PHONE_NUMBER_ID: '1234567890',
+    WHATSAPP_APP_SECRET: APP_SECRET,
+    WHATSAPP_VERIFY_TOKEN: 'verify-me',
+  });
+  asha = await signUp(t.app, 'asha');
+  ravi = await signUp(t.app, 'ravi');
+});
+afterEach(async () => {
+  await t.close();
+  await smtp.close();
+  await peer.close();
+});
+
+async function notice(who: SignedIn, i: number, overrides: Record<string, string> = {}) {
+  const fields = Object.fromEntries(noticeKind.fields.map((f) => [f.key, `${f.key}-${i}`]));
+  const payload = {
+    ...fields,
+    emailId: `customer${i}@example.com`,
+    custMobileNo: `98765${String(i).padStart(5, '0')}`,
+    modeOfDispatch: 'Email and WhatsApp',
+    ...overrides,
+  };
+  const res = await t.app.inject({ method: 'POST', url: '/api/notices', headers: who.headers, payload });
+  return res.json<{ _id: string; campaignId: string }>();
+}
+
+const send = (who: SignedIn, data: string[], extra: object = {}) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/campaigns/send-mail',
+    headers: who.headers,
+    payload: { data, type: 'notice', ...extra },
+  });
+
+async function detail(who: SignedIn, campaignId: string) {
+  return (
+    await t.app.inject({
+      method: 'GET',
+      url: `/api/campaigns/single-campaign/${campaignId}`,
+      headers: who.headers,
+    })
+  ).json();
+}
+
+describe('sending notices', () => {
+  it('mails each record its own PDF and sends it on WhatsApp, then shows the statuses', async () => {
+    const records = [await notice(asha, 1), await notice(asha, 2), await notice(asha, 3)];
+    const res = await send(
+      asha,
+      records.map((r) => r._id),
+    );
+    expect(res.json()).toEqual({
+      message: 'Send Mail Successfully.',
+      sent: 6,
+      failed: 0,
+      queued: 0,
+      skipped: 0,
+      ignored: 0,
+    });
+    expect(smtp.mails.map((m) => m.to[0]).sort()).toEqual([
+      'customer1@example.com',
+      'customer2@example.com',
+      'customer3@example.com',
+    ]);
+    for (const mail of smtp.mails) {
+      expect(mail.raw).toContain('Content-Type: application/pdf');
+      expect(mail.raw).toMatch(/filename="?loanNo-\d custName-\d\.pdf/);
+    }
+    expect(peer.messages.map((m) => m.to).sort()).toEqual(['919876500001', '919876500002', '919876500003']);
+    expect(peer.messages[0]!.caption).toMatch(
+      /^Dear custName-\d, a notice for conciliation about loan account loanNo-\d/,
+    );
+    const campaign = await detail(asha, records[0]!.campaignId);
+    expect(campaign.completedCounts).toBe(3);
+    expect(
+      campaign.notices.map((n: { emailResponse: string; whatsappResponse: string }) => [
+        n.emailResponse,
+        n.whatsappResponse,
+      ]),
+    ).toEqual([
+      ['sent', 'sent'],
+      ['sent', 'sent'],
+      ['sent', 'sent'],
+    ]);
+  });
+
+  it('sends a record once per channel: a repeat is skipped unless a resend is asked, and two requests at once send once', async () => {
+    const record = await notice(asha, 1, { modeOfDispatch: 'Email' });
+    const [a, b] = await Promise.all([send(asha, [record._id]), send(asha, [record._id])]);
+    expect(a.json().sent + b.json().sent).toBe(1);
+    expect(a.json().skipped + b.json().skipped).toBe(1);
+    expect(smtp.mails).toHaveLength(1);
+    expect(peer.messages).toHaveLength(0);
+    expect((await send(asha, [record._id])).json()).toMatchObject({ sent: 0, skipped: 1 });
+    expect((await send(asha, [record._id], { resend: true })).json()).toMatchObject({ sent: 1, skipped: 0 });
+    expect(smtp.mails).toHaveLength(2);
+  });
+
+  it('fails only the record with a bad address or number, with the reason, and sends the others', async () => {
+    const good = await notice(asha, 1);
+    const badMail = await notice(asha, 2, { emailId: 'not an address', modeOfDispatch: 'email' });
+    const refused = await notice(asha, 3, { emailId: 'refused@example.com', modeOfDispatch: 'email' });
+    const badNumber = await notice(asha, 4, { custMobileNo: '12', modeOfDispatch: 'whatsapp' });
+    const undeliverable = await notice(asha, 5, {
+      custMobileNo: '+91 0000000000',
+      modeOfDispatch: 'whatsapp',
+    });
+    const res = await send(
+      asha,
+      [good, badMail, refused, badNumber, undeliverable].map((r) => r._id),
+    );
+    expect(res.json()).toMatchObject({ sent: 2, failed: 4 });
+    const rows = (await detail(asha, good.campaignId)).notices as Record<string, string>[];
+    const byName = Object.fromEntries(rows.map((r) => [r.custName, r]));
+    expect(byName['custName-2']).toMatchObject({
+      emailResponse: 'failed',
+      emailError: "Invalid e-mail address: 'not an address'.",
+    });
+    expect(byName['custName-3']!.emailError).toMatch(/^The mail server refused the message: 550/);
+    expect(byName['custName-4']).toMatchObject({
+      whatsappResponse: 'failed',
+      whatsappError: "Invalid mobile number: '12'.",
+    });
+    expect(byName['custName-5']!.whatsappError).toMatch(/WhatsApp refused the message: \(#131026\)/);
+    expect(byName['custName-1']).toMatchObject({ emailResponse: 'sent', whatsappResponse: 'sent' });
+  });
+
+  it('retries a WhatsApp 429 and a mail server 451 with backoff, sending each once', async () => {
+    const record = await notice(asha, 1);
+    peer.throttle(1);
+    smtp.failNext(1);
+    const res = await send(asha, [record._id]);
+    expect(res.json()).toMatchObject({ sent: 0, queued: 2 });
+    for (let i = 0; i < 100 && (smtp.mails.length < 1 || peer.messages.length < 1); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(smtp.mails).toHaveLength(1);
+    expect(peer.messages).toHaveLength(1);
+    const [row] = (await detail(asha, record.campaignId)).notices;
+    expect(row).toMatchObject({ emailResponse: 'sent', whatsappResponse: 'sent' });
+  });
+
+  it('ignores and counts another user’s ids, and refuses an empty list', async () => {
+    const mine = await notice(asha, 1, { modeOfDispatch: 'email' });
+    const theirs = await notice(ravi, 2, { modeOfDispatch: 'email' });
+    expect((await send(asha, [mine._id, theirs._id])).json()).toMatchObject({ sent: 1, ignored: 1 });
+    expect(smtp.mails.map((m) => m.to[0])).toEqual(['customer1@example.com']);
+    const empty = await send(asha, []);
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().message).toBe('Please select Items');
+  });
+});
+
+describe('WhatsApp status webhooks', () => {
+  it('answers the verification handshake only with the right token', async () => {
+    const ok = await t.app.inject({
+      method: 'GET',
+      url: '/api/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=verify-me&hub.challenge=12345',
+    });
+    expect(ok.body).toBe('12345');
+    const bad = await t.app.inject({
+      method: 'GET',
+      url: '/api/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=wrong&hub.challenge=1',
+    });
+    expect(bad.statusCode).toBe(403);
+  });
+
+  it('applies signed updates forward only, and refuses a forged one', async () => {
+    const record = await notice(asha, 1, { modeOfDispatch: 'whatsapp' });
+    await send(asha, [record._id]);
+    const wamid = peer.messages[0]!.id;
+    const post = (body: string, signature: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/webhooks/whatsapp',
+        payload: body,
+        headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
+      });
+    const status = async () => (await detail(asha, record.campaignId)).notices[0].whatsappResponse;
+
+    const forged = peer.statusWebhook('not-the-secret', [{ id: wamid, status: 'read' }]);
+    expect((await post(forged.body, forged.signature)).statusCode).toBe(401);
+    expect(await status()).toBe('sent');
+
+    const read = peer.statusWebhook(APP_SECRET, [{ id: wamid, status: 'read' }]);
+    expect((await post(read.body, read.signature)).json()).toEqual({ applied: 1 });
+    const late = peer.statusWebhook(APP_SECRET, [{ id: wamid, status: 'delivered' }]);
+    expect((await post(late.body, late.signature)).json()).toEqual({ applied: 0 });
+    expect((await post(read.body, read.signature)).json()).toEqual({ applied: 0 });
+    expect(await status()).toBe('read');
+  });
+});
+
+describe('without SMTP or WhatsApp settings', () => {
+  it('writes to the outbox and says so, never delivered', async () => {
+    const plain = await createTestApp();
+    try {
+      const user = await signUp(plain.app, 'solo');
+      const fields = Object.fromEntries(noticeKind.fields.map((f) => [f.key, `${f.key}-x`]));
+      const created = (
+        await plain.app.inject({
+          method: 'POST',
+          url: '/api/notices',
+          headers: user.headers,
+          payload: { ...fields, emailId: 'a@example.com', custMobileNo: '9876543210' },
+        })
+      ).json();
+      const res = await plain.app.inject({
+        method: 'POST',
+        url: '/api/campaigns/send-mail',
+        headers: user.headers,
+        payload: { data: [created._id], type: 'notice' },
+      });
+      expect(res.json()).toMatchObject({ sent: 2 });
+      const campaign = (
+        await plain.app.inject({
+          method: 'GET',
+          url: `/api/campaigns/single-campaign/${created.campaignId}`,
+          headers: user.headers,
+        })
+      ).json();
+      expect(campaign.notices[0]).toMatchObject({ emailResponse: 'outbox', whatsappResponse: 'outbox' });
+    } finally {
+      await plain.close();
+    }
+  });
+});

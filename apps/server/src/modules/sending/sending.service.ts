@@ -1,0 +1,282 @@
+import type { SendResult } from '@notice-desk/contract/sending';
+import type { Database } from '../../db/database.ts';
+import type { Channel, DeliveryStatus, RecordKind } from '../../db/schema.ts';
+import { PermanentJobError, type JobContext } from '../../jobs/job-runner.ts';
+import * as jobs from '../../jobs/jobs.repository.ts';
+import { badRequest } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import type { Mailer } from '../../lib/mailer.ts';
+import {
+  checkEmail,
+  classifySmtpError,
+  PermanentSendError,
+  toE164,
+  TransientSendError,
+} from '../../lib/send-errors.ts';
+import type { FileStore } from '../../lib/storage.ts';
+import { nowIso } from '../../lib/time.ts';
+import type { WhatsappSender } from '../../lib/whatsapp.ts';
+import { mergeTemplate, pdfFileName, type PdfsService } from '../pdfs/pdfs.service.ts';
+import { recordKinds } from '../records/record-kinds.ts';
+import * as records from '../records/records.repository.ts';
+import * as deliveries from './deliveries.repository.ts';
+
+export const SEND_JOB = 'send';
+const SEND_ATTEMPTS = 6;
+/** How long send-mail waits for its deliveries before answering with what it knows. */
+const ANSWER_WITHIN_MS = 60_000;
+/** Sends in flight at once within one job. */
+const PARALLEL = 8;
+
+/** A notice goes where its Mode Of Dispatch says (e-mail, WhatsApp, or both when it names neither); a credit card both ways. */
+export function channelsFor(kind: RecordKind, fields: Record<string, string | undefined>): Channel[] {
+  if (kind === 'credit-card') return ['email', 'whatsapp'];
+  const mode = (fields.modeOfDispatch ?? '').toLowerCase();
+  const email = /mail/.test(mode);
+  const whatsapp = /whats\s*app|\bwa\b/.test(mode);
+  if (email && !whatsapp) return ['email'];
+  if (whatsapp && !email) return ['whatsapp'];
+  return ['email', 'whatsapp'];
+}
+
+export interface SendingDeps {
+  db: Database;
+  store: FileStore;
+  pdfs: PdfsService;
+  mailer: Mailer;
+  whatsapp: WhatsappSender;
+  defaultCountryCode: string;
+  onEnqueued: () => void;
+}
+
+/**
+ * Sends notices by e-mail and WhatsApp. A request claims each record's send per channel (a unique
+ * key: two requests at once cannot both send), then a job sends them, so a send survives a crash
+ * and retries what the mail server or WhatsApp asked to retry later, with backoff.
+ */
+export class SendingService {
+  constructor(private readonly deps: SendingDeps) {}
+
+  async send(ownerId: string, kind: RecordKind, ids: string[], resend: boolean): Promise<SendResult> {
+    if (ids.length === 0)
+      throw badRequest('Please select Items', { data: 'Select at least one record to send.' });
+    const info = recordKinds[kind];
+    const unique = [...new Set(ids)];
+    const owned = await records.findRecordsByIds(this.deps.db, info, ownerId, unique);
+    const now = nowIso();
+    const claimed: string[] = [];
+    let skipped = 0;
+    for (const row of owned) {
+      for (const channel of channelsFor(kind, row)) {
+        if (resend) await deliveries.releaseActive(this.deps.db, row.id, channel);
+        const id = newId();
+        const ok = await deliveries.claimDelivery(this.deps.db, {
+          id,
+          owner_id: ownerId,
+          record_kind: kind,
+          record_id: row.id,
+          campaign_id: row.campaign_id,
+          channel,
+          active_key: deliveries.activeKey(row.id, channel),
+          recipient: (channel === 'email' ? row.emailId : row.custMobileNo) ?? '',
+          recipient_name: row.custName ?? '',
+          status: 'queued',
+          status_at: now,
+          provider_message_id: null,
+          error: null,
+          pdf_sha256: null,
+          pdf_key: null,
+          created_at: now,
+        });
+        if (ok) claimed.push(id);
+        else skipped += 1;
+      }
+    }
+    const result: SendResult = {
+      message: 'Send Mail Successfully.',
+      sent: 0,
+      failed: 0,
+      queued: 0,
+      skipped,
+      ignored: unique.length - owned.length,
+    };
+    if (claimed.length === 0) return result;
+    const jobId = await this.enqueue(ownerId, kind, claimed);
+    await this.waitFor(jobId);
+    for (const delivery of await deliveries.findDeliveries(this.deps.db, claimed)) {
+      if (delivery.status === 'failed') result.failed += 1;
+      else if (delivery.status === 'queued') result.queued += 1;
+      else result.sent += 1;
+    }
+    return result;
+  }
+
+  private async enqueue(ownerId: string, kind: RecordKind, deliveryIds: string[]): Promise<string> {
+    const now = nowIso();
+    const id = newId();
+    await jobs.insertJob(this.deps.db, {
+      id,
+      kind: SEND_JOB,
+      owner_id: ownerId,
+      subject: `send:${id}`,
+      payload: JSON.stringify({ kind, deliveryIds }),
+      status: 'queued',
+      attempts: 0,
+      max_attempts: SEND_ATTEMPTS,
+      run_after: now,
+      lease_until: null,
+      locked_by: null,
+      progress: 0,
+      result: null,
+      error: null,
+      created_at: now,
+      updated_at: now,
+    });
+    this.deps.onEnqueued();
+    return id;
+  }
+
+  /** Waits until the job has finished its first attempt (done, failed, or waiting to retry). */
+  private async waitFor(jobId: string): Promise<void> {
+    const until = Date.now() + ANSWER_WITHIN_MS;
+    while (Date.now() < until) {
+      const job = await this.deps.db
+        .selectFrom('jobs')
+        .select(['status', 'attempts'])
+        .where('id', '=', jobId)
+        .executeTakeFirst();
+      if (
+        !job ||
+        job.status === 'done' ||
+        job.status === 'failed' ||
+        (job.status === 'queued' && job.attempts > 0)
+      )
+        return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** The send job: every delivery still queued is sent; those asked to wait make the job retry later. */
+  async runSendJob(context: JobContext): Promise<void> {
+    const { kind, deliveryIds } = JSON.parse(context.job.payload) as {
+      kind: RecordKind;
+      deliveryIds: string[];
+    };
+    const info = recordKinds[kind];
+    const pending = (await deliveries.findDeliveries(this.deps.db, deliveryIds)).filter(
+      (d) => d.status === 'queued' && d.active_key,
+    );
+    if (pending.length === 0) return;
+    const rows = await records.findRecordsByIds(this.deps.db, info, context.job.owner_id, [
+      ...new Set(pending.map((d) => d.record_id)),
+    ]);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    let rendered: Map<string, { pdf: Buffer; sha256: string; key: string }>;
+    try {
+      const pdfs = await this.deps.pdfs.pdfsFor(kind, rows);
+      rendered = new Map(rows.map((row, i) => [row.id, pdfs[i]!]));
+    } catch (err) {
+      throw new Error(`Rendering the notices failed: ${(err as Error).message}`);
+    }
+    const templates = await this.messageTemplates(kind);
+    const lastAttempt = context.job.attempts >= context.job.max_attempts;
+    let waiting = 0;
+    const queue = [...pending];
+    const worker = async () => {
+      for (let delivery = queue.shift(); delivery; delivery = queue.shift()) {
+        const row = byId.get(delivery.record_id);
+        const now = nowIso();
+        if (!row) {
+          await deliveries.advanceStatus(this.deps.db, delivery, 'failed', now, {
+            error: 'The record was deleted before it was sent.',
+          });
+          continue;
+        }
+        const pdf = rendered.get(row.id)!;
+        try {
+          const receipt = await this.sendOne(kind, delivery.channel, row, pdf.pdf, templates);
+          await deliveries.advanceStatus(this.deps.db, delivery, receipt.status, nowIso(), {
+            provider_message_id: receipt.messageId,
+            pdf_sha256: pdf.sha256,
+            pdf_key: pdf.key,
+            error: null,
+          });
+        } catch (err) {
+          const error =
+            err instanceof PermanentSendError || err instanceof TransientSendError
+              ? err
+              : new TransientSendError((err as Error).message);
+          if (error instanceof PermanentSendError || lastAttempt) {
+            await deliveries.advanceStatus(this.deps.db, delivery, 'failed', nowIso(), {
+              error: error.message,
+              pdf_sha256: pdf.sha256,
+              pdf_key: pdf.key,
+            });
+          } else {
+            waiting += 1;
+            await deliveries.noteRetry(this.deps.db, delivery.id, error.message, nowIso());
+          }
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: PARALLEL }, worker));
+    if (waiting > 0)
+      throw new TransientSendError(`${waiting} message(s) will be retried: the provider asked to try later.`);
+  }
+
+  private async messageTemplates(kind: RecordKind) {
+    const keys = [`email-subject-${kind}`, `email-body-${kind}`];
+    const [mail, whatsapp] = await Promise.all([
+      this.deps.db.selectFrom('email_templates').select(['key', 'html']).where('key', 'in', keys).execute(),
+      this.deps.db
+        .selectFrom('whatsapp_templates')
+        .select('value')
+        .where('kind', '=', kind)
+        .executeTakeFirst(),
+    ]);
+    const find = (key: string) => mail.find((t) => t.key === key)?.html ?? '';
+    if (!whatsapp) throw new PermanentJobError(`There is no WhatsApp template for ${kind} records.`);
+    return { subject: find(keys[0]!), body: find(keys[1]!), whatsapp: whatsapp.value };
+  }
+
+  private async sendOne(
+    kind: RecordKind,
+    channel: Channel,
+    row: Record<string, string>,
+    pdf: Buffer,
+    templates: { subject: string; body: string; whatsapp: string },
+  ): Promise<{ status: DeliveryStatus; messageId: string }> {
+    const filename = pdfFileName(kind, row);
+    const plain = (text: string) =>
+      text.replace(/\{\{\s*([^{}\s]+)\s*\}\}/g, (_, key: string) => row[key] ?? '');
+    if (channel === 'email') {
+      const to = checkEmail(row.emailId ?? '');
+      const html = mergeTemplate(templates.body, row);
+      try {
+        const receipt = await this.deps.mailer.send({
+          to,
+          subject: plain(templates.subject)
+            .replace(/[\r\n]+/g, ' ')
+            .slice(0, 250),
+          html,
+          text: html
+            .replace(/<[^>]+>/g, ' ')
+            .replace(/\s+/g, ' ')
+            .trim(),
+          attachments: [{ filename, content: pdf, contentType: 'application/pdf' }],
+        });
+        return { status: receipt.via === 'outbox' ? 'outbox' : 'sent', messageId: receipt.messageId };
+      } catch (err) {
+        throw classifySmtpError(err);
+      }
+    }
+    const to = toE164(row.custMobileNo ?? '', this.deps.defaultCountryCode);
+    const receipt = await this.deps.whatsapp.sendDocument({
+      to,
+      pdf,
+      filename,
+      caption: plain(templates.whatsapp),
+    });
+    return { status: receipt.via === 'outbox' ? 'outbox' : 'sent', messageId: receipt.messageId };
+  }
+}
