@@ -7,6 +7,8 @@ import type { AppContext } from './app-context.ts';
 import type { Config } from './config/env.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { exportsRoutes } from './modules/exports/exports.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { pdfsRoutes } from './modules/pdfs/pdfs.routes.ts';
@@ -86,6 +88,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   templatesRoutes(app, context);
   pdfsRoutes(app, context);
   sendingRoutes(app, context);
+  exportsRoutes(app, context);
+  dashboardRoutes(app, context);
   await registerWebApp(app, config.webDist);
   return app;
 }

@@ -14,6 +14,8 @@ import { FailureThrottle } from './lib/throttle.ts';
 import { SessionTokens } from './lib/tokens.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { CampaignsService } from './modules/campaigns/campaigns.service.ts';
+import { DashboardService } from './modules/dashboard/dashboard.service.ts';
+import { ExportsService } from './modules/exports/exports.service.ts';
 import { IMPORT_JOB, importJob } from './modules/imports/import.job.ts';
 import { ImportsService } from './modules/imports/imports.service.ts';
 import { PdfsService } from './modules/pdfs/pdfs.service.ts';
@@ -38,6 +40,8 @@ export interface Services {
   templates: TemplatesService;
   pdfs: PdfsService;
   sending: SendingService;
+  exports: ExportsService;
+  dashboard: DashboardService;
   webhooks: WhatsappWebhooks;
   jobs: JobRunner;
   close(): Promise<void>;
@@ -114,6 +118,8 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     records: new RecordsService(db, links),
     pdfs,
     sending,
+    exports: new ExportsService(db, pdfs),
+    dashboard: new DashboardService(db),
     webhooks: new WhatsappWebhooks(db, wa.appSecret, wa.verifyToken),
     uploads,
     imports: new ImportsService(db, uploads, () => jobs.nudge()),

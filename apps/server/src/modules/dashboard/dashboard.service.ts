@@ -1,0 +1,41 @@
+import type { DashboardInfo } from '@notice-desk/contract/dashboard';
+import type { Database } from '../../db/database.ts';
+import { getRecordCount } from '../records/records.repository.ts';
+import { recentDeliveries } from '../sending/deliveries.repository.ts';
+
+const MAIL_DETAILS = 100;
+
+/** The caller's totals and latest deliveries. */
+export class DashboardService {
+  constructor(private readonly db: Database) {}
+
+  async info(ownerId: string): Promise<DashboardInfo> {
+    const [cards, notices, campaigns, recent] = await Promise.all([
+      getRecordCount(this.db, ownerId, 'credit-card'),
+      getRecordCount(this.db, ownerId, 'notice'),
+      this.db
+        .selectFrom('campaigns')
+        .select(['kind', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('owner_id', '=', ownerId)
+        .where('status', '=', 'ready')
+        .groupBy('kind')
+        .execute(),
+      recentDeliveries(this.db, ownerId, MAIL_DETAILS),
+    ]);
+    const campaignsOf = (kind: string) => Number(campaigns.find((c) => c.kind === kind)?.n ?? 0);
+    return {
+      totalCreditCards: cards.total,
+      totalNotices: notices.total,
+      totalCreditCardCampaigns: campaignsOf('credit-card'),
+      totalNoticeCampaigns: campaignsOf('notice'),
+      mailInfo: recent.map((d) => ({
+        _id: d.id,
+        name: d.recipient_name,
+        date: d.status_at,
+        status: d.status,
+        channel: d.channel,
+        error: d.error,
+      })),
+    };
+  }
+}

@@ -1,0 +1,173 @@
+import ExcelJS from 'exceljs';
+import yauzl from 'yauzl';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
+import { pdfPagesText } from '../../test/pdf-text.ts';
+import { noticeKind } from '../records/record-kinds.ts';
+
+let t: TestApp;
+let asha: SignedIn;
+let ravi: SignedIn;
+beforeEach(async () => {
+  t = await createTestApp();
+  asha = await signUp(t.app, 'asha');
+  ravi = await signUp(t.app, 'ravi');
+});
+afterEach(async () => t.close());
+
+async function notices(count: number, overrides: (i: number) => Record<string, string> = () => ({})) {
+  let campaignId = '';
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const fields = Object.fromEntries(noticeKind.fields.map((f) => [f.key, `${f.key}-${i}`]));
+    const res = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/notices',
+        headers: asha.headers,
+        payload: { ...fields, emailId: `c${i}@example.com`, ...overrides(i) },
+      })
+    ).json();
+    campaignId = res.campaignId;
+    ids.push(res._id);
+  }
+  return { campaignId, ids };
+}
+
+function unzip(buffer: Buffer): Promise<{ name: string; data: Buffer; compressed: boolean }[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(buffer, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err);
+      const entries: { name: string; data: Buffer; compressed: boolean }[] = [];
+      zip.on('entry', (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (e, stream) => {
+          if (e || !stream) return reject(e);
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => {
+            entries.push({
+              name: entry.fileName,
+              data: Buffer.concat(chunks),
+              compressed: entry.compressionMethod !== 0,
+            });
+            zip.readEntry();
+          });
+        });
+      });
+      zip.on('end', () => resolve(entries));
+      zip.readEntry();
+    });
+  });
+}
+
+describe('campaign exports', () => {
+  it('zips every record’s own PDF, stored, named after its loan number and customer', async () => {
+    const { campaignId } = await notices(3);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/campaigns/export-campaign/notice?campaignid=${campaignId}`,
+      headers: asha.headers,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/zip');
+    const entries = await unzip(res.rawPayload);
+    expect(entries.map((e) => e.name).sort()).toEqual([
+      'loanNo-0 custName-0.pdf',
+      'loanNo-1 custName-1.pdf',
+      'loanNo-2 custName-2.pdf',
+    ]);
+    expect(entries.every((e) => !e.compressed)).toBe(true);
+    for (const entry of entries) {
+      const i = entry.name.match(/loanNo-(\d)/)![1];
+      const text = (await pdfPagesText(entry.data)).join(' ');
+      expect(text).toContain(`loanNo-${i}`);
+      expect(text).not.toContain(`loanNo-${(Number(i) + 1) % 3}`);
+    }
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/campaigns/export-campaign/notice?campaignid=${campaignId}`,
+          headers: ravi.headers,
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/campaigns/export-campaign/credit-card?campaignid=${campaignId}`,
+          headers: asha.headers,
+        })
+      ).statusCode,
+    ).toBe(400);
+  });
+
+  it('reports every record with its channel statuses, formulas neutralised', async () => {
+    const { campaignId, ids } = await notices(2, (i) =>
+      i === 1
+        ? { custName: '=HYPERLINK("http://evil","x")', remark: '+1+1', modeOfDispatch: 'email' }
+        : { modeOfDispatch: 'email' },
+    );
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/campaigns/send-mail',
+      headers: asha.headers,
+      payload: { data: ids, type: 'notice' },
+    });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/campaigns/export-reports/notice?campaignid=${campaignId}`,
+      headers: asha.headers,
+    });
+    expect(res.statusCode).toBe(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0]!;
+    const header = (sheet.getRow(1).values as string[]).slice(1);
+    expect(header.slice(0, 2)).toEqual(['Loan No.', 'Customer Name']);
+    expect(header).toEqual(
+      expect.arrayContaining(['Email Status', 'Email Message Id', 'Email PDF SHA-256', 'WhatsApp Status']),
+    );
+    const rows = [2, 3].map((r) =>
+      Object.fromEntries(header.map((h, c) => [h, String(sheet.getRow(r).getCell(c + 1).value ?? '')])),
+    );
+    expect(rows[0]).toMatchObject({
+      'Loan No.': 'loanNo-0',
+      'Email Status': 'outbox',
+      'WhatsApp Status': 'not sent',
+    });
+    expect(rows[0]!['Email PDF SHA-256']).toMatch(/^[0-9a-f]{64}$/);
+    expect(rows[1]!['Customer Name']).toBe(`'=HYPERLINK("http://evil","x")`);
+    expect(rows[1]!['Remark']).toBe("'+1+1");
+  });
+});
+
+describe('dashboard', () => {
+  it('answers the caller’s totals and latest deliveries', async () => {
+    const { ids } = await notices(2, () => ({ modeOfDispatch: 'email' }));
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/campaigns/send-mail',
+      headers: asha.headers,
+      payload: { data: ids, type: 'notice' },
+    });
+    const info = (await t.app.inject({ method: 'GET', url: '/api/dashboard', headers: asha.headers })).json();
+    expect(info).toMatchObject({
+      totalCreditCards: 0,
+      totalNotices: 2,
+      totalCreditCardCampaigns: 0,
+      totalNoticeCampaigns: 1,
+    });
+    expect(info.mailInfo).toHaveLength(2);
+    expect(info.mailInfo[0]).toMatchObject({
+      name: expect.stringMatching(/^custName-\d$/),
+      status: 'outbox',
+      channel: 'email',
+    });
+    const theirs = (
+      await t.app.inject({ method: 'GET', url: '/api/dashboard', headers: ravi.headers })
+    ).json();
+    expect(theirs).toMatchObject({ totalNotices: 0, mailInfo: [] });
+  });
+});

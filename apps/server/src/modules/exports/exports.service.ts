@@ -1,0 +1,128 @@
+import { PassThrough, type Readable } from 'node:stream';
+import yazl from 'yazl';
+import type { Database } from '../../db/database.ts';
+import type { RecordKind } from '../../db/schema.ts';
+import { badRequest, notFound } from '../../lib/errors.ts';
+import { xlsxStream } from '../../lib/xlsx/write-sheet.ts';
+import * as campaigns from '../campaigns/campaigns.repository.ts';
+import { pdfFileName, type PdfsService } from '../pdfs/pdfs.service.ts';
+import { recordKinds } from '../records/record-kinds.ts';
+import * as records from '../records/records.repository.ts';
+import * as deliveries from '../sending/deliveries.repository.ts';
+
+const PAGE = 500;
+const channelColumns = (label: string) => [
+  `${label} Status`,
+  `${label} Time`,
+  `${label} Message Id`,
+  `${label} PDF SHA-256`,
+  `${label} Error`,
+];
+
+/** A campaign's report (.xlsx) and its PDFs (.zip), streamed page by page so memory stays flat at any size. */
+export class ExportsService {
+  constructor(
+    private readonly db: Database,
+    private readonly pdfs: PdfsService,
+  ) {}
+
+  private async campaign(ownerId: string, kind: RecordKind, campaignId: string) {
+    const campaign = await campaigns.findCampaign(this.db, ownerId, campaignId);
+    if (!campaign) throw notFound('Campaign');
+    if (campaign.kind !== kind)
+      throw badRequest(`That campaign holds ${campaign.kind} records, not ${kind} records.`);
+    return campaign;
+  }
+
+  /** Every record's fields and, per channel, its latest status, time, provider message id and PDF hash. */
+  async report(
+    ownerId: string,
+    kind: RecordKind,
+    campaignId: string,
+  ): Promise<{ name: string; stream: Readable }> {
+    const campaign = await this.campaign(ownerId, kind, campaignId);
+    const info = recordKinds[kind];
+    const db = this.db;
+    async function* rows() {
+      for (let offset = 0; ; offset += PAGE) {
+        const page = await records.listCampaignRecords(db, info, ownerId, campaignId, offset, PAGE);
+        const latest = new Map<string, deliveries.DeliveryRow>();
+        for (const d of await deliveries.deliveriesForRecords(
+          db,
+          page.map((r) => r.id),
+        ))
+          latest.set(`${d.record_id}:${d.channel}`, d);
+        for (const row of page) {
+          const cells = info.fields.map((f) => row[f.key] ?? '');
+          for (const channel of ['email', 'whatsapp'] as const) {
+            const d = latest.get(`${row.id}:${channel}`);
+            cells.push(
+              d?.status ?? 'not sent',
+              d?.status_at ?? '',
+              d?.provider_message_id ?? '',
+              d?.pdf_sha256 ?? '',
+              d?.error ?? '',
+            );
+          }
+          yield cells;
+        }
+        if (page.length < PAGE) return;
+      }
+    }
+    const headers = [
+      ...info.fields.map((f) => f.label),
+      ...channelColumns('Email'),
+      ...channelColumns('WhatsApp'),
+    ];
+    return { name: `${safeName(campaign.name)} report.xlsx`, stream: xlsxStream('Report', headers, rows()) };
+  }
+
+  /** A zip (stored, not deflated: PDFs are compressed already) of every record's PDF. */
+  async zip(
+    ownerId: string,
+    kind: RecordKind,
+    campaignId: string,
+  ): Promise<{ name: string; stream: Readable }> {
+    const campaign = await this.campaign(ownerId, kind, campaignId);
+    const info = recordKinds[kind];
+    const zip = new yazl.ZipFile();
+    const out = new PassThrough();
+    zip.outputStream.pipe(out);
+    const used = new Set<string>();
+    const unique = (name: string) => {
+      let candidate = name;
+      for (let n = 2; used.has(candidate.toLowerCase()); n++)
+        candidate = name.replace(/\.pdf$/, ` (${n}).pdf`);
+      used.add(candidate.toLowerCase());
+      return candidate;
+    };
+    (async () => {
+      for (let offset = 0; ; offset += PAGE) {
+        const page = await records.listCampaignRecords(this.db, info, ownerId, campaignId, offset, PAGE);
+        const pdfs = await this.pdfs.pdfsFor(kind, page);
+        page.forEach((row, i) =>
+          zip.addBuffer(pdfs[i]!.pdf, unique(pdfFileName(kind, row)), { compress: false }),
+        );
+        // Let the client take what is queued before rendering more: memory stays flat.
+        while (
+          out.readableLength + (zip.outputStream as unknown as Readable).readableLength > 8 * 1024 * 1024 &&
+          !out.destroyed
+        ) {
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        if (page.length < PAGE || out.destroyed) break;
+      }
+      zip.end();
+    })().catch((err: unknown) => out.destroy(err as Error));
+    return { name: `${safeName(campaign.name)}.zip`, stream: out };
+  }
+}
+
+function safeName(name: string): string {
+  return (
+    name
+      .replace(/[^\p{L}\p{N} ._-]+/gu, '_')
+      .trim()
+      .slice(0, 100) || 'campaign'
+  );
+}
