@@ -1,6 +1,7 @@
 import { benchImport, benchSheet, timeExcelJsRead, type ImportFigures } from './imports.ts';
 import { benchLists, type ListFigures } from './lists.ts';
 import { benchPdfs } from './pdfs.ts';
+import { benchSending, type SendFigures } from './sending.ts';
 import { postgresReachable, table } from './support.ts';
 
 // `npm run bench` runs every benchmark; `npm run bench -- lists` runs the named ones.
@@ -37,6 +38,14 @@ async function main(): Promise<void> {
     const { figures, ratio } = await benchPdfs();
     table(figures as unknown as Record<string, number | string>[]);
     console.log(`   the project renderer is ${ratio}x as fast as one print per record`);
+  }
+
+  if (runs('sending')) {
+    console.log('\n## Sending: 5,000 notices, e-mail (PDF attached) and WhatsApp, through the API in chunks of 10');
+    console.log('   targets: >= 100 notices/s with no PDF rendered before, >= 300/s with them rendered; zip of 10,000 PDFs <= 5 s, <= 500 MB');
+    const figures: SendFigures[] = [await benchSending('SQLite')];
+    if (withPostgres) figures.push(await benchSending('PostgreSQL'));
+    table(figures as unknown as Record<string, number | string>[]);
   }
 }
 

@@ -101,8 +101,10 @@ export class SendingService {
       ignored: unique.length - owned.length,
     };
     if (claimed.length === 0) return result;
+    const tc = performance.now();
     const jobId = await this.enqueue(ownerId, kind, claimed);
     await this.waitFor(jobId);
+    if (process.env.SEND_DEBUG) console.log('job wait', (performance.now() - tc) | 0);
     for (const delivery of await deliveries.findDeliveries(this.deps.db, claimed)) {
       if (delivery.status === 'failed') result.failed += 1;
       else if (delivery.status === 'queued') result.queued += 1;
@@ -172,6 +174,7 @@ export class SendingService {
     ]);
     const byId = new Map(rows.map((row) => [row.id, row]));
     let rendered: Map<string, { pdf: Buffer; sha256: string; key: string }>;
+    const t0 = performance.now();
     try {
       const pdfs = await this.deps.pdfs.pdfsFor(kind, rows);
       rendered = new Map(rows.map((row, i) => [row.id, pdfs[i]!]));
@@ -219,7 +222,9 @@ export class SendingService {
         }
       }
     };
+    const t1 = performance.now();
     await Promise.all(Array.from({ length: PARALLEL }, worker));
+    if (process.env.SEND_DEBUG) console.log('render', (t1 - t0) | 0, 'send', (performance.now() - t1) | 0);
     if (waiting > 0)
       throw new TransientSendError(`${waiting} message(s) will be retried: the provider asked to try later.`);
   }

@@ -1,16 +1,20 @@
-import { data, type LoaderFunctionArgs } from 'react-router';
-import { ContentLayout } from '../../../components/layout/content-layout.tsx';
-import type { CampaignType } from '../../../config/paths.ts';
+import { data, useParams, type LoaderFunctionArgs } from 'react-router';
+import { campaignTypes, type CampaignType } from '@notice-desk/contract/campaigns';
+import { CampaignDetail } from '../../../features/campaigns/components/campaign-detail.tsx';
 
-const campaignTypes: readonly string[] = ['notice', 'credit-card'] satisfies CampaignType[];
+const isCampaignType = (value: string | undefined): value is CampaignType =>
+  (campaignTypes as readonly (string | undefined)[]).includes(value);
 
 /** Only notice and credit-card campaigns exist; any other type is an unknown page. */
 export function loader({ params }: LoaderFunctionArgs) {
-  if (!campaignTypes.includes(params.type ?? '')) throw data(null, { status: 404, statusText: 'Not Found' });
+  if (!isCampaignType(params.type)) throw data(null, { status: 404, statusText: 'Not Found' });
   return null;
 }
 
-// The screen's content arrives with its own issue; until then it shows only its heading.
 export default function CampaignRoute() {
-  return <ContentLayout title="Campaign Details" />;
+  const { type, id = '' } = useParams();
+  // The loader let only a known type through.
+  if (!isCampaignType(type)) return null;
+  // A new id is a new page: paging and selection start again.
+  return <CampaignDetail key={`${type}/${id}`} type={type} campaignId={id} />;
 }

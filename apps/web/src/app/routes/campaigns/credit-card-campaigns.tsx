@@ -1,6 +1,10 @@
 import { ContentLayout } from '../../../components/layout/content-layout.tsx';
+import { CampaignList } from '../../../features/campaigns/components/campaign-list.tsx';
 
-// The screen's content arrives with its own issue; until then it shows only its heading.
 export default function CreditCardCampaignsRoute() {
-  return <ContentLayout title="Credit Card Campaigns" />;
+  return (
+    <ContentLayout title="Credit Card Campaigns">
+      <CampaignList type="credit-card" />
+    </ContentLayout>
+  );
 }

@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import { noticeFields } from '@notice-desk/contract/notice';
+import { openDatabase } from '../src/db/database.ts';
+import { newId } from '../src/lib/ids.ts';
+import { insertImportCampaign, markCampaignReady } from '../src/modules/campaigns/campaigns.repository.ts';
+import { noticeKind } from '../src/modules/records/record-kinds.ts';
+import { adjustRecordCount, insertRecords, type RecordRow } from '../src/modules/records/records.repository.ts';
+import { startSmtpListener, startWhatsappPeer } from '../src/test/peers.ts';
+import { signUpOver, startServerProcess, type ServerProcess } from '../src/test/server-process.ts';
+import { benchTarget, type BenchTarget } from './support.ts';
+
+const SEND = Number(process.env.BENCH_SEND ?? 5000);
+const ZIP = Number(process.env.BENCH_ZIP ?? 10_000);
+
+async function seedCampaign(target: BenchTarget, ownerId: string, count: number): Promise<{ campaignId: string; ids: string[] }> {
+  const { db } = await openDatabase(target.config);
+  const now = new Date().toISOString();
+  const campaignId = newId();
+  await db.insertInto('jobs').values({ id: campaignId, kind: 'seed', owner_id: ownerId, subject: 'seed', payload: '{}', status: 'done', attempts: 1, max_attempts: 1, run_after: now, lease_until: null, locked_by: null, progress: 100, result: null, error: null, created_at: now, updated_at: now }).execute();
+  await insertImportCampaign(db, { id: campaignId, owner_id: ownerId, kind: 'notice', name: `bench ${count}`, job_id: campaignId, created_at: now });
+  const ids: string[] = [];
+  for (let start = 0; start < count; start += 1000) {
+    const rows: RecordRow[] = [];
+    for (let i = start; i < Math.min(count, start + 1000); i++) {
+      const row: RecordRow = { id: newId(), owner_id: ownerId, campaign_id: campaignId, created_at: now, updated_at: now };
+      for (const f of noticeFields) row[f.key] = `${f.label} ${i}`;
+      row.emailId = `customer${i}@example.com`;
+      row.custMobileNo = `9${String(100_000_000 + i)}`;
+      row.modeOfDispatch = 'Email and WhatsApp';
+      rows.push(row);
+      ids.push(row.id);
+    }
+    await db.transaction().execute((trx) => insertRecords(trx, noticeKind, rows));
+  }
+  await markCampaignReady(db, campaignId, { imported: count, skipped: 0 });
+  await adjustRecordCount(db, ownerId, 'notice', count);
+  await db.destroy();
+  return { campaignId, ids };
+}
+
+function peakRssMb(pid: number): number {
+  return Math.round(Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
+}
+
+async function sendInChunks(server: ServerProcess, headers: Record<string, string>, ids: string[], resend: boolean): Promise<{ seconds: number; sent: number }> {
+  const start = performance.now();
+  let sent = 0;
+  for (let i = 0; i < ids.length; i += 10) {
+    const res = await fetch(`${server.baseUrl}/api/campaigns/send-mail`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ data: ids.slice(i, i + 10), type: 'notice', resend }),
+    });
+    const body = (await res.json()) as { sent: number };
+    sent += body.sent;
+  }
+  return { seconds: (performance.now() - start) / 1000, sent };
+}
+
+export interface SendFigures {
+  database: string;
+  'fresh notices/s': number;
+  'cached notices/s': number;
+  'messages sent': number;
+  'zip 10,000 s': number;
+  'zip MB': number;
+  'server peak MB': number;
+}
+
+/** 5,000 notices on both channels through the API in chunks of 10, as the web app sends them; then a 10,000-PDF zip. */
+export async function benchSending(label: BenchTarget['label']): Promise<SendFigures> {
+  const smtp = await startSmtpListener();
+  const peer = await startWhatsappPeer();
+  const target = await benchTarget(label, 'sending');
+  const server = await startServerProcess({
+    ...target.env,
+    SMTP_URL: smtp.url,
+    WHATSAPP_API_URL: peer.apiUrl,
+    WHATSAPP_TOKEN: 'peer-token',
+    WHATSAPP_PHONE_NUMBER_ID: '1234567890',
+  });
+  try {
+    const user = await signUpOver(server.baseUrl, 'bench-sender');
+    const { ids } = await seedCampaign(target, user.userId, SEND);
+    const fresh = await sendInChunks(server, user.headers, ids, false);
+    const cached = await sendInChunks(server, user.headers, ids, true);
+    if (smtp.mails.length !== SEND * 2 || peer.messages.length !== SEND * 2) {
+      throw new Error(`expected ${SEND * 2} of each, got ${smtp.mails.length} mails and ${peer.messages.length} WhatsApp messages`);
+    }
+    const zipCampaign = await seedCampaign(target, user.userId, ZIP);
+    // Render the campaign's PDFs first (the target is for PDFs already rendered).
+    await (await fetch(`${server.baseUrl}/api/campaigns/export-campaign/notice?campaignid=${zipCampaign.campaignId}`, { headers: user.headers })).arrayBuffer();
+    const zipStart = performance.now();
+    const zip = await (await fetch(`${server.baseUrl}/api/campaigns/export-campaign/notice?campaignid=${zipCampaign.campaignId}`, { headers: user.headers })).arrayBuffer();
+    const zipSeconds = (performance.now() - zipStart) / 1000;
+    return {
+      database: label,
+      'fresh notices/s': Math.round(SEND / fresh.seconds),
+      'cached notices/s': Math.round(SEND / cached.seconds),
+      'messages sent': fresh.sent + cached.sent,
+      'zip 10,000 s': Number(zipSeconds.toFixed(2)),
+      'zip MB': Math.round(zip.byteLength / 1024 / 1024),
+      'server peak MB': peakRssMb(server.child.pid!),
+    };
+  } finally {
+    await server.stop();
+    await target.cleanup();
+    await smtp.close();
+    await peer.close();
+  }
+}

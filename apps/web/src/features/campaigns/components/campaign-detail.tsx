@@ -1,0 +1,104 @@
+import { useCallback, useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import type { CampaignRow, CampaignType } from '@notice-desk/contract/campaigns';
+import { ContentLayout } from '../../../components/layout/content-layout.tsx';
+import {
+  DataTable,
+  type DataTableColumn,
+  type DataTableSelection,
+} from '../../../components/ui/data-table.tsx';
+import { paths } from '../../../config/paths.ts';
+import { usePagination } from '../../../hooks/use-pagination.ts';
+import { isMissingRecord } from '../../../lib/api-error.ts';
+import { formatListDate } from '../../../utils/format-date.ts';
+import { useGetCampaignQuery } from '../api/campaigns-api.ts';
+
+/** The spec's campaign detail page sizes; 50 is the default. */
+const PAGE_SIZES = [50, 100, 500, 1000, 10000] as const;
+
+const rowId = (row: CampaignRow) => row._id;
+const customerName = (row: CampaignRow) => row.custName;
+/** A channel's status; '-' until the record is sent on it. */
+const status = (value: string) => value || '-';
+
+// A module constant: the table re-renders every row when its columns change, and a page can hold 10,000.
+const columns: DataTableColumn<CampaignRow>[] = [
+  { id: 'number', header: 'No.', cell: (_row, rowNumber) => rowNumber },
+  { id: 'custName', header: 'Name', cell: (row) => row.custName },
+  { id: 'date', header: 'Date', cell: (row) => formatListDate(row.date) },
+  { id: 'email', header: 'Email Status', cell: (row) => status(row.emailResponse) },
+  { id: 'whatsapp', header: 'WhatsApp Status', cell: (row) => status(row.whatsappResponse) },
+];
+
+const noSelection: ReadonlySet<string> = new Set();
+
+const listHref = (type: CampaignType) =>
+  type === 'notice' ? paths.campaigns.notices.getHref() : paths.campaigns.creditCards.getHref();
+
+type CampaignDetailProps = { type: CampaignType; campaignId: string };
+
+/** /campaign/{type}/{id}: one campaign's records, paged, with row selection for sending. */
+export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
+  const { page, limit, setPage, setLimit } = usePagination(PAGE_SIZES[0]);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(noSelection);
+  const { data, error, isLoading, isFetching, isError, refetch } = useGetCampaignQuery({
+    id: campaignId,
+    page,
+    limit,
+  });
+
+  // The spec: changing the page or the page size clears the selection.
+  const changePage = useCallback(
+    (next: number) => {
+      setSelected(noSelection);
+      setPage(next);
+    },
+    [setPage],
+  );
+  const changeLimit = useCallback(
+    (next: number) => {
+      setSelected(noSelection);
+      setLimit(next);
+    },
+    [setLimit],
+  );
+  const selection = useMemo<DataTableSelection>(() => ({ selected, onChange: setSelected }), [selected]);
+
+  // A campaign of the other kind is not this page's either.
+  if ((isError && isMissingRecord(error)) || (data && data.type !== type)) {
+    return (
+      <ContentLayout title="Campaign Details">
+        <div className="state-message panel" role="alert">
+          <p>Campaign not found.</p>
+          <Link to={listHref(type)}>Back to the campaign history</Link>
+        </div>
+      </ContentLayout>
+    );
+  }
+
+  const rows = (type === 'notice' ? data?.notices : data?.creditCards) ?? [];
+  return (
+    <ContentLayout title={data?.name ?? 'Campaign Details'}>
+      <DataTable
+        label="Campaign records"
+        columns={columns}
+        rows={rows}
+        rowId={rowId}
+        page={page}
+        limit={limit}
+        total={data?.total ?? 0}
+        pageSizes={PAGE_SIZES}
+        onPageChange={changePage}
+        onLimitChange={changeLimit}
+        searchText={customerName}
+        selection={selection}
+        loading={isLoading}
+        busy={isFetching}
+        failed={isError}
+        errorMessage="The campaign could not be loaded."
+        onRetry={() => void refetch()}
+        emptyMessage="This campaign has no records."
+      />
+    </ContentLayout>
+  );
+}

@@ -1,0 +1,117 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import toast from 'react-hot-toast';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Campaign } from '@notice-desk/contract/campaigns';
+import { stubFetch } from '../../../testing/stub-fetch.ts';
+import { jsonResponse, plainUser, renderWithApp, sessionOf } from '../../../testing/test-utils.tsx';
+import { CampaignList } from './campaign-list.tsx';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const campaign = (n: number, name = `Import ${n}`): Campaign => ({
+  _id: `campaign-${n}`,
+  name,
+  date: '2025-03-01T12:00:00.000Z',
+  imported: 10,
+  skipped: 0,
+});
+
+/** The campaign endpoints over an in-memory list of the user's notice campaigns. */
+function campaignServer(initial: Campaign[]) {
+  const campaigns = [...initial];
+  const server = stubFetch(({ method, path, search }) => {
+    if (method === 'GET' && path === '/api/campaigns/notice') {
+      const page = Number(search.get('page'));
+      const limit = Number(search.get('limit'));
+      return jsonResponse(200, {
+        items: campaigns.slice((page - 1) * limit, page * limit),
+        total: campaigns.length,
+      });
+    }
+    const index = campaigns.findIndex(({ _id }) => path === `/api/campaigns/${_id}`);
+    if (method === 'DELETE' && index >= 0) {
+      campaigns.splice(index, 1);
+      return jsonResponse(200, { message: 'Campaign deleted successfully.' });
+    }
+    return jsonResponse(404, {
+      statusCode: 404,
+      code: 'NOT_FOUND',
+      message: 'Not found.',
+      error: 'Not found.',
+    });
+  });
+  return { ...server, campaigns };
+}
+
+const renderList = () =>
+  renderWithApp(<CampaignList type="notice" />, { path: '/campaign/notice', session: sessionOf(plainUser) });
+
+describe('CampaignList', () => {
+  it('lists campaigns with No., History Name (a link to the campaign), Imported At and Action', async () => {
+    const server = campaignServer([campaign(1, 'March notices')]);
+    renderList();
+
+    const link = await screen.findByRole('link', { name: 'March notices' });
+    expect(link.getAttribute('href')).toBe('/campaign/notice/campaign-1');
+    expect(screen.getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual([
+      'No.',
+      'History Name',
+      'Imported At',
+      'Action',
+    ]);
+    const row = within(screen.getByRole('table')).getAllByRole('row')[1]!;
+    const cells = within(row)
+      .getAllByRole('cell')
+      .map((cell) => cell.textContent);
+    expect(cells.slice(0, 3)).toEqual(['1', 'March notices', 'Mar 1st 25']);
+    expect(within(row).getByRole('button', { name: 'Delete March notices' })).toBeTruthy();
+    expect(within(row).queryByRole('button', { name: /Export/ })).toBeNull();
+    expect(server.requests[0]?.search.toString()).toBe('page=1&limit=10');
+  });
+
+  it('offers the page sizes 10, 25 and 2500, and a search on the history name', async () => {
+    campaignServer([campaign(1, 'March notices'), campaign(2, 'April notices')]);
+    const user = userEvent.setup();
+    renderList();
+    await screen.findByRole('link', { name: 'March notices' });
+
+    const sizes = within(screen.getByRole('combobox', { name: 'Entries per page' })).getAllByRole('option');
+    expect(sizes.map((option) => option.textContent)).toEqual(['10', '25', '2500']);
+    await user.type(screen.getByRole('searchbox'), 'april');
+    expect(screen.queryByRole('link', { name: 'March notices' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'April notices' })).toBeTruthy();
+  });
+
+  it('says how to start one when there are none', async () => {
+    campaignServer([]);
+    renderList();
+    expect(
+      await screen.findByText('No campaigns yet. Import an Excel file from Forms to start one.'),
+    ).toBeTruthy();
+  });
+
+  it("deletes only after asking, then shows the server's message and the list without it", async () => {
+    const server = campaignServer([campaign(1, 'March notices'), campaign(2, 'April notices')]);
+    const success = vi.spyOn(toast, 'success');
+    const user = userEvent.setup();
+    renderList();
+
+    await user.click(await screen.findByRole('button', { name: 'Delete March notices' }));
+    const dialog = screen.getByRole('dialog', { name: /Are you sure you want to delete March notices\?/ });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(server.requests.some(({ method }) => method === 'DELETE')).toBe(false);
+    expect(server.campaigns).toHaveLength(2);
+
+    await user.click(screen.getByRole('button', { name: 'Delete March notices' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }));
+
+    await waitFor(() => expect(success).toHaveBeenCalledWith('Campaign deleted successfully.'));
+    expect(server.requests.find(({ method }) => method === 'DELETE')?.path).toBe('/api/campaigns/campaign-1');
+    await waitFor(() => expect(screen.queryByRole('link', { name: 'March notices' })).toBeNull());
+    expect(screen.getByRole('link', { name: 'April notices' })).toBeTruthy();
+  });
+});

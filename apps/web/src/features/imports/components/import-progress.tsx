@@ -1,0 +1,105 @@
+import { useId } from 'react';
+import { useDownloadFileMutation } from '../../../lib/download-api.ts';
+import { toastApiProblem } from '../../../lib/api-error.ts';
+import { useImportProgress } from '../hooks/use-import-progress.ts';
+import type { ImportOutcome } from '../stores/import-tracker.ts';
+import { importKinds, importReportUrl, type ImportKind } from '../utils/import-kinds.ts';
+import styles from './import-progress.module.css';
+
+const rows = (count: number) => `${count} ${count === 1 ? 'row' : 'rows'}`;
+
+/**
+ * The list page's import status: the progress bar while the kind's import runs, then what came of
+ * it when there is more to say than the success toast (skipped rows, or why it failed).
+ */
+export function ImportProgress({ kind }: { kind: ImportKind }) {
+  const { showBar, percentage, finishing, outcome, dismissOutcome } = useImportProgress(kind);
+  const labelId = useId();
+  const { records } = importKinds[kind];
+
+  return (
+    <>
+      {showBar && (
+        <div className={styles.panel}>
+          <div className={styles.header}>
+            <span id={labelId} className={styles.label}>
+              {finishing ? `Import of ${records} complete` : `Importing ${records}…`}
+            </span>
+            <span className={styles.percentage}>{percentage}%</span>
+          </div>
+          <div
+            className={styles.track}
+            role="progressbar"
+            aria-labelledby={labelId}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={percentage}
+          >
+            <div className={styles.fill} style={{ width: `${percentage}%` }} />
+          </div>
+        </div>
+      )}
+      {outcome && <OutcomeNotice kind={kind} outcome={outcome} onDismiss={dismissOutcome} />}
+    </>
+  );
+}
+
+type OutcomeNoticeProps = { kind: ImportKind; outcome: ImportOutcome; onDismiss: () => void };
+
+function OutcomeNotice({ kind, outcome, onDismiss }: OutcomeNoticeProps) {
+  const [download, { isLoading: downloading }] = useDownloadFileMutation();
+  const failed = outcome.result === 'failed';
+  const { jobId, skipped } = outcome;
+
+  const downloadReport = async () => {
+    if (!jobId) return;
+    try {
+      await download({ url: importReportUrl(jobId), fileName: 'import-report.xlsx' }).unwrap();
+    } catch (error) {
+      toastApiProblem(error, 'Error downloading the report.');
+    }
+  };
+
+  return (
+    // A failure interrupts (alert); skipped rows after a success are news (status).
+    <div
+      className={failed ? `${styles.notice} ${styles.failed}` : styles.notice}
+      role={failed ? 'alert' : 'status'}
+    >
+      <div className={styles.noticeText}>
+        {failed ? (
+          <>
+            <p className={styles.noticeTitle}>The import of {importKinds[kind].records} failed.</p>
+            <p>{outcome.error}</p>
+            {skipped > 0 && <p>{rows(skipped)} had problems; the report lists them.</p>}
+          </>
+        ) : (
+          <>
+            <p className={styles.noticeTitle}>
+              {rows(skipped)} of the file {skipped === 1 ? 'was' : 'were'} skipped.
+            </p>
+            <p>
+              {outcome.imported} {importKinds[kind].records} imported. The report says which rows were skipped
+              and why.
+            </p>
+          </>
+        )}
+      </div>
+      <div className={styles.noticeActions}>
+        {skipped > 0 && jobId && (
+          <button
+            type="button"
+            className="button button-secondary button-small"
+            disabled={downloading}
+            onClick={() => void downloadReport()}
+          >
+            Download report
+          </button>
+        )}
+        <button type="button" className="button button-secondary button-small" onClick={onDismiss}>
+          Dismiss
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { campaignNameFor, fileSizeInMb, importFileError, uploadNameFor } from './import-file.ts';
+
+const file = (name: string, bytes = 10) => new File([new Uint8Array(bytes)], name);
+
+describe('import file checks', () => {
+  it("asks for a file when none is chosen: 'Please select a file.'", () => {
+    expect(importFileError(null)).toBe('Please select a file.');
+  });
+
+  it("refuses a name not ending in .xlsx: 'Please upload an Excel file (.xlsx).'", () => {
+    for (const name of ['notices.csv', 'notices.xls', 'notices.xlsx.csv', 'notices']) {
+      expect(importFileError(file(name))).toBe('Please upload an Excel file (.xlsx).');
+    }
+  });
+
+  it('accepts an .xlsx name, whatever its case', () => {
+    expect(importFileError(file('notices.xlsx'))).toBeNull();
+    expect(importFileError(file('NOTICES.XLSX'))).toBeNull();
+  });
+
+  it('shows the size in MB with 2 decimals', () => {
+    expect(fileSizeInMb(0)).toBe('0.00 MB');
+    expect(fileSizeInMb(52_429)).toBe('0.05 MB');
+    expect(fileSizeInMb(5 * 1024 * 1024 + 512 * 1024)).toBe('5.50 MB');
+  });
+});
+
+describe('import names', () => {
+  it("names the campaign after the rename, else the file, without '.xlsx'", () => {
+    expect(campaignNameFor('march.xlsx', '')).toBe('march');
+    expect(campaignNameFor('march.xlsx', '  ')).toBe('march');
+    expect(campaignNameFor('march.xlsx', 'March notices')).toBe('March notices');
+    expect(campaignNameFor('march.xlsx', 'March notices.xlsx')).toBe('March notices');
+  });
+
+  it('sends the rename as an .xlsx name with the upload, else the file name', () => {
+    expect(uploadNameFor('march.xlsx', '')).toBe('march.xlsx');
+    expect(uploadNameFor('march.xlsx', 'April')).toBe('April.xlsx');
+    expect(uploadNameFor('march.xlsx', 'April.xlsx')).toBe('April.xlsx');
+  });
+});
