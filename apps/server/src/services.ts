@@ -67,7 +67,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
   const renderer = new PdfRenderer({ executablePath: config.chromiumPath, log });
   const pdfs = new PdfsService(db, store, renderer, links);
   const { whatsapp: wa } = config;
-  const sending = new SendingService({
+  const sending: SendingService = new SendingService({
     db,
     store,
     pdfs,
@@ -84,15 +84,18 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
         : outboxSender(path.join(config.dataDir, 'outbox')),
     defaultCountryCode: config.defaultCountryCode,
     onEnqueued: () => jobs.nudge(),
+    get jobEvents(): JobRunner | undefined {
+      return config.runJobs ? jobs : undefined;
+    },
   });
-  const jobs = new JobRunner({
+  const jobs: JobRunner = new JobRunner({
     db,
     databaseKind: kind,
     log,
     leaseMs: config.jobLeaseSeconds * 1000,
     concurrency: 4,
     handlers: {
-      [SEND_JOB]: (context) => sending.runSendJob(context),
+      [SEND_JOB]: (context): Promise<void> => sending.runSendJob(context),
       [IMPORT_JOB]: importJob(db, store, {
         maxRows: config.importMaxRows,
         maxUnpackedBytes: config.importMaxUnpackedBytes,
@@ -118,7 +121,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     records: new RecordsService(db, links),
     pdfs,
     sending,
-    exports: new ExportsService(db, pdfs),
+    exports: new ExportsService(db, pdfs, store),
     dashboard: new DashboardService(db),
     webhooks: new WhatsappWebhooks(db, wa.appSecret, wa.verifyToken),
     uploads,

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, DatabaseKind } from '../db/database.ts';
@@ -40,7 +41,7 @@ class LostLeaseError extends Error {}
  * one database: a claim is atomic, a lease is renewed while the job runs, and a job whose runner died
  * is claimed again once its lease runs out. Failures retry with exponential backoff up to max_attempts.
  */
-export class JobRunner {
+export class JobRunner extends EventEmitter<{ settled: [jobId: string] }> {
   readonly workerId = `${hostname()}:${process.pid}:${newId().slice(-8)}`;
   private readonly leaseMs: number;
   private readonly pollMs: number;
@@ -51,6 +52,8 @@ export class JobRunner {
   private loop: Promise<void> | undefined;
 
   constructor(private readonly options: JobRunnerOptions) {
+    super();
+    this.setMaxListeners(0);
     this.leaseMs = options.leaseMs ?? 30_000;
     this.pollMs = options.pollMs ?? 1000;
     this.concurrency = options.concurrency ?? 1;
@@ -164,6 +167,8 @@ export class JobRunner {
     } finally {
       clearInterval(renew);
       this.stopping.signal.removeEventListener('abort', abortOnStop);
+      // Done, failed or waiting to retry: whoever waits on this job in this process may look now.
+      this.emit('settled', job.id);
     }
   }
 }

@@ -3,6 +3,7 @@ import yazl from 'yazl';
 import type { Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
+import type { FileStore } from '../../lib/storage.ts';
 import { xlsxStream } from '../../lib/xlsx/write-sheet.ts';
 import * as campaigns from '../campaigns/campaigns.repository.ts';
 import { pdfFileName, type PdfsService } from '../pdfs/pdfs.service.ts';
@@ -24,6 +25,7 @@ export class ExportsService {
   constructor(
     private readonly db: Database,
     private readonly pdfs: PdfsService,
+    private readonly store: FileStore,
   ) {}
 
   private async campaign(ownerId: string, kind: RecordKind, campaignId: string) {

@@ -60,54 +60,53 @@ export class PdfsService {
     private readonly links: PdfLinks,
   ) {}
 
-  /** PDFs for many records of one kind, rendering only those not already kept. */
-  async pdfsFor(kind: RecordKind, rows: Record<string, string>[]): Promise<RenderedPdf[]> {
+  /** Renders in progress, by storage key: a second caller waits for the first instead of rendering again. */
+  private readonly inflight = new Map<string, Promise<void>>();
+
+  /** Makes sure each record's PDF is kept, rendering the missing ones; answers each record's storage key. */
+  async ensure(kind: RecordKind, rows: Record<string, string>[]): Promise<string[]> {
     const templates = await pdfTemplatesOf(this.db, kind);
     const info = recordKinds[kind];
     const documents = rows.map((row) => {
       const fields = Object.fromEntries(info.fields.map((f) => [f.key, row[f.key] ?? '']));
       const template = templateFor(kind, fields, templates);
-      const key = createHash('sha256')
-        .update(template.html)
-        .update('\0')
-        .update(JSON.stringify(fields))
-        .digest('hex');
-      return {
-        key: `pdfs/${key.slice(0, 2)}/${key}.pdf`,
-        template: template.id,
-        html: mergeTemplate(template.html, fields),
-      };
+      const hash = createHash('sha256').update(template.html).update('\0').update(JSON.stringify(fields)).digest('hex');
+      return { key: `pdfs/${hash.slice(0, 2)}/${hash}.pdf`, template: template.id, html: mergeTemplate(template.html, fields) };
     });
-    const results = new Map<string, Buffer>();
     const unique = [...new Map(documents.map((doc) => [doc.key, doc])).values()];
     const kept = await Promise.all(unique.map((doc) => this.store.exists(doc.key)));
-    await Promise.all(
-      unique
-        .filter((_, i) => kept[i])
-        .map(async (doc) => results.set(doc.key, await this.store.readBuffer(doc.key))),
-    );
+    const waits: Promise<void>[] = [];
     // One batch per template: a batch shares one document, and so one set of styles.
     const byTemplate = new Map<string, typeof unique>();
     unique.forEach((doc, i) => {
+      const running = this.inflight.get(doc.key);
       if (kept[i]) return;
+      if (running) return void waits.push(running);
       const group = byTemplate.get(doc.template);
       if (group) group.push(doc);
       else byTemplate.set(doc.template, [doc]);
     });
-    await Promise.all(
-      [...byTemplate.values()].map(async (group) => {
+    for (const group of byTemplate.values()) {
+      const rendering = (async () => {
         const pdfs = await this.render(group.map((doc) => doc.html));
-        await Promise.all(
-          group.map(async (doc, i) => {
-            results.set(doc.key, pdfs[i]!);
-            await this.store.writeBuffer(doc.key, pdfs[i]!);
-          }),
-        );
-      }),
-    );
-    return documents.map((doc) => {
-      const pdf = results.get(doc.key)!;
-      return { pdf, key: doc.key, sha256: createHash('sha256').update(pdf).digest('hex') };
+        await Promise.all(group.map((doc, i) => this.store.writeBuffer(doc.key, pdfs[i]!)));
+      })();
+      const settled = rendering.finally(() => group.forEach((doc) => this.inflight.delete(doc.key)));
+      group.forEach((doc) => this.inflight.set(doc.key, settled));
+      waits.push(settled);
+    }
+    await Promise.all(waits);
+    return documents.map((doc) => doc.key);
+  }
+
+  /** PDFs for many records of one kind, rendering only those not already kept. */
+  async pdfsFor(kind: RecordKind, rows: Record<string, string>[]): Promise<RenderedPdf[]> {
+    const keys = await this.ensure(kind, rows);
+    const pdfs = new Map<string, Buffer>();
+    await Promise.all([...new Set(keys)].map(async (key) => pdfs.set(key, await this.store.readBuffer(key))));
+    return keys.map((key) => {
+      const pdf = pdfs.get(key)!;
+      return { pdf, key, sha256: createHash('sha256').update(pdf).digest('hex') };
     });
   }
 

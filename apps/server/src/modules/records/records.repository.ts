@@ -256,6 +256,26 @@ export function listCampaignRecords(
     .execute() as Promise<RecordRow[]>;
 }
 
+/** The campaign's records after one, in campaign order. */
+export function listCampaignRecordsAfter(
+  db: Database,
+  info: RecordKindInfo,
+  ownerId: string,
+  campaignId: string,
+  afterId: string,
+  limit: number,
+): Promise<RecordRow[]> {
+  return loose(db)
+    .selectFrom(info.table)
+    .selectAll()
+    .where('campaign_id', '=', campaignId)
+    .where('owner_id', '=', ownerId)
+    .where('id', '>', afterId)
+    .orderBy('id', 'asc')
+    .limit(limit)
+    .execute() as Promise<RecordRow[]>;
+}
+
 export async function countCampaignRecords(
   db: Database,
   info: RecordKindInfo,

@@ -23,27 +23,29 @@ function canMove(from: DeliveryStatus, to: DeliveryStatus): boolean {
 export const activeKey = (recordId: string, channel: Channel) => `${recordId}:${channel}`;
 
 /**
- * Claims the record's send on a channel: inserts the attempt with the unique active key. Answers
- * false when another attempt already holds it (sent, or being sent): the record is skipped.
+ * Claims each record's send on a channel: inserts the attempts with their unique active keys, in one
+ * statement. Answers the ids it could claim; an attempt whose key another holds (sent, or being sent)
+ * is left out: that record is skipped on that channel.
  */
-export async function claimDelivery(db: Database, delivery: DeliveryRow): Promise<boolean> {
-  const result = await db
-    .insertInto('deliveries')
-    .values(delivery)
-    .onConflict((oc) => oc.doNothing())
-    .executeTakeFirst();
-  const claimed = Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
-  if (claimed) await appendEvent(db, delivery.id, delivery.status, delivery.created_at, null);
+export async function claimDeliveries(db: Database, attempts: DeliveryRow[]): Promise<string[]> {
+  if (attempts.length === 0) return [];
+  const claimed = (
+    await db.insertInto('deliveries').values(attempts).onConflict((oc) => oc.doNothing()).returning('id').execute()
+  ).map((row) => row.id);
+  if (claimed.length > 0) {
+    const at = attempts[0]!.created_at;
+    await db
+      .insertInto('delivery_events')
+      .values(claimed.map((id) => ({ delivery_id: id, status: 'queued' as const, at, detail: null })))
+      .execute();
+  }
   return claimed;
 }
 
-/** A resend: the earlier attempt stays on record but no longer holds the record's send on that channel. */
-export async function releaseActive(db: Database, recordId: string, channel: Channel): Promise<void> {
-  await db
-    .updateTable('deliveries')
-    .set({ active_key: null })
-    .where('active_key', '=', activeKey(recordId, channel))
-    .execute();
+/** A resend: the earlier attempts stay on record but no longer hold the records' sends on those channels. */
+export async function releaseActive(db: Database, keys: string[]): Promise<void> {
+  if (keys.length === 0) return;
+  await db.updateTable('deliveries').set({ active_key: null }).where('active_key', 'in', keys).execute();
 }
 
 async function appendEvent(

@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import type { SendResult } from '@notice-desk/contract/sending';
 import type { Database } from '../../db/database.ts';
 import type { Channel, DeliveryStatus, RecordKind } from '../../db/schema.ts';
@@ -26,7 +27,9 @@ const SEND_ATTEMPTS = 6;
 /** How long send-mail waits for its deliveries before answering with what it knows. */
 const ANSWER_WITHIN_MS = 60_000;
 /** Sends in flight at once within one job. */
-const PARALLEL = 8;
+const PARALLEL = 20;
+/** Records rendered ahead of the chunk being sent. */
+const RENDER_AHEAD = 20;
 
 /** A notice goes where its Mode Of Dispatch says (e-mail, WhatsApp, or both when it names neither); a credit card both ways. */
 export function channelsFor(kind: RecordKind, fields: Record<string, string | undefined>): Channel[] {
@@ -47,6 +50,8 @@ export interface SendingDeps {
   whatsapp: WhatsappSender;
   defaultCountryCode: string;
   onEnqueued: () => void;
+  /** This process's job runner, which says when a job settles (absent when jobs run elsewhere). */
+  jobEvents?: EventEmitter<{ settled: [jobId: string] }>;
 }
 
 /**
@@ -64,34 +69,29 @@ export class SendingService {
     const unique = [...new Set(ids)];
     const owned = await records.findRecordsByIds(this.deps.db, info, ownerId, unique);
     const now = nowIso();
-    const claimed: string[] = [];
-    let skipped = 0;
-    for (const row of owned) {
-      for (const channel of channelsFor(kind, row)) {
-        if (resend) await deliveries.releaseActive(this.deps.db, row.id, channel);
-        const id = newId();
-        const ok = await deliveries.claimDelivery(this.deps.db, {
-          id,
-          owner_id: ownerId,
-          record_kind: kind,
-          record_id: row.id,
-          campaign_id: row.campaign_id,
-          channel,
-          active_key: deliveries.activeKey(row.id, channel),
-          recipient: (channel === 'email' ? row.emailId : row.custMobileNo) ?? '',
-          recipient_name: row.custName ?? '',
-          status: 'queued',
-          status_at: now,
-          provider_message_id: null,
-          error: null,
-          pdf_sha256: null,
-          pdf_key: null,
-          created_at: now,
-        });
-        if (ok) claimed.push(id);
-        else skipped += 1;
-      }
-    }
+    const attempts: deliveries.DeliveryRow[] = owned.flatMap((row) =>
+      channelsFor(kind, row).map((channel) => ({
+        id: newId(),
+        owner_id: ownerId,
+        record_kind: kind,
+        record_id: row.id,
+        campaign_id: row.campaign_id,
+        channel,
+        active_key: deliveries.activeKey(row.id, channel),
+        recipient: (channel === 'email' ? row.emailId : row.custMobileNo) ?? '',
+        recipient_name: row.custName ?? '',
+        status: 'queued' as const,
+        status_at: now,
+        provider_message_id: null,
+        error: null,
+        pdf_sha256: null,
+        pdf_key: null,
+        created_at: now,
+      })),
+    );
+    if (resend) await deliveries.releaseActive(this.deps.db, attempts.map((a) => a.active_key!));
+    const claimed = await deliveries.claimDeliveries(this.deps.db, attempts);
+    const skipped = attempts.length - claimed.length;
     const result: SendResult = {
       message: 'Send Mail Successfully.',
       sent: 0,
@@ -101,16 +101,29 @@ export class SendingService {
       ignored: unique.length - owned.length,
     };
     if (claimed.length === 0) return result;
-    const tc = performance.now();
     const jobId = await this.enqueue(ownerId, kind, claimed);
+    this.renderAhead(kind, ownerId, owned);
     await this.waitFor(jobId);
-    if (process.env.SEND_DEBUG) console.log('job wait', (performance.now() - tc) | 0);
     for (const delivery of await deliveries.findDeliveries(this.deps.db, claimed)) {
       if (delivery.status === 'failed') result.failed += 1;
       else if (delivery.status === 'queued') result.queued += 1;
       else result.sent += 1;
     }
     return result;
+  }
+
+  /**
+   * Staff send a campaign a chunk at a time, in campaign order: while this chunk goes out, the next
+   * records of the campaign are rendered, so the next request finds its PDFs ready.
+   */
+  private renderAhead(kind: RecordKind, ownerId: string, sent: records.RecordRow[]): void {
+    const last = sent.reduce<records.RecordRow | undefined>((a, b) => (!a || b.id > a.id ? b : a), undefined);
+    if (!last) return;
+    const info = recordKinds[kind];
+    void records
+      .listCampaignRecordsAfter(this.deps.db, info, ownerId, last.campaign_id, last.id, RENDER_AHEAD)
+      .then((next) => this.deps.pdfs.ensure(kind, next))
+      .catch(() => undefined);
   }
 
   private async enqueue(ownerId: string, kind: RecordKind, deliveryIds: string[]): Promise<string> {
@@ -174,7 +187,6 @@ export class SendingService {
     ]);
     const byId = new Map(rows.map((row) => [row.id, row]));
     let rendered: Map<string, { pdf: Buffer; sha256: string; key: string }>;
-    const t0 = performance.now();
     try {
       const pdfs = await this.deps.pdfs.pdfsFor(kind, rows);
       rendered = new Map(rows.map((row, i) => [row.id, pdfs[i]!]));
@@ -222,9 +234,7 @@ export class SendingService {
         }
       }
     };
-    const t1 = performance.now();
     await Promise.all(Array.from({ length: PARALLEL }, worker));
-    if (process.env.SEND_DEBUG) console.log('render', (t1 - t0) | 0, 'send', (performance.now() - t1) | 0);
     if (waiting > 0)
       throw new TransientSendError(`${waiting} message(s) will be retried: the provider asked to try later.`);
   }

@@ -1,7 +1,7 @@
-import { useId, type InputHTMLAttributes } from 'react';
+import { useId, type ComponentProps } from 'react';
 import styles from './text-field.module.css';
 
-type TextFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> & {
+type TextFieldProps = Omit<ComponentProps<'input'>, 'id'> & {
   name: string;
   label: string;
   /** The message under the field; the input is marked invalid while there is one. */

@@ -1,6 +1,10 @@
 import { ContentLayout } from '../../../components/layout/content-layout.tsx';
+import { EmailTemplateList } from '../../../features/templates/components/email-template-list.tsx';
 
-// The screen's content arrives with its own issue; until then it shows only its heading.
 export default function EmailTemplatesRoute() {
-  return <ContentLayout title="PDF Editor" />;
+  return (
+    <ContentLayout title="PDF Editor">
+      <EmailTemplateList />
+    </ContentLayout>
+  );
 }

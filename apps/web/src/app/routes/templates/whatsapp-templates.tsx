@@ -1,6 +1,10 @@
 import { ContentLayout } from '../../../components/layout/content-layout.tsx';
+import { WhatsappTemplateList } from '../../../features/templates/components/whatsapp-template-list.tsx';
 
-// The screen's content arrives with its own issue; until then it shows only its heading.
 export default function WhatsappTemplatesRoute() {
-  return <ContentLayout title="Whatsapp Templates" />;
+  return (
+    <ContentLayout title="Whatsapp Templates">
+      <WhatsappTemplateList />
+    </ContentLayout>
+  );
 }

@@ -1,0 +1,111 @@
+import { useId, useRef } from 'react';
+import toast from 'react-hot-toast';
+import { emailTemplateUpdate, type EmailTemplate } from '@notice-desk/contract/templates';
+import { TextField } from '../../../components/ui/text-field.tsx';
+import { useForm } from '../../../hooks/use-form.ts';
+import { showApiProblem } from '../../../lib/api-error.ts';
+import { schemaFieldErrors } from '../../../utils/schema-field-errors.ts';
+import { useUpdateEmailTemplateMutation } from '../api/templates-api.ts';
+import { insertAtCursor } from '../utils/insert-at-cursor.ts';
+import { isPlainTextTemplate } from '../utils/template-format.ts';
+import { PlaceholderList } from './placeholder-list.tsx';
+import { PreviewButton } from './preview-button.tsx';
+import { RichTextEditor, type RichTextEditorHandle } from './rich-text-editor.tsx';
+import styles from './template-editor.module.css';
+
+const htmlSchema = emailTemplateUpdate.pick({ html: true });
+
+type EmailTemplateFormProps = {
+  template: EmailTemplate;
+  /** After the success toast (the route goes back to the list). */
+  onSaved: () => void;
+};
+
+/** One step: the name is shown read-only, the body is edited (as rich text, but for a subject line) and saved. */
+export function EmailTemplateForm({ template, onSaved }: EmailTemplateFormProps) {
+  const [updateTemplate, { isLoading }] = useUpdateEmailTemplateMutation();
+  const plainText = isPlainTextTemplate(template);
+  const editor = useRef<RichTextEditorHandle>(null);
+  const subjectRef = useRef<HTMLInputElement>(null);
+  const bodyLabelId = useId();
+  const form = useForm({
+    initialValues: { html: template.html },
+    validate: (values) => schemaFieldErrors(htmlSchema, values),
+  });
+  const bodyError = form.errors.html;
+
+  const submit = form.handleSubmit(async ({ html }) => {
+    try {
+      // The server keeps key and name fixed; they go back as they came.
+      await updateTemplate({
+        id: template._id,
+        body: { key: template.key, name: template.name, html },
+      }).unwrap();
+      toast.success('Updated Successfully.');
+      onSaved();
+    } catch (error) {
+      showApiProblem(error, {
+        fields: ['html'],
+        onFieldErrors: form.setServerErrors,
+        fallback: 'The template could not be saved.',
+      });
+    }
+  });
+
+  const insertPlaceholder = (text: string) => {
+    if (!plainText) editor.current?.insertText(text);
+    else if (subjectRef.current) form.setValue('html', insertAtCursor(subjectRef.current, text));
+  };
+
+  return (
+    <div className={styles.layout}>
+      <form className="panel form-stack" onSubmit={submit} noValidate>
+        <TextField label="Name" name="name" value={template.name} readOnly />
+        {plainText ? (
+          <TextField
+            ref={subjectRef}
+            label="Body"
+            name="html"
+            value={form.values.html}
+            error={bodyError}
+            onChange={(event) => form.setValue('html', event.target.value)}
+          />
+        ) : (
+          <div className={styles.field} role="group" aria-labelledby={bodyLabelId}>
+            <span id={bodyLabelId} className={styles.label}>
+              Body
+            </span>
+            <div className={styles.editorFrame} data-invalid={bodyError ? true : undefined}>
+              <RichTextEditor
+                ref={editor}
+                label="Body"
+                initialValue={template.html}
+                onChange={(html) => form.setValue('html', html)}
+              />
+            </div>
+            {bodyError && (
+              <p className={styles.error} role="alert">
+                {bodyError}
+              </p>
+            )}
+          </div>
+        )}
+        <div>
+          <button type="submit" className="button button-primary" disabled={isLoading}>
+            Save
+          </button>
+        </div>
+      </form>
+      <aside className={`panel ${styles.aside}`} aria-label="Template help">
+        {!plainText && (
+          <PreviewButton
+            kind={template.kind}
+            html={form.values.html}
+            onFieldError={(message) => form.setServerErrors({ html: message })}
+          />
+        )}
+        <PlaceholderList placeholders={template.placeholders} onInsert={insertPlaceholder} />
+      </aside>
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+import { useRef } from 'react';
+import toast from 'react-hot-toast';
+import { whatsappTemplateUpdate, type WhatsappTemplate } from '@notice-desk/contract/templates';
+import { TextAreaField } from '../../../components/ui/text-area-field.tsx';
+import { TextField } from '../../../components/ui/text-field.tsx';
+import { useForm } from '../../../hooks/use-form.ts';
+import { showApiProblem } from '../../../lib/api-error.ts';
+import { schemaFieldErrors } from '../../../utils/schema-field-errors.ts';
+import { useUpdateWhatsappTemplateMutation } from '../api/templates-api.ts';
+import { insertAtCursor } from '../utils/insert-at-cursor.ts';
+import { PlaceholderList } from './placeholder-list.tsx';
+import styles from './template-editor.module.css';
+
+const valueSchema = whatsappTemplateUpdate.pick({ value: true });
+
+type WhatsappTemplateFormProps = {
+  template: WhatsappTemplate;
+  /** After the success toast (the route goes back to the list). */
+  onSaved: () => void;
+};
+
+/** One step: the name is shown read-only, the message text is edited and saved. */
+export function WhatsappTemplateForm({ template, onSaved }: WhatsappTemplateFormProps) {
+  const [updateTemplate, { isLoading }] = useUpdateWhatsappTemplateMutation();
+  const valueRef = useRef<HTMLTextAreaElement>(null);
+  const form = useForm({
+    initialValues: { value: template.value },
+    validate: (values) => schemaFieldErrors(valueSchema, values),
+  });
+
+  const submit = form.handleSubmit(async ({ value }) => {
+    try {
+      // The server keeps key and name fixed; they go back as they came (spec: merged with existing).
+      await updateTemplate({
+        id: template._id,
+        body: { key: template.key, name: template.name, value },
+      }).unwrap();
+      toast.success('Updated Successfully.');
+      onSaved();
+    } catch (error) {
+      showApiProblem(error, {
+        fields: ['value'],
+        onFieldErrors: form.setServerErrors,
+        fallback: 'The template could not be saved.',
+      });
+    }
+  });
+
+  const insertPlaceholder = (text: string) => {
+    if (valueRef.current) form.setValue('value', insertAtCursor(valueRef.current, text));
+  };
+
+  return (
+    <div className={styles.layout}>
+      <form className="panel form-stack" onSubmit={submit} noValidate>
+        <TextField label="Name" name="name" value={template.name} readOnly />
+        <TextAreaField
+          ref={valueRef}
+          label="Value"
+          name="value"
+          rows={10}
+          value={form.values.value}
+          error={form.errors.value}
+          onChange={(event) => form.setValue('value', event.target.value)}
+        />
+        <div>
+          <button type="submit" className="button button-primary" disabled={isLoading}>
+            Save
+          </button>
+        </div>
+      </form>
+      <aside className={`panel ${styles.aside}`} aria-label="Template help">
+        <PlaceholderList placeholders={template.placeholders} onInsert={insertPlaceholder} />
+      </aside>
+    </div>
+  );
+}
