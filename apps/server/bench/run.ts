@@ -41,8 +41,12 @@ async function main(): Promise<void> {
   }
 
   if (runs('sending')) {
-    console.log('\n## Sending: 5,000 notices, e-mail (PDF attached) and WhatsApp, through the API in chunks of 10');
-    console.log('   targets: >= 100 notices/s with no PDF rendered before, >= 300/s with them rendered; zip of 10,000 PDFs <= 5 s, <= 500 MB');
+    console.log(
+      '\n## Sending: 5,000 notices, e-mail (PDF attached) and WhatsApp, through the API in chunks of 10',
+    );
+    console.log(
+      '   targets: >= 100 notices/s with no PDF rendered before, >= 300/s with them rendered; zip of 10,000 PDFs <= 5 s, <= 500 MB',
+    );
     const figures: SendFigures[] = [await benchSending('SQLite')];
     if (withPostgres) figures.push(await benchSending('PostgreSQL'));
     table(figures as unknown as Record<string, number | string>[]);

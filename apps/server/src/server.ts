@@ -1,17 +1,8 @@
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config/env.ts';
+import { loadConfigOrExit } from './config/env.ts';
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(2);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   const app = await buildApp(config);
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -1,19 +1,10 @@
 import pino from 'pino';
-import { ConfigError, loadConfig } from './config/env.ts';
+import { loadConfigOrExit } from './config/env.ts';
 import { createServices } from './services.ts';
 
 /** A job worker on its own: `npm run worker`. Run several, beside API processes started with RUN_JOBS=false. */
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(2);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   const log = pino({ level: config.logLevel });
   const services = await createServices(config, log);
   services.jobs.start();

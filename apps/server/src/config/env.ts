@@ -139,3 +139,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     importMaxUnpackedBytes: Math.round(e.IMPORT_MAX_UNPACKED_MB * 1024 * 1024),
   };
 }
+
+/** loadConfig for an entry point: a bad value stops the process with the message naming the variable. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+}

@@ -4,7 +4,7 @@ import { newId } from '../lib/ids.ts';
 import { createTestDatabase } from '../test/app.ts';
 import { insertUser } from '../modules/auth/auth.repository.ts';
 import { JobRunner, PermanentJobError, type JobHandler } from './job-runner.ts';
-import { claimJob, insertJob, type JobRow } from './jobs.repository.ts';
+import { claimJob, enqueueJob, type JobRow } from './jobs.repository.ts';
 
 const log = pino({ level: 'silent' });
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -24,29 +24,8 @@ beforeEach(async () => {
 });
 afterEach(async () => database.close());
 
-async function enqueue(subject: string, payload: unknown = {}, maxAttempts = 3): Promise<string> {
-  const now = new Date().toISOString();
-  const id = newId();
-  await insertJob(database.db, {
-    id,
-    kind: 'test',
-    owner_id: ownerId,
-    subject,
-    payload: JSON.stringify(payload),
-    status: 'queued',
-    attempts: 0,
-    max_attempts: maxAttempts,
-    run_after: now,
-    lease_until: null,
-    locked_by: null,
-    progress: 0,
-    result: null,
-    error: null,
-    created_at: now,
-    updated_at: now,
-  });
-  return id;
-}
+const enqueue = (subject: string, payload: unknown = {}, maxAttempts = 3) =>
+  enqueueJob(database.db, { kind: 'test', ownerId, subject, payload, maxAttempts });
 
 const job = (id: string) =>
   database.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();

@@ -1,11 +1,44 @@
 import { sql } from 'kysely';
 import type { Database, DatabaseKind } from '../db/database.ts';
 import type { JobsTable } from '../db/schema.ts';
+import { newId } from '../lib/ids.ts';
 
 export type JobRow = JobsTable;
 
-export async function insertJob(db: Database, job: JobRow): Promise<void> {
-  await db.insertInto('jobs').values(job).execute();
+export interface NewJob {
+  kind: string;
+  ownerId: string;
+  subject: string;
+  payload: unknown;
+  maxAttempts: number;
+}
+
+/** Queues a job to run now; answers its id. */
+export async function enqueueJob(db: Database, job: NewJob): Promise<string> {
+  const now = new Date().toISOString();
+  const id = newId();
+  await db
+    .insertInto('jobs')
+    .values({
+      id,
+      kind: job.kind,
+      owner_id: job.ownerId,
+      subject: job.subject,
+      payload: JSON.stringify(job.payload),
+      status: 'queued',
+      attempts: 0,
+      max_attempts: job.maxAttempts,
+      run_after: now,
+      lease_until: null,
+      locked_by: null,
+      progress: 0,
+      result: null,
+      error: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return id;
 }
 
 /**

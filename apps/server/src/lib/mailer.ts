@@ -62,6 +62,7 @@ export function createMailer(options: {
   };
 }
 
+/** Pooled connections (10 at a time) unless the URL says otherwise. */
 function poolQuery(url: string): string {
-  return /[?&]pool=/.test(url) ? '' : `${url.includes('?') ? '&' : '?'}pool=true`;
+  return /[?&]pool=/.test(url) ? '' : `${url.includes('?') ? '&' : '?'}pool=true&maxConnections=10`;
 }

@@ -15,7 +15,10 @@ beforeEach(async () => {
 });
 afterEach(async () => t.close());
 
-async function notices(count: number, overrides: (i: number) => Record<string, string | undefined> = () => ({})) {
+async function notices(
+  count: number,
+  overrides: (i: number) => Record<string, string | undefined> = () => ({}),
+) {
   let campaignId = '';
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {

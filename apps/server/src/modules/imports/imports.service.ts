@@ -4,8 +4,6 @@ import type { Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
 import * as jobs from '../../jobs/jobs.repository.ts';
 import { notFound } from '../../lib/errors.ts';
-import { newId } from '../../lib/ids.ts';
-import { nowIso } from '../../lib/time.ts';
 import { xlsxStream } from '../../lib/xlsx/write-sheet.ts';
 import { recordKinds } from '../records/record-kinds.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
@@ -33,25 +31,12 @@ export class ImportsService {
     const upload = await this.uploads.find(ownerId, storedName);
     const campaignName = name?.trim() || upload.originalName.replace(/\.xlsx$/i, '');
     const payload: ImportPayload = { kind, fileKey: upload.key, campaignName };
-    const now = nowIso();
-    const jobId = newId();
-    await jobs.insertJob(this.db, {
-      id: jobId,
+    const jobId = await jobs.enqueueJob(this.db, {
       kind: IMPORT_JOB,
-      owner_id: ownerId,
+      ownerId,
       subject: kind,
-      payload: JSON.stringify(payload),
-      status: 'queued',
-      attempts: 0,
-      max_attempts: IMPORT_ATTEMPTS,
-      run_after: now,
-      lease_until: null,
-      locked_by: null,
-      progress: 0,
-      result: null,
-      error: null,
-      created_at: now,
-      updated_at: now,
+      payload,
+      maxAttempts: IMPORT_ATTEMPTS,
     });
     this.onEnqueued();
     return { message: `The import of ${campaignName} is in process.`, jobId };

@@ -70,8 +70,16 @@ export class PdfsService {
     const documents = rows.map((row) => {
       const fields = Object.fromEntries(info.fields.map((f) => [f.key, row[f.key] ?? '']));
       const template = templateFor(kind, fields, templates);
-      const hash = createHash('sha256').update(template.html).update('\0').update(JSON.stringify(fields)).digest('hex');
-      return { key: `pdfs/${hash.slice(0, 2)}/${hash}.pdf`, template: template.id, html: mergeTemplate(template.html, fields) };
+      const hash = createHash('sha256')
+        .update(template.html)
+        .update('\0')
+        .update(JSON.stringify(fields))
+        .digest('hex');
+      return {
+        key: `pdfs/${hash.slice(0, 2)}/${hash}.pdf`,
+        template: template.id,
+        html: mergeTemplate(template.html, fields),
+      };
     });
     const unique = [...new Map(documents.map((doc) => [doc.key, doc])).values()];
     const kept = await Promise.all(unique.map((doc) => this.store.exists(doc.key)));

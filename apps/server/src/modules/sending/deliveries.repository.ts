@@ -30,7 +30,12 @@ export const activeKey = (recordId: string, channel: Channel) => `${recordId}:${
 export async function claimDeliveries(db: Database, attempts: DeliveryRow[]): Promise<string[]> {
   if (attempts.length === 0) return [];
   const claimed = (
-    await db.insertInto('deliveries').values(attempts).onConflict((oc) => oc.doNothing()).returning('id').execute()
+    await db
+      .insertInto('deliveries')
+      .values(attempts)
+      .onConflict((oc) => oc.doNothing())
+      .returning('id')
+      .execute()
   ).map((row) => row.id);
   if (claimed.length > 0) {
     const at = attempts[0]!.created_at;

@@ -89,7 +89,11 @@ export class SendingService {
         created_at: now,
       })),
     );
-    if (resend) await deliveries.releaseActive(this.deps.db, attempts.map((a) => a.active_key!));
+    if (resend)
+      await deliveries.releaseActive(
+        this.deps.db,
+        attempts.map((a) => a.active_key!),
+      );
     const claimed = await deliveries.claimDeliveries(this.deps.db, attempts);
     const skipped = attempts.length - claimed.length;
     const result: SendResult = {
@@ -127,31 +131,22 @@ export class SendingService {
   }
 
   private async enqueue(ownerId: string, kind: RecordKind, deliveryIds: string[]): Promise<string> {
-    const now = nowIso();
-    const id = newId();
-    await jobs.insertJob(this.deps.db, {
-      id,
+    // Each send is its own subject: sends never wait for one another, unlike one owner's imports.
+    const id = await jobs.enqueueJob(this.deps.db, {
       kind: SEND_JOB,
-      owner_id: ownerId,
-      subject: `send:${id}`,
-      payload: JSON.stringify({ kind, deliveryIds }),
-      status: 'queued',
-      attempts: 0,
-      max_attempts: SEND_ATTEMPTS,
-      run_after: now,
-      lease_until: null,
-      locked_by: null,
-      progress: 0,
-      result: null,
-      error: null,
-      created_at: now,
-      updated_at: now,
+      ownerId,
+      subject: `send:${newId()}`,
+      payload: { kind, deliveryIds },
+      maxAttempts: SEND_ATTEMPTS,
     });
     this.deps.onEnqueued();
     return id;
   }
 
-  /** Waits until the job has finished its first attempt (done, failed, or waiting to retry). */
+  /**
+   * Waits until the job has finished its first attempt (done, failed, or waiting to retry): told at once
+   * by this process's worker, and checked in the database now and then for a worker elsewhere.
+   */
   private async waitFor(jobId: string): Promise<void> {
     const until = Date.now() + ANSWER_WITHIN_MS;
     while (Date.now() < until) {
@@ -167,7 +162,17 @@ export class SendingService {
         (job.status === 'queued' && job.attempts > 0)
       )
         return;
-      await new Promise((r) => setTimeout(r, 50));
+      await new Promise<void>((resolve) => {
+        const events = this.deps.jobEvents;
+        const onSettled = (id: string) => id === jobId && done();
+        const timer = setTimeout(() => done(), 250);
+        const done = () => {
+          clearTimeout(timer);
+          events?.off('settled', onSettled);
+          resolve();
+        };
+        events?.on('settled', onSettled);
+      });
     }
   }
 

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './env.ts';
+
+describe('configuration', () => {
+  it('has working defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 3000, databaseUrl: undefined, sessionTtlSeconds: 12 * 3600, runJobs: true });
+    expect(config.dataDir).toMatch(/data$/);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must be unset (SQLite) or start with postgres://'],
+    [{ JWT_SECRET: 'short' }, 'JWT_SECRET must be at least 32 characters'],
+    [{ SESSION_TTL: '12 hours' }, 'SESSION_TTL must look like 30s, 15m, 12h or 30d'],
+    [{ RUN_JOBS: 'yes' }, 'RUN_JOBS must be true or false'],
+    [{ DEFAULT_COUNTRY_CODE: '+91' }, 'DEFAULT_COUNTRY_CODE must be 1 to 3 digits'],
+  ])('refuses %o with a message naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});
