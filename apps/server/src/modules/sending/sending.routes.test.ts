@@ -159,6 +159,22 @@ describe('sending notices', () => {
     expect(row).toMatchObject({ emailResponse: 'sent', whatsappResponse: 'sent' });
   });
 
+  it('keeps mails queued while the mail server refuses connections, and sends them once it is back', async () => {
+    const record = await notice(asha, 1, { modeOfDispatch: 'email' });
+    const port = smtp.port;
+    await smtp.close();
+    const res = await send(asha, [record._id]);
+    expect(res.json()).toMatchObject({ sent: 0, failed: 0, queued: 1 });
+    const [row] = (await detail(asha, record.campaignId)).notices;
+    expect(row.emailResponse).toBe('queued');
+    smtp = await startSmtpListener({ port });
+    for (let i = 0; i < 100 && smtp.mails.length < 1; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(smtp.mails).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await detail(asha, record.campaignId)).notices[0].emailResponse).toBe('sent');
+    expect((await send(asha, [record._id])).json()).toMatchObject({ sent: 0, skipped: 1 });
+  });
+
   it('ignores and counts another user’s ids, and refuses an empty list', async () => {
     const mine = await notice(asha, 1, { modeOfDispatch: 'email' });
     const theirs = await notice(ravi, 2, { modeOfDispatch: 'email' });
