@@ -94,7 +94,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   return app;
 }
 
-/** Reset tokens travel in the path; they never reach a log line. */
+/** Reset tokens travel in the path and PDF-link signatures in the query; neither reaches a log line. */
 function maskSecrets(url: string): string {
-  return url.replace(/(\/reset-password\/)[^/?#]+/, '$1[redacted]');
+  return url.replace(/(\/reset-password\/)[^/?#]+/, '$1[redacted]').replace(/([?&]signature=)[^&#]+/, '$1[redacted]');
 }
