@@ -1,6 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFString, type PDFPage } from 'pdf-lib';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { PDFPage } from 'pdf-lib';
+
+// playwright-core and pdf-lib load on the first render, not at start: a process that never prints
+// (an API process, a worker busy with imports) does not carry them.
+const pdfLib = () => import('pdf-lib');
 
 /** PDF rendering cannot run (no browser, or it keeps failing): the message says why. */
 export class RendererUnavailableError extends Error {}
@@ -147,6 +151,7 @@ export class PdfRenderer {
     this.browser ??= (async () => {
       let browser: Browser;
       try {
+        const { chromium } = await import('playwright-core');
         browser = await chromium.launch({
           executablePath: this.options.executablePath,
           headless: true,
@@ -176,11 +181,13 @@ export class PdfRenderer {
 
 /** Splits a batch's PDF at its record markers; null when they do not match the number of records. */
 async function splitAtMarkers(pdf: Uint8Array, records: number): Promise<Buffer[] | null> {
+  const lib = await pdfLib();
+  const { PDFDocument } = lib;
   const doc = await PDFDocument.load(pdf);
   const pages = doc.getPages();
   const starts: number[] = [];
   pages.forEach((page, index) => {
-    if (markerLinks(page).length > 0) starts.push(index);
+    if (markerLinks(lib, page).length > 0) starts.push(index);
   });
   if (starts.length !== records || starts[0] !== 0) return null;
   const out: Buffer[] = [];
@@ -193,7 +200,7 @@ async function splitAtMarkers(pdf: Uint8Array, records: number): Promise<Buffer[
       Array.from({ length: to - from }, (_, k) => from + k),
     );
     for (const page of copied) {
-      removeMarkers(page);
+      removeMarkers(lib, page);
       single.addPage(page);
     }
     out.push(Buffer.from(await single.save()));
@@ -201,7 +208,12 @@ async function splitAtMarkers(pdf: Uint8Array, records: number): Promise<Buffer[
   return out;
 }
 
-function markerLinks(page: PDFPage): number[] {
+type PdfLib = Awaited<ReturnType<typeof pdfLib>>;
+
+function markerLinks(
+  { PDFArray, PDFDict, PDFHexString, PDFName, PDFString }: PdfLib,
+  page: PDFPage,
+): number[] {
   const annots = page.node.lookup(PDFName.of('Annots'));
   const found: number[] = [];
   if (!(annots instanceof PDFArray)) return found;
@@ -215,9 +227,10 @@ function markerLinks(page: PDFPage): number[] {
   return found;
 }
 
-function removeMarkers(page: PDFPage): void {
+function removeMarkers(lib: PdfLib, page: PDFPage): void {
+  const { PDFArray, PDFName } = lib;
   const annots = page.node.lookup(PDFName.of('Annots'));
   if (!(annots instanceof PDFArray)) return;
-  for (const index of markerLinks(page).reverse()) annots.remove(index);
+  for (const index of markerLinks(lib, page).reverse()) annots.remove(index);
   if (annots.size() === 0) page.node.delete(PDFName.of('Annots'));
 }

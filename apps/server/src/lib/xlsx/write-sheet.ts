@@ -1,5 +1,4 @@
 import { PassThrough, type Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
 
 /**
  * A cell a spreadsheet must never run: text starting with = + - @ (or a tab or carriage return that
@@ -19,16 +18,21 @@ export function xlsxStream(
   rows: AsyncIterable<string[]> | Iterable<string[]>,
 ): Readable {
   const output = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
-    stream: output,
-    useSharedStrings: false,
-    useStyles: true,
-  });
-  const sheet = workbook.addWorksheet(sheetName);
-  sheet.columns = headers.map((header) => ({ header, width: Math.min(40, Math.max(12, header.length + 2)) }));
-  sheet.getRow(1).font = { bold: true };
-  sheet.getRow(1).commit();
   (async () => {
+    // exceljs loads on the first export, not at start.
+    const { default: ExcelJS } = await import('exceljs');
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+      stream: output,
+      useSharedStrings: false,
+      useStyles: true,
+    });
+    const sheet = workbook.addWorksheet(sheetName);
+    sheet.columns = headers.map((header) => ({
+      header,
+      width: Math.min(40, Math.max(12, header.length + 2)),
+    }));
+    sheet.getRow(1).font = { bold: true };
+    sheet.getRow(1).commit();
     for await (const row of rows) sheet.addRow(row.map(neutralizeFormula)).commit();
     sheet.commit();
     await workbook.commit();
