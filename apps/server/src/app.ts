@@ -21,6 +21,12 @@ import { registerErrorHandling } from './plugins/errors.ts';
 import { registerWebApp } from './plugins/web-app.ts';
 import { createServices } from './services.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeTable: { method: string; url: string }[];
+  }
+}
+
 /** JSON bodies above this are refused with 413; routes that take more (templates, uploads) say so themselves. */
 const JSON_BODY_LIMIT = 1024 * 1024;
 
@@ -43,6 +49,13 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
 
+  // Every route, as registered: the security tests walk it (and so will an API description).
+  const routeTable: { method: string; url: string }[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat())
+      if (method !== 'HEAD') routeTable.push({ method, url: route.url });
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // JSON only: a text/plain body is refused with 415 rather than parsed as a string.
@@ -96,5 +109,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
 /** Reset tokens travel in the path and PDF-link signatures in the query; neither reaches a log line. */
 function maskSecrets(url: string): string {
-  return url.replace(/(\/reset-password\/)[^/?#]+/, '$1[redacted]').replace(/([?&]signature=)[^&#]+/, '$1[redacted]');
+  return url
+    .replace(/(\/reset-password\/)[^/?#]+/, '$1[redacted]')
+    .replace(/([?&]signature=)[^&#]+/, '$1[redacted]');
 }

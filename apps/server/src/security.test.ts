@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, signUp, type SignedIn, type TestApp } from './test/app.ts';
+
+/** Routes anyone may call: signing in and up, password reset, signed PDF links, provider webhooks, health. */
+const publicRoutes = new Set([
+  'GET /api/health',
+  'POST /api/auth/register',
+  'POST /api/auth/login',
+  'POST /api/auth/forgot-password',
+  'PUT /api/auth/reset-password/:token',
+  'GET /api/pdf/:kind/:id',
+  'GET /api/webhooks/whatsapp',
+  'POST /api/webhooks/whatsapp',
+]);
+
+const someId = '0190c000-0000-7000-8000-000000000999';
+const concrete = (url: string) =>
+  url.replace(':type', 'notice').replace(':kind', 'notice').replace(':token', 'x').replace(/:\w+/g, someId);
+
+let t: TestApp;
+let user: SignedIn;
+beforeAll(async () => {
+  t = await createTestApp();
+  await signUp(t.app, 'admin');
+  user = await signUp(t.app, 'user');
+});
+afterAll(async () => t.close());
+
+describe('every API route', () => {
+  it('answers 401 without a token, except the public ones', async () => {
+    const guarded = t.app.routeTable.filter((r) => r.url.startsWith('/api') || r.url === '/temporary-upload');
+    const checked = guarded.filter((r) => !publicRoutes.has(`${r.method} ${r.url}`));
+    expect(checked.length).toBeGreaterThan(30);
+    for (const route of checked) {
+      const res = await t.app.inject({
+        method: route.method as 'GET',
+        url: concrete(route.url),
+        payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : {},
+      });
+      expect(res.statusCode, `${route.method} ${route.url}`).toBe(401);
+      expect(res.json()).toMatchObject({ statusCode: 401, code: 'UNAUTHORIZED' });
+    }
+  });
+
+  it('answers 403 to a plain user for every template write', async () => {
+    const writes = t.app.routeTable.filter((r) => /templates/i.test(r.url) && r.method !== 'GET');
+    expect(writes.length).toBeGreaterThanOrEqual(3);
+    for (const route of writes) {
+      const res = await t.app.inject({
+        method: route.method as 'PUT',
+        url: concrete(route.url),
+        headers: user.headers,
+        payload: { value: 'x', html: 'x', kind: 'notice' },
+      });
+      expect(res.statusCode, `${route.method} ${route.url}`).toBe(403);
+    }
+  });
+});
