@@ -9,17 +9,27 @@ import type { Account } from './accounts.ts';
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
+/** A cell of a generated notice row: the field's key and the row's number (from 1). */
+export type NoticeCell = (key: string, n: number) => string | undefined;
+
 /**
  * An .xlsx of `rows` notices as staff would fill one: the notice form's labels as the header row,
- * every field set, a distinct Loan No. per row.
+ * every field set, a distinct Loan No. per row. `cell` may set any field's value (undefined keeps
+ * the default).
  */
-export async function noticeWorkbook(rows: number, tag: string): Promise<Buffer> {
+export async function noticeWorkbook(
+  rows: number,
+  tag: string,
+  cell: NoticeCell = () => undefined,
+): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet('Notices');
   sheet.addRow(noticeFields.map((field) => field.label));
   for (let n = 1; n <= rows; n += 1) {
     sheet.addRow(
       noticeFields.map(({ key }) => {
+        const value = cell(key, n);
+        if (value !== undefined) return value;
         if (key === 'loanNo') return `LN-${tag}-${n}`;
         if (key === 'custName') return `Customer ${n}`;
         return `${key} ${n}`;

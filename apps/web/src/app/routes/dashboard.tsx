@@ -1,6 +1,10 @@
 import { ContentLayout } from '../../components/layout/content-layout.tsx';
+import { Dashboard } from '../../features/dashboard/components/dashboard.tsx';
 
-// The screen's content arrives with its own issue; until then it shows only its heading.
 export default function DashboardRoute() {
-  return <ContentLayout title="Dashboard" />;
+  return (
+    <ContentLayout title="Dashboard">
+      <Dashboard />
+    </ContentLayout>
+  );
 }

@@ -1,7 +1,21 @@
 import type { CampaignList, CampaignType, SingleCampaign } from '@notice-desk/contract/campaigns';
+import type { SendMailBody, SendResult } from '@notice-desk/contract/sending';
 import { api } from '../../../lib/api.ts';
 
 type PageArgs = { page: number; limit: number };
+
+/** The server answers a send once its messages went out or failed, within a minute; a little more here. */
+const SEND_TIMEOUT_MS = 90_000;
+
+const exportQuery = (campaignId: string) => new URLSearchParams({ campaignid: campaignId }).toString();
+
+/** The campaign's report: every record with its delivery statuses, as .xlsx. */
+export const campaignReportUrl = (type: CampaignType, campaignId: string) =>
+  `/api/campaigns/export-reports/${type}?${exportQuery(campaignId)}`;
+
+/** Every record's PDF of the campaign, as a zip. */
+export const campaignZipUrl = (type: CampaignType, campaignId: string) =>
+  `/api/campaigns/export-campaign/${type}?${exportQuery(campaignId)}`;
 
 export const campaignsApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -28,7 +42,12 @@ export const campaignsApi = api.injectEndpoints({
         'DashboardInfo',
       ],
     }),
+    // No cache refresh per request: a batch send refreshes the list once, after its last chunk.
+    sendMail: build.mutation<SendResult, SendMailBody>({
+      query: (body) => ({ url: '/api/campaigns/send-mail', method: 'POST', body, timeout: SEND_TIMEOUT_MS }),
+    }),
   }),
 });
 
-export const { useGetCampaignsQuery, useGetCampaignQuery, useDeleteCampaignMutation } = campaignsApi;
+export const { useGetCampaignsQuery, useGetCampaignQuery, useDeleteCampaignMutation, useSendMailMutation } =
+  campaignsApi;

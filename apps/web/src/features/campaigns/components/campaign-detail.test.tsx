@@ -86,8 +86,9 @@ describe('CampaignDetail', () => {
     expect(cells.slice(1)).toEqual(['1', 'Customer 1', 'Mar 1st 25', '-', '-']);
     expect(server.requests[0]?.search.toString()).toBe('page=1&limit=50');
     expect(screen.getByText('Showing 1 to 3 of 3 entries')).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Send Notice' })).toBeNull();
-    expect(screen.queryByRole('button', { name: 'Export Reports' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Send Notice' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Export Reports' })).toBeTruthy();
+    expect(screen.queryByRole('progressbar')).toBeNull();
   });
 
   it('shows a status once there is one', async () => {
@@ -98,6 +99,26 @@ describe('CampaignDetail', () => {
       .getAllByRole('cell')
       .map((cell) => cell.textContent);
     expect(cells.slice(4)).toEqual(['delivered', 'read']);
+  });
+
+  it("shows a failed status as a badge described by the failure's reason", async () => {
+    campaignServer(1, 'notice', {
+      emailResponse: 'failed',
+      emailError: '550 Mailbox unavailable',
+      whatsappResponse: 'sent',
+      whatsappError: null,
+    });
+    const user = userEvent.setup();
+    renderDetail();
+    await screen.findByRole('cell', { name: 'Customer 1' });
+
+    const failed = within(bodyRows()[0]!).getByRole('button', {
+      name: 'failed',
+      description: '550 Mailbox unavailable',
+    });
+    await user.hover(failed);
+    expect(screen.getByRole('tooltip').textContent).toBe('550 Mailbox unavailable');
+    expect(within(bodyRows()[0]!).getAllByRole('cell')[5]?.textContent).toBe('sent');
   });
 
   it('offers the page sizes 50, 100, 500, 1000 and 10000', async () => {

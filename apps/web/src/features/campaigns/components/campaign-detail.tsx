@@ -1,33 +1,47 @@
 import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import type { CampaignRow, CampaignType } from '@notice-desk/contract/campaigns';
+import { DeliveryStatus } from '../../../components/deliveries/delivery-status.tsx';
 import { ContentLayout } from '../../../components/layout/content-layout.tsx';
 import {
   DataTable,
   type DataTableColumn,
   type DataTableSelection,
 } from '../../../components/ui/data-table.tsx';
+import { ProgressBar } from '../../../components/ui/progress-bar.tsx';
 import { paths } from '../../../config/paths.ts';
 import { usePagination } from '../../../hooks/use-pagination.ts';
 import { isMissingRecord } from '../../../lib/api-error.ts';
 import { formatListDate } from '../../../utils/format-date.ts';
 import { useGetCampaignQuery } from '../api/campaigns-api.ts';
+import { useSendNotices } from '../hooks/use-send-notices.ts';
+import { ExportReportButton } from './export-report-button.tsx';
+import styles from './campaign-detail.module.css';
 
 /** The spec's campaign detail page sizes; 50 is the default. */
 const PAGE_SIZES = [50, 100, 500, 1000, 10000] as const;
 
+/** The spec's title of the batch-send bar (it reads 'Import' though it follows a send). */
+const SEND_BAR_TITLE = 'Import File Progress Bar';
+
 const rowId = (row: CampaignRow) => row._id;
 const customerName = (row: CampaignRow) => row.custName;
-/** A channel's status; '-' until the record is sent on it. */
-const status = (value: string) => value || '-';
 
 // A module constant: the table re-renders every row when its columns change, and a page can hold 10,000.
 const columns: DataTableColumn<CampaignRow>[] = [
   { id: 'number', header: 'No.', cell: (_row, rowNumber) => rowNumber },
   { id: 'custName', header: 'Name', cell: (row) => row.custName },
   { id: 'date', header: 'Date', cell: (row) => formatListDate(row.date) },
-  { id: 'email', header: 'Email Status', cell: (row) => status(row.emailResponse) },
-  { id: 'whatsapp', header: 'WhatsApp Status', cell: (row) => status(row.whatsappResponse) },
+  {
+    id: 'email',
+    header: 'Email Status',
+    cell: (row) => <DeliveryStatus status={row.emailResponse} error={row.emailError} />,
+  },
+  {
+    id: 'whatsapp',
+    header: 'WhatsApp Status',
+    cell: (row) => <DeliveryStatus status={row.whatsappResponse} error={row.whatsappError} />,
+  },
 ];
 
 const noSelection: ReadonlySet<string> = new Set();
@@ -37,7 +51,7 @@ const listHref = (type: CampaignType) =>
 
 type CampaignDetailProps = { type: CampaignType; campaignId: string };
 
-/** /campaign/{type}/{id}: one campaign's records, paged, with row selection for sending. */
+/** /campaign/{type}/{id}: one campaign's records, paged, with row selection for sending and the report. */
 export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
   const { page, limit, setPage, setLimit } = usePagination(PAGE_SIZES[0]);
   const [selected, setSelected] = useState<ReadonlySet<string>>(noSelection);
@@ -63,6 +77,7 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
     [setLimit],
   );
   const selection = useMemo<DataTableSelection>(() => ({ selected, onChange: setSelected }), [selected]);
+  const { send, sending, progress, summary, dismissSummary } = useSendNotices(type);
 
   // A campaign of the other kind is not this page's either.
   if ((isError && isMissingRecord(error)) || (data && data.type !== type)) {
@@ -79,6 +94,30 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
   const rows = (type === 'notice' ? data?.notices : data?.creditCards) ?? [];
   return (
     <ContentLayout title={data?.name ?? 'Campaign Details'}>
+      <div className="page-actions">
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={sending}
+          aria-busy={sending}
+          onClick={() => void send([...selected])}
+        >
+          Send Notice
+        </button>
+        <ExportReportButton type={type} campaignId={campaignId} campaignName={data?.name ?? null} />
+      </div>
+      {progress !== null && <ProgressBar label={SEND_BAR_TITLE} value={progress} />}
+      {/* Always present, so what a send came to is announced when it appears. */}
+      <div role="status" className={summary ? styles.summary : undefined}>
+        {summary && (
+          <>
+            <p>{summary}</p>
+            <button type="button" className="button button-secondary button-small" onClick={dismissSummary}>
+              Dismiss
+            </button>
+          </>
+        )}
+      </div>
       <DataTable
         label="Campaign records"
         columns={columns}

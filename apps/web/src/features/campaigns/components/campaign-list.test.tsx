@@ -21,7 +21,17 @@ const campaign = (n: number, name = `Import ${n}`): Campaign => ({
 });
 
 /** The campaign endpoints over an in-memory list of the user's notice campaigns. */
-function campaignServer(initial: Campaign[]) {
+function campaignServer(
+  initial: Campaign[],
+  exportAnswer: (search: URLSearchParams) => Response | Promise<Response> = () =>
+    new Response(new Blob(['PK']), {
+      status: 200,
+      headers: {
+        'content-type': 'application/zip',
+        'content-disposition': 'attachment; filename="March.zip"',
+      },
+    }),
+) {
   const campaigns = [...initial];
   const server = stubFetch(({ method, path, search }) => {
     if (method === 'GET' && path === '/api/campaigns/notice') {
@@ -32,6 +42,7 @@ function campaignServer(initial: Campaign[]) {
         total: campaigns.length,
       });
     }
+    if (method === 'GET' && path === '/api/campaigns/export-campaign/notice') return exportAnswer(search);
     const index = campaigns.findIndex(({ _id }) => path === `/api/campaigns/${_id}`);
     if (method === 'DELETE' && index >= 0) {
       campaigns.splice(index, 1);
@@ -69,7 +80,7 @@ describe('CampaignList', () => {
       .map((cell) => cell.textContent);
     expect(cells.slice(0, 3)).toEqual(['1', 'March notices', 'Mar 1st 25']);
     expect(within(row).getByRole('button', { name: 'Delete March notices' })).toBeTruthy();
-    expect(within(row).queryByRole('button', { name: /Export/ })).toBeNull();
+    expect(within(row).getByRole('button', { name: 'Export March notices' })).toBeTruthy();
     expect(server.requests[0]?.search.toString()).toBe('page=1&limit=10');
   });
 
@@ -113,5 +124,50 @@ describe('CampaignList', () => {
     expect(server.requests.find(({ method }) => method === 'DELETE')?.path).toBe('/api/campaigns/campaign-1');
     await waitFor(() => expect(screen.queryByRole('link', { name: 'March notices' })).toBeNull());
     expect(screen.getByRole('link', { name: 'April notices' })).toBeTruthy();
+  });
+
+  it("exports a campaign's zip with the bearer token, saying it is busy until the file is saved", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const server = campaignServer([campaign(1, 'March notices')], async () => {
+      await held;
+      return new Response(new Blob(['PK zip']), {
+        status: 200,
+        headers: { 'content-disposition': 'attachment; filename="March notices.zip"' },
+      });
+    });
+    vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:zip');
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    const user = userEvent.setup();
+    renderList();
+
+    await user.click(await screen.findByRole('button', { name: 'Export March notices' }));
+    const busy = await screen.findByRole('button', { name: 'Exporting… March notices' });
+    expect((busy as HTMLButtonElement).disabled).toBe(true);
+    expect(busy.getAttribute('aria-busy')).toBe('true');
+
+    release();
+    await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
+    expect((click.mock.contexts[0] as HTMLAnchorElement).download).toBe('March notices.zip');
+    const request = server.requests.find(({ path }) => path === '/api/campaigns/export-campaign/notice');
+    expect(request?.search.get('campaignid')).toBe('campaign-1');
+    expect(request?.request.headers.get('authorization')).toBe('Bearer token-1');
+    await screen.findByRole('button', { name: 'Export March notices' });
+  });
+
+  it('only logs a failed export', async () => {
+    campaignServer([campaign(1, 'March notices')], () =>
+      jsonResponse(500, { statusCode: 500, code: 'INTERNAL', message: 'Disk full.', error: 'Disk full.' }),
+    );
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const error = vi.spyOn(toast, 'error');
+    const user = userEvent.setup();
+    renderList();
+
+    await user.click(await screen.findByRole('button', { name: 'Export March notices' }));
+    await waitFor(() => expect(log).toHaveBeenCalled());
+    expect(error).not.toHaveBeenCalled();
+    expect(await screen.findByRole('button', { name: 'Export March notices' })).toBeTruthy();
   });
 });

@@ -9,6 +9,8 @@ import { usePagination } from '../../../hooks/use-pagination.ts';
 import { toastApiProblem } from '../../../lib/api-error.ts';
 import { formatListDate } from '../../../utils/format-date.ts';
 import { useDeleteCampaignMutation, useGetCampaignsQuery } from '../api/campaigns-api.ts';
+import { ExportCampaignButton } from './export-campaign-button.tsx';
+import styles from './campaign-list.module.css';
 
 /** The spec's campaign list page sizes; 10 is the default. */
 const PAGE_SIZES = [10, 25, 2500] as const;
@@ -61,13 +63,16 @@ export function CampaignList({ type }: { type: CampaignType }) {
         id: 'action',
         header: 'Action',
         cell: (campaign) => (
-          <button
-            type="button"
-            className="button button-danger button-small"
-            onClick={() => askToDelete(campaign)}
-          >
-            Delete<span className="visually-hidden"> {campaign.name}</span>
-          </button>
+          <div className={styles.actions}>
+            <button
+              type="button"
+              className="button button-danger button-small"
+              onClick={() => askToDelete(campaign)}
+            >
+              Delete<span className="visually-hidden"> {campaign.name}</span>
+            </button>
+            <ExportCampaignButton type={type} campaign={campaign} />
+          </div>
         ),
       },
     ],

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { ProgressBar } from '../../../components/ui/progress-bar.tsx';
 import { useDownloadFileMutation } from '../../../lib/download-api.ts';
 import { toastApiProblem } from '../../../lib/api-error.ts';
 import { useImportProgress } from '../hooks/use-import-progress.ts';
@@ -14,30 +14,15 @@ const rows = (count: number) => `${count} ${count === 1 ? 'row' : 'rows'}`;
  */
 export function ImportProgress({ kind }: { kind: ImportKind }) {
   const { showBar, percentage, finishing, outcome, dismissOutcome } = useImportProgress(kind);
-  const labelId = useId();
   const { records } = importKinds[kind];
 
   return (
     <>
       {showBar && (
-        <div className={styles.panel}>
-          <div className={styles.header}>
-            <span id={labelId} className={styles.label}>
-              {finishing ? `Import of ${records} complete` : `Importing ${records}…`}
-            </span>
-            <span className={styles.percentage}>{percentage}%</span>
-          </div>
-          <div
-            className={styles.track}
-            role="progressbar"
-            aria-labelledby={labelId}
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={percentage}
-          >
-            <div className={styles.fill} style={{ width: `${percentage}%` }} />
-          </div>
-        </div>
+        <ProgressBar
+          label={finishing ? `Import of ${records} complete` : `Importing ${records}…`}
+          value={percentage}
+        />
       )}
       {outcome && <OutcomeNotice kind={kind} outcome={outcome} onDismiss={dismissOutcome} />}
     </>

@@ -1,0 +1,95 @@
+import { useId, useState, type KeyboardEvent } from 'react';
+import styles from './delivery-status.module.css';
+
+/**
+ * How a status looks: delivered ones green, 'outbox' grey (written to the outbox folder, no
+ * provider configured: nothing went anywhere), waiting amber, failed red.
+ */
+export type DeliveryTone = 'success' | 'neutral' | 'pending' | 'failure';
+
+export function deliveryTone(status: string): DeliveryTone {
+  switch (status) {
+    case 'sent':
+    case 'delivered':
+    case 'read':
+      return 'success';
+    case 'queued':
+      return 'pending';
+    case 'failed':
+      return 'failure';
+    default:
+      return 'neutral';
+  }
+}
+
+type DeliveryStatusProps = {
+  /** The latest status on a channel ('queued', 'outbox', 'sent', 'delivered', 'read', 'failed'), '' or '-'. */
+  status: string;
+  /** Why it failed, when it did. */
+  error?: string | null | undefined;
+  /** Overrides the tone the status would have. */
+  tone?: DeliveryTone;
+};
+
+/** A channel's latest status as a small badge; a failure offers its reason on hover, focus and tap. */
+export function DeliveryStatus({ status, error, tone }: DeliveryStatusProps) {
+  if (!status || status === '-') return <span className={styles.none}>-</span>;
+  const className = `${styles.badge} ${styles[tone ?? deliveryTone(status)]}`;
+  if (status === 'failed' && error) return <FailedStatus className={className} reason={error} />;
+  return <span className={className}>{status}</span>;
+}
+
+/**
+ * The reason is a tooltip that describes the badge (aria-describedby), so a screen reader reads it
+ * with the status. It shows while the pointer is over the badge or the tooltip, while the badge
+ * has keyboard focus, and after a tap (touch gives no hover, and Safari no focus); Escape hides it.
+ */
+function FailedStatus({ className, reason }: { className: string; reason: string }) {
+  const tooltipId = useId();
+  const [hovered, setHovered] = useState(false);
+  const [focused, setFocused] = useState(false);
+  const [pinned, setPinned] = useState(false);
+  const [dismissed, setDismissed] = useState(false);
+  const open = !dismissed && (hovered || focused || pinned);
+
+  const closeOnEscape = (event: KeyboardEvent) => {
+    if (event.key === 'Escape' && open) {
+      event.stopPropagation();
+      setDismissed(true);
+      setPinned(false);
+    }
+  };
+
+  return (
+    <span
+      className={styles.anchor}
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => {
+        setHovered(false);
+        setDismissed(false);
+      }}
+    >
+      <button
+        type="button"
+        className={`${className} ${styles.trigger}`}
+        aria-describedby={tooltipId}
+        onFocus={() => setFocused(true)}
+        onBlur={() => {
+          setFocused(false);
+          setPinned(false);
+          setDismissed(false);
+        }}
+        onClick={() => {
+          setDismissed(false);
+          setPinned((shown) => !shown);
+        }}
+        onKeyDown={closeOnEscape}
+      >
+        failed
+      </button>
+      <span id={tooltipId} role="tooltip" className={styles.tooltip} hidden={!open}>
+        {reason}
+      </span>
+    </span>
+  );
+}

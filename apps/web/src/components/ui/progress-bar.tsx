@@ -1,0 +1,35 @@
+import { useId } from 'react';
+import styles from './progress-bar.module.css';
+
+type ProgressBarProps = {
+  /** The visible title, which is also the bar's accessible name. */
+  label: string;
+  /** A whole percentage from 0 to 100. */
+  value: number;
+};
+
+/** A titled progress bar with its percentage, for work the page is waiting on (an import, a batch send). */
+export function ProgressBar({ label, value }: ProgressBarProps) {
+  const labelId = useId();
+  const percentage = Math.min(100, Math.max(0, Math.round(value)));
+  return (
+    <div className={styles.panel}>
+      <div className={styles.header}>
+        <span id={labelId} className={styles.label}>
+          {label}
+        </span>
+        <span className={styles.percentage}>{percentage}%</span>
+      </div>
+      <div
+        className={styles.track}
+        role="progressbar"
+        aria-labelledby={labelId}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percentage}
+      >
+        <div className={styles.fill} style={{ width: `${percentage}%` }} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,85 @@
+import type { SendResult } from '@notice-desk/contract/sending';
+
+/** The spec's send-notice batch size. */
+export const SEND_CHUNK_SIZE = 10;
+/** The spec: up to this many selected records go in one request; more are sent in chunks. */
+export const SINGLE_REQUEST_MAX = 9;
+/** Where the bar starts when the first chunk goes out. */
+export const FIRST_PROGRESS = 10;
+
+/** The requests a send makes: one for 9 or fewer records, else chunks of 10 sent one after another. */
+export function sendChunks(recordIds: readonly string[]): string[][] {
+  if (recordIds.length === 0) return [];
+  if (recordIds.length <= SINGLE_REQUEST_MAX) return [[...recordIds]];
+  const chunks: string[][] = [];
+  for (let start = 0; start < recordIds.length; start += SEND_CHUNK_SIZE) {
+    chunks.push(recordIds.slice(start, start + SEND_CHUNK_SIZE));
+  }
+  return chunks;
+}
+
+/**
+ * The bar's value after `chunksDone` of `chunks` requests. The spec says it "starts at 10, adds 10
+ * per chunk relative to the selection size, capped at 100". Read literally (10 + 10 × 100 /
+ * selected per chunk) it reaches 100 a chunk before the end and then stands still, because the
+ * starting 10 comes on top of the whole run. This reading keeps the start at 10 and shares the
+ * remaining 90 equally among the chunks, so each chunk moves it the same step and the last one
+ * lands on 100 exactly.
+ */
+export function sendProgress(chunksDone: number, chunks: number): number {
+  if (chunks <= 0) return 100;
+  const done = Math.min(Math.max(chunksDone, 0), chunks);
+  return Math.min(100, FIRST_PROGRESS + Math.round(((100 - FIRST_PROGRESS) * done) / chunks));
+}
+
+/** What a whole send came to, over all its requests. */
+export type SendTally = Omit<SendResult, 'message'> & {
+  /** Records whose request failed outright (network, time-out, server error). */
+  unsent: number;
+  /** Requests the server answered. */
+  answered: number;
+};
+
+export const emptyTally = (): SendTally => ({
+  sent: 0,
+  failed: 0,
+  queued: 0,
+  skipped: 0,
+  ignored: 0,
+  unsent: 0,
+  answered: 0,
+});
+
+export function addAnswer(tally: SendTally, result: SendResult): SendTally {
+  return {
+    ...tally,
+    sent: tally.sent + result.sent,
+    failed: tally.failed + result.failed,
+    queued: tally.queued + result.queued,
+    skipped: tally.skipped + result.skipped,
+    ignored: tally.ignored + result.ignored,
+    answered: tally.answered + 1,
+  };
+}
+
+export function addUnsent(tally: SendTally, records: number): SendTally {
+  return { ...tally, unsent: tally.unsent + records };
+}
+
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * A short account of a send that did not simply go out ('Sent 18, failed 2 — see the statuses.'),
+ * or null when everything was sent. Sent, failed, waiting and skipped count messages (e-mail and
+ * WhatsApp each count); the rest count records.
+ */
+export function sendSummary(tally: SendTally): string | null {
+  const extras = [
+    tally.queued > 0 && `${tally.queued} waiting to be retried`,
+    tally.skipped > 0 && `${tally.skipped} already sent before (skipped)`,
+    tally.unsent > 0 && `${count(tally.unsent, 'record', 'records')} not sent (the request failed)`,
+    tally.ignored > 0 && `${count(tally.ignored, 'record', 'records')} not found`,
+  ].filter((part): part is string => typeof part === 'string');
+  if (tally.failed === 0 && extras.length === 0) return null;
+  return `${[`Sent ${tally.sent}, failed ${tally.failed}`, ...extras].join(', ')} — see the statuses.`;
+}

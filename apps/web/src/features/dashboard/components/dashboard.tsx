@@ -1,0 +1,108 @@
+import { useId } from 'react';
+import { Link } from 'react-router';
+import type { DashboardInfo, MailInfo } from '@notice-desk/contract/dashboard';
+import { DeliveryStatus, type DeliveryTone } from '../../../components/deliveries/delivery-status.tsx';
+import { ErrorState } from '../../../components/ui/error-state.tsx';
+import { Spinner } from '../../../components/ui/spinner.tsx';
+import { paths } from '../../../config/paths.ts';
+import { formatListDate } from '../../../utils/format-date.ts';
+import { useGetDashboardQuery } from '../api/dashboard-api.ts';
+import styles from './dashboard.module.css';
+
+export const NO_MAIL_DETAILS = 'No Mail Details Found!!';
+
+const tiles: { label: string; total: (info: DashboardInfo) => number; href: string }[] = [
+  { label: 'Credit Cards', total: (info) => info.totalCreditCards, href: paths.creditCards.list.getHref() },
+  { label: 'Notices', total: (info) => info.totalNotices, href: paths.notices.list.getHref() },
+  {
+    label: 'Credit Card Campaigns',
+    total: (info) => info.totalCreditCardCampaigns,
+    href: paths.campaigns.creditCards.getHref(),
+  },
+  {
+    label: 'Notice Campaigns',
+    total: (info) => info.totalNoticeCampaigns,
+    href: paths.campaigns.notices.getHref(),
+  },
+];
+
+const channelName: Record<MailInfo['channel'], string> = { email: 'Email', whatsapp: 'WhatsApp' };
+
+/**
+ * The spec styles a mail as success or failure: anything that went out (to a provider, or to the
+ * outbox when none is configured) is a success, a failure is one; a send still waiting is neither.
+ */
+const mailTone = (status: string): DeliveryTone =>
+  status === 'failed' ? 'failure' : status === 'queued' ? 'pending' : 'success';
+
+/** /: the user's totals and their latest deliveries. */
+export function Dashboard() {
+  const mailDetailsTitleId = useId();
+  // Statuses move on the server (WhatsApp reports delivered and read later), so each visit asks again.
+  const { data, isLoading, isFetching, isError, refetch } = useGetDashboardQuery(undefined, {
+    refetchOnMountOrArgChange: true,
+  });
+
+  if (isLoading) return <Spinner label="Loading the dashboard" />;
+  if (isError || !data) {
+    return (
+      <div className="panel">
+        <ErrorState message="The dashboard could not be loaded." onRetry={() => void refetch()} />
+      </div>
+    );
+  }
+
+  return (
+    <>
+      <ul className={styles.tiles}>
+        {tiles.map((tile) => (
+          <li key={tile.label}>
+            <Link className={styles.tile} to={tile.href}>
+              <span className={styles.total}>{tile.total(data).toLocaleString()}</span>
+              <span className={styles.tileLabel}>{tile.label}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <section className={styles.panel} aria-labelledby={mailDetailsTitleId}>
+        <h2 id={mailDetailsTitleId} className={styles.panelTitle}>
+          Mails Details
+        </h2>
+        {data.mailInfo.length === 0 ? (
+          <p className="state-message">{NO_MAIL_DETAILS}</p>
+        ) : (
+          <div className={styles.scroller} role="region" aria-label="Mails Details table" tabIndex={0}>
+            <table className={styles.table} aria-busy={isFetching}>
+              <thead>
+                <tr>
+                  <th scope="col">No.</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Channel</th>
+                  <th scope="col">Date</th>
+                  <th scope="col">Status</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.mailInfo.map((mail, index) => (
+                  <tr key={mail._id}>
+                    <td>{index + 1}</td>
+                    <td>{mail.name}</td>
+                    <td>{channelName[mail.channel] ?? mail.channel}</td>
+                    <td>
+                      <time dateTime={mail.date} title={new Date(mail.date).toLocaleString()}>
+                        {formatListDate(mail.date)}
+                      </time>
+                    </td>
+                    <td>
+                      <DeliveryStatus status={mail.status} error={mail.error} tone={mailTone(mail.status)} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </>
+  );
+}
