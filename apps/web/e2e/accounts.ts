@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
+import { watchForSurprises } from './harness.ts';
 
 export type Account = { username: string; password: string; token: string; user: Record<string, string> };
 
@@ -51,4 +52,13 @@ export async function createRecord(baseUrl: string, account: Account, path: stri
   const answer = await postJson(`${baseUrl}${path}`, body, account.token);
   if (answer.status !== 201) throw new Error(`${path} answered ${answer.status}: ${await answer.text()}`);
   return (await answer.json()) as Record<string, string>;
+}
+
+/** A signed-in page of a new account, with dialogs and page errors watched. */
+export async function openAsNewAccount(browser: Browser, baseUrl: string, prefix: string) {
+  const account = await createAccount(baseUrl, prefix);
+  const context = await signedInContext(browser, baseUrl, account);
+  const page = await context.newPage();
+  const surprises = watchForSurprises(page);
+  return { account, context, page, surprises };
 }

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, signedInContext } from './accounts.ts';
-import { launchBrowser, startProduct, watchForSurprises } from './harness.ts';
+import { openAsNewAccount } from './accounts.ts';
+import { launchBrowser, startProduct } from './harness.ts';
 import { noticeWorkbook, XLSX_TYPE } from './import-files.ts';
 
 let product: Awaited<ReturnType<typeof startProduct>>;
@@ -16,13 +16,7 @@ afterAll(async () => {
   await product?.stop();
 });
 
-async function openAs(prefix: string) {
-  const account = await createAccount(product.baseUrl, prefix);
-  const context = await signedInContext(browser, product.baseUrl, account);
-  const page = await context.newPage();
-  const surprises = watchForSurprises(page);
-  return { account, context, page, surprises };
-}
+const openAs = (prefix: string) => openAsNewAccount(browser, product.baseUrl, prefix);
 
 const toast = (page: Page, text: string, timeout?: number) =>
   page.getByRole('status').filter({ hasText: text }).waitFor({ timeout });

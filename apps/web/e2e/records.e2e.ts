@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditCardFields, creditCardSteps } from '@notice-desk/contract/credit-card';
 import { noticeFields, noticeSteps } from '@notice-desk/contract/notice';
 import type { FieldDefinition } from '@notice-desk/contract/record-fields';
-import { createAccount, createRecord, signedInContext, type Account } from './accounts.ts';
-import { launchBrowser, startProduct, watchForSurprises } from './harness.ts';
+import { createRecord, openAsNewAccount, type Account } from './accounts.ts';
+import { launchBrowser, startProduct } from './harness.ts';
 
 dayjs.extend(advancedFormat);
 
@@ -22,14 +22,7 @@ afterAll(async () => {
   await product?.stop();
 });
 
-/** A signed-in page of a new account, with dialogs and page errors watched. */
-async function openAs(prefix: string) {
-  const account = await createAccount(product.baseUrl, prefix);
-  const context = await signedInContext(browser, product.baseUrl, account);
-  const page = await context.newPage();
-  const surprises = watchForSurprises(page);
-  return { account, context, page, surprises };
-}
+const openAs = (prefix: string) => openAsNewAccount(browser, product.baseUrl, prefix);
 
 const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
 

@@ -1,15 +1,16 @@
-import toast from 'react-hot-toast';
 import {
   creditCardBody,
-  creditCardFields,
   creditCardSteps,
   type CreditCard,
+  type CreditCardFields,
 } from '@notice-desk/contract/credit-card';
-import { StepWizard, wizardValues, type WizardFieldErrors } from '../../../components/wizard/step-wizard.tsx';
-import { showApiProblem } from '../../../lib/api-error.ts';
+import { RecordForm, type RecordFormApi } from '../../../components/records/record-form.tsx';
 import { useCreateCreditCardMutation, useUpdateCreditCardMutation } from '../api/credit-cards-api.ts';
 
-const fieldKeys = creditCardFields.map((field) => field.key);
+const creditCardsApi: RecordFormApi<CreditCardFields> = {
+  useCreate: useCreateCreditCardMutation,
+  useUpdate: useUpdateCreditCardMutation,
+};
 
 type CreditCardFormProps = {
   /** The record to edit; a new credit card when absent. */
@@ -20,39 +21,17 @@ type CreditCardFormProps = {
 
 /** The 3-step credit-card wizard: adds a credit card, or edits one when given. */
 export function CreditCardForm({ creditCard, onSaved }: CreditCardFormProps) {
-  const [createCreditCard] = useCreateCreditCardMutation();
-  const [updateCreditCard] = useUpdateCreditCardMutation();
-
-  const save = async (values: Record<string, string>): Promise<WizardFieldErrors | void> => {
-    const fields = creditCardBody.parse(values);
-    try {
-      if (creditCard) {
-        await updateCreditCard({ id: creditCard._id, fields }).unwrap();
-        toast.success('Credit Card Updated Successfully.');
-      } else {
-        await createCreditCard(fields).unwrap();
-        toast.success('Credit Card Created Successfully.');
-      }
-      onSaved();
-    } catch (error) {
-      let fieldErrors: WizardFieldErrors = {};
-      showApiProblem(error, {
-        fields: fieldKeys,
-        onFieldErrors: (found) => {
-          fieldErrors = found as WizardFieldErrors;
-        },
-        fallback: 'The credit card could not be saved.',
-      });
-      return fieldErrors;
-    }
-  };
-
   return (
-    <StepWizard
+    <RecordForm
+      api={creditCardsApi}
       label="Credit card"
       steps={creditCardSteps}
-      initialValues={creditCard && wizardValues(creditCardSteps, creditCard)}
-      onSubmit={save}
+      body={creditCardBody}
+      record={creditCard}
+      createdMessage="Credit Card Created Successfully."
+      updatedMessage="Credit Card Updated Successfully."
+      saveFailedMessage="The credit card could not be saved."
+      onSaved={onSaved}
     />
   );
 }

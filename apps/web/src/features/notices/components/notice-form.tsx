@@ -1,10 +1,11 @@
-import toast from 'react-hot-toast';
-import { noticeBody, noticeFields, noticeSteps, type Notice } from '@notice-desk/contract/notice';
-import { StepWizard, wizardValues, type WizardFieldErrors } from '../../../components/wizard/step-wizard.tsx';
-import { showApiProblem } from '../../../lib/api-error.ts';
+import { noticeBody, noticeSteps, type Notice, type NoticeFields } from '@notice-desk/contract/notice';
+import { RecordForm, type RecordFormApi } from '../../../components/records/record-form.tsx';
 import { useCreateNoticeMutation, useUpdateNoticeMutation } from '../api/notices-api.ts';
 
-const fieldKeys = noticeFields.map((field) => field.key);
+const noticesApi: RecordFormApi<NoticeFields> = {
+  useCreate: useCreateNoticeMutation,
+  useUpdate: useUpdateNoticeMutation,
+};
 
 type NoticeFormProps = {
   /** The record to edit; a new notice when absent. */
@@ -15,39 +16,17 @@ type NoticeFormProps = {
 
 /** The 4-step notice wizard: adds a notice, or edits one when given. */
 export function NoticeForm({ notice, onSaved }: NoticeFormProps) {
-  const [createNotice] = useCreateNoticeMutation();
-  const [updateNotice] = useUpdateNoticeMutation();
-
-  const save = async (values: Record<string, string>): Promise<WizardFieldErrors | void> => {
-    const fields = noticeBody.parse(values);
-    try {
-      if (notice) {
-        await updateNotice({ id: notice._id, fields }).unwrap();
-        toast.success('Notice Updated Successfully.');
-      } else {
-        await createNotice(fields).unwrap();
-        toast.success('Notice Created Successfully.');
-      }
-      onSaved();
-    } catch (error) {
-      let fieldErrors: WizardFieldErrors = {};
-      showApiProblem(error, {
-        fields: fieldKeys,
-        onFieldErrors: (found) => {
-          fieldErrors = found as WizardFieldErrors;
-        },
-        fallback: 'The notice could not be saved.',
-      });
-      return fieldErrors;
-    }
-  };
-
   return (
-    <StepWizard
+    <RecordForm
+      api={noticesApi}
       label="Notice"
       steps={noticeSteps}
-      initialValues={notice && wizardValues(noticeSteps, notice)}
-      onSubmit={save}
+      body={noticeBody}
+      record={notice}
+      createdMessage="Notice Created Successfully."
+      updatedMessage="Notice Updated Successfully."
+      saveFailedMessage="The notice could not be saved."
+      onSaved={onSaved}
     />
   );
 }

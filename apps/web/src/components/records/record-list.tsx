@@ -1,0 +1,173 @@
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
+import toast from 'react-hot-toast';
+import { Link } from 'react-router';
+import { messages } from '@notice-desk/contract/messages';
+import { usePagination } from '../../hooks/use-pagination.ts';
+import { toastApiProblem } from '../../lib/api-error.ts';
+import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
+import { DataTable, type DataTableColumn } from '../ui/data-table.tsx';
+import { RecordActions, recordPdfHref } from './record-actions.tsx';
+
+/** The spec sets the default (10); the other sizes are this list's choice. */
+const PAGE_SIZES = [10, 25, 50, 100] as const;
+
+/** What a record list shows of a stored record besides its own columns. */
+type StoredRecord = { _id: string; pdfLink: string };
+
+type RecordPage<TRecord> = { items: TRecord[]; total: number; pdfUrl: string };
+
+type Unwrappable = { unwrap: () => Promise<unknown> };
+
+/** The kind's RTK Query hooks: its paged list, delete one and Delete All. */
+export type RecordListApi<TRecord> = {
+  useRecords: (args: { page: number; limit: number }) => {
+    data?: RecordPage<TRecord>;
+    isLoading: boolean;
+    isFetching: boolean;
+    isError: boolean;
+    refetch: () => unknown;
+  };
+  useDeleteRecord: () => readonly [(id: string) => Unwrappable, ...unknown[]];
+  useDeleteAll: () => readonly [() => Unwrappable, { isLoading: boolean }];
+};
+
+export type RecordListProps<TRecord extends StoredRecord> = {
+  api: RecordListApi<TRecord>;
+  /** The table's accessible name, e.g. 'Credit cards'. */
+  label: string;
+  addLabel: string;
+  addHref: string;
+  /** The kind's own columns, between 'No.' and 'Action'. Keep them stable (a module constant). */
+  columns: readonly DataTableColumn<TRecord>[];
+  /** Whose record it is (the customer name): the Search text and the action buttons' names. Keep it stable. */
+  recordName: (record: TRecord) => string;
+  /** Keep it stable (a module function). */
+  editHref: (id: string) => string;
+  deletedMessage: string;
+  deleteFailedMessage: string;
+  deleteAllFailedMessage: string;
+  loadFailedMessage: string;
+  deleteAllQuestion: string;
+  /** The 'Import Excel' button with its modal, from the import feature; a disabled stand-in until then. */
+  importExcel?: ReactNode;
+};
+
+const recordId = (record: StoredRecord) => record._id;
+
+/** A list of the signed-in user's records of one kind, with add, import, delete and Delete All. */
+export function RecordList<TRecord extends StoredRecord>({
+  api: { useRecords, useDeleteRecord, useDeleteAll },
+  label,
+  addLabel,
+  addHref,
+  columns: recordColumns,
+  recordName,
+  editHref,
+  deletedMessage,
+  deleteFailedMessage,
+  deleteAllFailedMessage,
+  loadFailedMessage,
+  deleteAllQuestion,
+  importExcel,
+}: RecordListProps<TRecord>) {
+  const { page, limit, setPage, setLimit } = usePagination(PAGE_SIZES[0]);
+  const { data, isLoading, isFetching, isError, refetch } = useRecords({ page, limit });
+  const [deleteRecord] = useDeleteRecord();
+  const [deleteAll, { isLoading: deletingAll }] = useDeleteAll();
+  const [confirmingDeleteAll, setConfirmingDeleteAll] = useState(false);
+
+  const remove = useCallback(
+    async (id: string) => {
+      try {
+        await deleteRecord(id).unwrap();
+        toast.success(deletedMessage);
+      } catch (error) {
+        toastApiProblem(error, deleteFailedMessage);
+      }
+    },
+    [deleteRecord, deletedMessage, deleteFailedMessage],
+  );
+
+  const confirmDeleteAll = async () => {
+    try {
+      await deleteAll().unwrap();
+      // The spec words this toast for credit cards and uses it for notices too.
+      toast.success(messages.allDeleted);
+      setPage(1);
+    } catch (error) {
+      toastApiProblem(error, deleteAllFailedMessage);
+    } finally {
+      setConfirmingDeleteAll(false);
+    }
+  };
+
+  const pdfUrl = data?.pdfUrl ?? '';
+  const columns = useMemo<DataTableColumn<TRecord>[]>(
+    () => [
+      { id: 'number', header: 'No.', cell: (_record, rowNumber) => rowNumber },
+      ...recordColumns,
+      {
+        id: 'action',
+        header: 'Action',
+        cell: (record) => (
+          <RecordActions
+            name={recordName(record)}
+            editHref={editHref(record._id)}
+            pdfHref={recordPdfHref(pdfUrl, record.pdfLink)}
+            onDelete={() => remove(record._id)}
+          />
+        ),
+      },
+    ],
+    [recordColumns, recordName, editHref, pdfUrl, remove],
+  );
+
+  return (
+    <>
+      <div className="page-actions">
+        <Link className="button button-primary" to={addHref}>
+          {addLabel}
+        </Link>
+        {importExcel ?? (
+          <button type="button" className="button button-secondary" disabled title="Available soon">
+            Import Excel
+          </button>
+        )}
+        <button
+          type="button"
+          className="button button-danger"
+          disabled={!data || data.total === 0}
+          onClick={() => setConfirmingDeleteAll(true)}
+        >
+          Delete All
+        </button>
+      </div>
+      <DataTable
+        label={label}
+        columns={columns}
+        rows={data?.items ?? []}
+        rowId={recordId}
+        page={page}
+        limit={limit}
+        total={data?.total ?? 0}
+        pageSizes={PAGE_SIZES}
+        onPageChange={setPage}
+        onLimitChange={setLimit}
+        searchText={recordName}
+        loading={isLoading}
+        busy={isFetching}
+        failed={isError}
+        errorMessage={loadFailedMessage}
+        onRetry={() => void refetch()}
+      />
+      <ConfirmDialog
+        open={confirmingDeleteAll}
+        question={deleteAllQuestion}
+        confirmLabel="Delete All"
+        busy={deletingAll}
+        onConfirm={() => void confirmDeleteAll()}
+        onCancel={() => setConfirmingDeleteAll(false)}
+      />
+    </>
+  );
+}
