@@ -85,3 +85,25 @@ export async function signUpOver(baseUrl: string, username: string, password = '
   const { token, user } = (await login.json()) as { token: string; user: { _id: string } };
   return { token, userId: user._id, headers: { authorization: `Bearer ${token}` } };
 }
+
+/** Starts a job worker process (`npm run worker`) on the given data; it has no port, so it is ready when spawned. */
+export function startWorkerProcess(env: Record<string, string>): {
+  child: ChildProcess;
+  stop(): Promise<void>;
+} {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/worker.ts'], {
+    cwd: repo,
+    env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  return {
+    child,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+    },
+  };
+}
