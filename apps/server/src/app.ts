@@ -31,10 +31,14 @@ declare module 'fastify' {
 const JSON_BODY_LIMIT = 1024 * 1024;
 
 /** Builds the whole server (database migrated, routes registered) without listening. */
-export async function buildApp(config: Config): Promise<FastifyInstance> {
+export async function buildApp(
+  config: Config,
+  options: { logStream?: NodeJS.WritableStream } = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      ...(options.logStream ? { stream: options.logStream } : {}),
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
       serializers: {
         req: (req) => ({ method: req.method, url: maskSecrets(req.url), remoteAddress: req.ip }),

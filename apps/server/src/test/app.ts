@@ -46,9 +46,12 @@ function testConfig(env: Record<string, string>): { config: Config; dropDatabase
   };
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: { logStream?: NodeJS.WritableStream } = {},
+): Promise<TestApp> {
   const { config, dropDatabase } = testConfig(env);
-  const app = await buildApp(config);
+  const app = await buildApp(config, options);
   return {
     app,
     config,
