@@ -17,6 +17,10 @@ export interface RecordRow {
 // One untyped view of the database keeps one query per operation instead of one per table.
 const loose = (db: Database) => db as unknown as Kysely<Record<string, RecordRow>>;
 
+/** The owner's records: every owner-scoped read starts here, so none can forget the owner. */
+const ownedRecords = (db: Database, info: RecordKindInfo, ownerId: string) =>
+  loose(db).selectFrom(info.table).selectAll().where('owner_id', '=', ownerId);
+
 /** A page of the owner's records, newest first. */
 export function listRecords(
   db: Database,
@@ -25,10 +29,7 @@ export function listRecords(
   offset: number,
   limit: number,
 ): Promise<RecordRow[]> {
-  return loose(db)
-    .selectFrom(info.table)
-    .selectAll()
-    .where('owner_id', '=', ownerId)
+  return ownedRecords(db, info, ownerId)
     .orderBy('id', 'desc')
     .limit(limit)
     .offset(offset)
@@ -64,10 +65,7 @@ export function listRecordsFrom(
   offset: number,
   limit: number,
 ): Promise<RecordRow[]> {
-  return loose(db)
-    .selectFrom(info.table)
-    .selectAll()
-    .where('owner_id', '=', ownerId)
+  return ownedRecords(db, info, ownerId)
     .where('id', '<=', fromId)
     .orderBy('id', 'desc')
     .limit(limit)
@@ -85,10 +83,7 @@ export async function findRecordsByIds(
   const rows: RecordRow[] = [];
   for (let i = 0; i < ids.length; i += 500) {
     rows.push(
-      ...((await loose(db)
-        .selectFrom(info.table)
-        .selectAll()
-        .where('owner_id', '=', ownerId)
+      ...((await ownedRecords(db, info, ownerId)
         .where('id', 'in', ids.slice(i, i + 500))
         .execute()) as RecordRow[]),
     );
@@ -116,12 +111,9 @@ export function findRecord(
   ownerId: string,
   id: string,
 ): Promise<RecordRow | undefined> {
-  return loose(db)
-    .selectFrom(info.table)
-    .selectAll()
-    .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
-    .executeTakeFirst() as Promise<RecordRow | undefined>;
+  return ownedRecords(db, info, ownerId).where('id', '=', id).executeTakeFirst() as Promise<
+    RecordRow | undefined
+  >;
 }
 
 /** Rows per insert statement: 100 rows of 42 columns stays far under SQLite's and PostgreSQL's bound-value limits. */
@@ -245,11 +237,8 @@ export function listCampaignRecords(
   offset: number,
   limit: number,
 ): Promise<RecordRow[]> {
-  return loose(db)
-    .selectFrom(info.table)
-    .selectAll()
+  return ownedRecords(db, info, ownerId)
     .where('campaign_id', '=', campaignId)
-    .where('owner_id', '=', ownerId)
     .orderBy('id', 'asc')
     .limit(limit)
     .offset(offset)
@@ -265,11 +254,8 @@ export function listCampaignRecordsAfter(
   afterId: string,
   limit: number,
 ): Promise<RecordRow[]> {
-  return loose(db)
-    .selectFrom(info.table)
-    .selectAll()
+  return ownedRecords(db, info, ownerId)
     .where('campaign_id', '=', campaignId)
-    .where('owner_id', '=', ownerId)
     .where('id', '>', afterId)
     .orderBy('id', 'asc')
     .limit(limit)
