@@ -5,17 +5,21 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './app-context.ts';
 import type { Config } from './config/env.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { evidenceRoutes } from './modules/evidence/evidence.routes.ts';
 import { exportsRoutes } from './modules/exports/exports.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { pdfsRoutes } from './modules/pdfs/pdfs.routes.ts';
 import { recordsRoutes } from './modules/records/records.routes.ts';
+import { searchRoutes } from './modules/search/search.routes.ts';
 import { sendingRoutes } from './modules/sending/sending.routes.ts';
 import { templatesRoutes } from './modules/templates/templates.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
+import { registerApiDocs } from './plugins/api-docs.ts';
 import { createGuards } from './plugins/authenticate.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerWebApp } from './plugins/web-app.ts';
@@ -95,10 +99,13 @@ export async function buildApp(
     limits: { fileSize: config.uploadMaxBytes, files: 1, fields: 10, parts: 12, fieldSize: 10_000 },
   });
   const context: AppContext = { ...services, guards: createGuards(services.auth) };
+  await registerApiDocs(app, context.guards);
 
   healthRoutes(app, context);
   authRoutes(app, context);
+  auditRoutes(app, context);
   recordsRoutes(app, context);
+  searchRoutes(app, context);
   uploadsRoutes(app, context);
   importsRoutes(app, context);
   campaignsRoutes(app, context);
@@ -106,6 +113,7 @@ export async function buildApp(
   pdfsRoutes(app, context);
   sendingRoutes(app, context);
   exportsRoutes(app, context);
+  evidenceRoutes(app, context);
   dashboardRoutes(app, context);
   await registerWebApp(app, config.webDist);
   return app;

@@ -1,9 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signUp, type SignedIn, type TestApp } from './test/app.ts';
 
-/** Routes anyone may call: signing in and up, password reset, signed PDF links, provider webhooks, health. */
+/** Routes anyone may call: signing in and up, password reset, signed PDF links, provider webhooks, health, API docs. */
 const publicRoutes = new Set([
   'GET /api/health',
+  'GET /api/docs',
+  'GET /api/docs/json',
+  'GET /api/docs/yaml',
+  'GET /api/docs/static/*',
+  'GET /api/docs/static/index.html',
+  'GET /api/docs/static/swagger-initializer.js',
   'POST /api/auth/register',
   'POST /api/auth/login',
   'POST /api/auth/forgot-password',

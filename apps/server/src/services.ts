@@ -12,14 +12,17 @@ import { FileStore } from './lib/storage.ts';
 import { cloudApiSender, outboxSender } from './lib/whatsapp.ts';
 import { FailureThrottle } from './lib/throttle.ts';
 import { SessionTokens } from './lib/tokens.ts';
+import { AuditService } from './modules/audit/audit.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { CampaignsService } from './modules/campaigns/campaigns.service.ts';
 import { DashboardService } from './modules/dashboard/dashboard.service.ts';
+import { EvidenceService } from './modules/evidence/evidence.service.ts';
 import { ExportsService } from './modules/exports/exports.service.ts';
 import { IMPORT_JOB, importJob } from './modules/imports/import.job.ts';
 import { ImportsService } from './modules/imports/imports.service.ts';
 import { PdfsService } from './modules/pdfs/pdfs.service.ts';
 import { RecordsService } from './modules/records/records.service.ts';
+import { SearchService } from './modules/search/search.service.ts';
 import { SEND_JOB, SendingService } from './modules/sending/sending.service.ts';
 import { WhatsappWebhooks } from './modules/sending/webhooks.service.ts';
 import { TemplatesService } from './modules/templates/templates.service.ts';
@@ -33,7 +36,9 @@ export interface Services {
   store: FileStore;
   mailer: Mailer;
   auth: AuthService;
+  audit: AuditService;
   records: RecordsService;
+  search: SearchService;
   uploads: UploadsService;
   imports: ImportsService;
   campaigns: CampaignsService;
@@ -41,6 +46,7 @@ export interface Services {
   pdfs: PdfsService;
   sending: SendingService;
   exports: ExportsService;
+  evidence: EvidenceService;
   dashboard: DashboardService;
   webhooks: WhatsappWebhooks;
   jobs: JobRunner;
@@ -83,6 +89,8 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
           })
         : outboxSender(path.join(config.dataDir, 'outbox')),
     defaultCountryCode: config.defaultCountryCode,
+    sendWindow: config.sendWindow,
+    messageIdDomain: new URL(config.appUrl).hostname,
     onEnqueued: () => jobs.nudge(),
     get jobEvents(): JobRunner | undefined {
       return config.runJobs ? jobs : undefined;
@@ -93,6 +101,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     databaseKind: kind,
     log,
     leaseMs: config.jobLeaseSeconds * 1000,
+    retryBackoffMs: config.jobRetryBackoffMs,
     concurrency: 4,
     handlers: {
       [SEND_JOB]: (context): Promise<void> => sending.runSendJob(context),
@@ -118,10 +127,13 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     store,
     mailer,
     auth,
+    audit: new AuditService(db),
     records: new RecordsService(db, links),
+    search: new SearchService(db),
     pdfs,
     sending,
     exports: new ExportsService(db, pdfs, store),
+    evidence: new EvidenceService(db, pdfs, store),
     dashboard: new DashboardService(db),
     webhooks: new WhatsappWebhooks(db, wa.appSecret, wa.verifyToken),
     uploads,

@@ -6,6 +6,15 @@ describe('configuration', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ port: 3000, databaseUrl: undefined, sessionTtlSeconds: 12 * 3600, runJobs: true });
     expect(config.dataDir).toMatch(/data$/);
+    expect(config.sendWindow).toBeUndefined();
+  });
+
+  it('reads quiet hours, in Asia/Kolkata unless told otherwise', () => {
+    expect(loadConfig({ SEND_HOURS: '08:00-19:00' }).sendWindow).toMatchObject({
+      opens: 8 * 60,
+      closes: 19 * 60,
+      timeZone: 'Asia/Kolkata',
+    });
   });
 
   it.each([
@@ -15,6 +24,8 @@ describe('configuration', () => {
     [{ SESSION_TTL: '12 hours' }, 'SESSION_TTL must look like 30s, 15m, 12h or 30d'],
     [{ RUN_JOBS: 'yes' }, 'RUN_JOBS must be true or false'],
     [{ DEFAULT_COUNTRY_CODE: '+91' }, 'DEFAULT_COUNTRY_CODE must be 1 to 3 digits'],
+    [{ SEND_HOURS: '8 to 7' }, 'SEND_HOURS (with SEND_HOURS_TIMEZONE): must look like 08:00-19:00'],
+    [{ SEND_HOURS: '08:00-19:00', SEND_HOURS_TIMEZONE: 'India' }, "unknown time zone 'India'"],
   ])('refuses %o with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

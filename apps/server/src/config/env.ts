@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseSendWindow, type SendWindow } from '../lib/send-window.ts';
 
 /** The one reader of process.env. Everything the server can be told lives here, validated once at start. */
 const duration = (name: string) =>
@@ -43,10 +44,17 @@ const envSchema = z.object({
     .regex(/^\d{1,3}$/, 'DEFAULT_COUNTRY_CODE must be 1 to 3 digits, such as 91')
     .default('91'),
   JOB_LEASE: duration('JOB_LEASE').default('30s'),
+  JOB_RETRY_BACKOFF: z
+    .string()
+    .regex(/^\d+(ms|s|m)$/, 'JOB_RETRY_BACKOFF must look like 500ms, 2s or 1m')
+    .refine((value) => milliseconds(value) > 0, 'JOB_RETRY_BACKOFF must be more than 0')
+    .default('2s'),
   RUN_JOBS: z.enum(['true', 'false'], { error: 'RUN_JOBS must be true or false' }).default('true'),
   UPLOAD_MAX_MB: z.coerce.number().positive().max(1024).default(50),
   IMPORT_MAX_ROWS: z.coerce.number().int().positive().default(200_000),
   IMPORT_MAX_UNPACKED_MB: z.coerce.number().positive().default(1024),
+  SEND_HOURS: z.string().optional(),
+  SEND_HOURS_TIMEZONE: z.string().min(1).default('Asia/Kolkata'),
 });
 
 export interface Config {
@@ -80,9 +88,13 @@ export interface Config {
   defaultCountryCode: string;
   /** How long a worker may go silent before another takes its job over. */
   jobLeaseSeconds: number;
+  /** The wait before a failed job's first retry; it doubles with each further one. */
+  jobRetryBackoffMs: number;
   uploadMaxBytes: number;
   importMaxRows: number;
   importMaxUnpackedBytes: number;
+  /** Quiet hours: notices go out only inside this daily window; undefined sends at any hour. */
+  sendWindow: SendWindow | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -91,6 +103,12 @@ const unitSeconds = { s: 1, m: 60, h: 3600, d: 86400 } as const;
 export function seconds(value: string): number {
   const unit = value.at(-1) as keyof typeof unitSeconds;
   return Number(value.slice(0, -1)) * unitSeconds[unit];
+}
+
+/** '500ms', '2s' or '1m' in milliseconds. */
+function milliseconds(value: string): number {
+  const [, amount, unit] = /^(\d+)(ms|s|m)$/.exec(value) ?? [];
+  return Number(amount) * (unit === 'ms' ? 1 : unit === 's' ? 1000 : 60_000);
 }
 
 const defaultWebDist = path.resolve(import.meta.dirname, '../../../web/dist');
@@ -105,6 +123,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  let sendWindow: SendWindow | undefined;
+  if (e.SEND_HOURS) {
+    const window = parseSendWindow(e.SEND_HOURS, e.SEND_HOURS_TIMEZONE);
+    if (typeof window === 'string')
+      throw new ConfigError(`Invalid configuration:\n  SEND_HOURS (with SEND_HOURS_TIMEZONE): ${window}`);
+    sendWindow = window;
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -123,6 +148,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : defaultWebDist,
     runJobs: e.RUN_JOBS === 'true',
     jobLeaseSeconds: seconds(e.JOB_LEASE),
+    jobRetryBackoffMs: milliseconds(e.JOB_RETRY_BACKOFF),
     chromiumPath: e.CHROMIUM_PATH,
     whatsapp: {
       apiUrl: e.WHATSAPP_API_URL,
@@ -137,6 +163,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     uploadMaxBytes: Math.round(e.UPLOAD_MAX_MB * 1024 * 1024),
     importMaxRows: e.IMPORT_MAX_ROWS,
     importMaxUnpackedBytes: Math.round(e.IMPORT_MAX_UNPACKED_MB * 1024 * 1024),
+    sendWindow,
   };
 }
 

@@ -71,7 +71,11 @@ async function openPostgres(connectionString: string, schema: string): Promise<D
     connectionTimeoutMillis: 5000,
     options: `-c search_path="${schema}"`,
   });
-  // An idle client losing its server (a PostgreSQL restart) must not crash the process.
+  // A client losing its server (a PostgreSQL restart) must not crash the process. The pool listens on
+  // its idle clients; a checked-out client between two queries (inside a transaction, say) emits
+  // 'error' with nobody listening, so every client gets a listener of its own. Its next query fails
+  // ("not queryable", answered 503) and the pool drops it when it is released.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
 }

@@ -5,6 +5,8 @@ import * as records from './migrations/20261122_02_records.ts';
 import * as jobs from './migrations/20261122_03_jobs.ts';
 import * as templates from './migrations/20261122_04_templates.ts';
 import * as deliveries from './migrations/20261122_05_deliveries.ts';
+import * as search from './migrations/20261123_01_search.ts';
+import * as audit from './migrations/20261123_02_audit.ts';
 
 /** Every migration, in order. A new migration file is added here with its date-prefixed name. */
 const migrations: Record<string, Migration> = {
@@ -13,6 +15,8 @@ const migrations: Record<string, Migration> = {
   '20261122_03_jobs': jobs,
   '20261122_04_templates': templates,
   '20261122_05_deliveries': deliveries,
+  '20261123_01_search': search,
+  '20261123_02_audit': audit,
 };
 
 /**

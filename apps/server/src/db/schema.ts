@@ -137,6 +137,8 @@ export interface DeliveriesTable {
   pdf_sha256: string | null;
   pdf_key: string | null;
   created_at: string;
+  /** When a send last started handing it to the provider (null until then). */
+  attempted_at: string | null;
 }
 
 export interface DeliveryEventsTable {
@@ -144,6 +146,31 @@ export interface DeliveryEventsTable {
   status: DeliveryStatus;
   at: string;
   detail: string | null;
+}
+
+export interface AuditLogTable {
+  id: string;
+  at: string;
+  actor_id: string | null;
+  action: string;
+  subject_type: string;
+  subject_id: string | null;
+  summary: string;
+  /** JSON */
+  before: string | null;
+  /** JSON */
+  after: string | null;
+}
+
+/** One term a record is found by (see modules/search/search-terms.ts). */
+export interface RecordSearchTable {
+  owner_id: string;
+  term: string;
+  record_id: string;
+  kind: RecordKind;
+  /** The record field the term comes from: custName, loanNo, maskNo, custMobileNo or referenceNo. */
+  field: string;
+  campaign_id: string;
 }
 
 export interface DB {
@@ -160,4 +187,6 @@ export interface DB {
   whatsapp_templates: WhatsappTemplatesTable;
   deliveries: DeliveriesTable;
   delivery_events: DeliveryEventsTable;
+  record_search: RecordSearchTable;
+  audit_log: AuditLogTable;
 }

@@ -9,6 +9,16 @@ import * as jobs from './jobs.repository.ts';
 /** A failure that retrying cannot mend (a broken file, a refused address): the job fails at once. */
 export class PermanentJobError extends Error {}
 
+/** Thrown by a job that must wait until a given time (sending hours closed): it runs again then. */
+export class RetryAtError extends Error {
+  constructor(
+    message: string,
+    readonly at: Date,
+  ) {
+    super(message);
+  }
+}
+
 export interface JobContext {
   job: jobs.JobRow;
   workerId: string;
@@ -29,6 +39,8 @@ export interface JobRunnerOptions {
   log: FastifyBaseLogger;
   leaseMs?: number;
   pollMs?: number;
+  /** The wait before a failed job's first retry (doubling after); 2 s unless told. */
+  retryBackoffMs?: number;
   /** Jobs run side by side by this runner. */
   concurrency?: number;
 }
@@ -159,8 +171,15 @@ export class JobRunner extends EventEmitter<{ settled: [jobId: string] }> {
         log.warn({ jobId: job.id }, 'job lease lost or runner stopping; another attempt will finish it');
       } else {
         const message = err instanceof Error ? err.message : String(err);
-        const permanent = err instanceof PermanentJobError || job.attempts >= job.max_attempts;
-        const retryAt = permanent ? null : new Date(Date.now() + backoffMs(job.attempts)).toISOString();
+        // Waiting for the sending hours is not a failure: it never uses up the job's attempts.
+        const permanent =
+          err instanceof PermanentJobError ||
+          (job.attempts >= job.max_attempts && !(err instanceof RetryAtError));
+        const retryAt = permanent
+          ? null
+          : err instanceof RetryAtError
+            ? err.at.toISOString()
+            : new Date(Date.now() + backoffMs(job.attempts, this.options.retryBackoffMs)).toISOString();
         if (!permanent) log.warn({ err, jobId: job.id }, 'job failed; it will retry');
         await jobs.failJob(db, job.id, this.workerId, message, retryAt, nowIso()).catch(() => undefined);
       }
@@ -173,7 +192,7 @@ export class JobRunner extends EventEmitter<{ settled: [jobId: string] }> {
   }
 }
 
-/** 2 s, 4 s, 8 s … capped at 5 minutes. */
-export function backoffMs(attempt: number): number {
-  return Math.min(300_000, 1000 * 2 ** attempt);
+/** The wait after a job's `attempt`-th failure: `first` (2 s), then twice that each time (4 s, 8 s …), at most 5 minutes. */
+export function backoffMs(attempt: number, first = 2000): number {
+  return Math.min(300_000, first * 2 ** (attempt - 1));
 }

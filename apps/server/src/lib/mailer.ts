@@ -10,6 +10,8 @@ export interface MailAttachment {
 }
 
 export interface MailMessage {
+  /** '<id@host>': set it to one value per message, so a message sent twice can be known as one. */
+  messageId?: string;
   to: string;
   subject: string;
   text: string;

@@ -9,6 +9,8 @@ export interface WhatsappDocument {
   pdf: Buffer;
   filename: string;
   caption: string;
+  /** Ours for this message; Meta echoes it in status webhooks, and a peer can dedupe on it. */
+  reference?: string;
 }
 
 export interface WhatsappReceipt {
@@ -70,6 +72,7 @@ export function cloudApiSender(options: CloudApiOptions): WhatsappSender {
             messaging_product: 'whatsapp',
             to: message.to,
             type: 'template',
+            ...(message.reference ? { biz_opaque_callback_data: message.reference } : {}),
             template: {
               name: options.templateName,
               language: { code: options.templateLanguage },
@@ -83,6 +86,7 @@ export function cloudApiSender(options: CloudApiOptions): WhatsappSender {
             messaging_product: 'whatsapp',
             to: message.to,
             type: 'document',
+            ...(message.reference ? { biz_opaque_callback_data: message.reference } : {}),
             document: { ...document, caption: message.caption },
           };
       const sent = await call(`${base}/messages`, {

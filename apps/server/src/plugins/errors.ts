@@ -11,6 +11,10 @@ function body(statusCode: number, code: string, message: string, fields?: Record
 /** The one error handler: every failure leaves as the one JSON error shape; 5xx never leak internals. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
+    // A streamed download that fails before its first byte (a zip whose PDFs cannot be rendered) has
+    // already put its headers on the raw response; Fastify would keep them and refuse to send JSON.
+    for (const header of ['content-type', 'content-length', 'content-disposition'])
+      reply.removeHeader(header);
     if (err instanceof AppError) {
       return reply.status(err.statusCode).send(body(err.statusCode, err.code, err.message, err.fields));
     }

@@ -6,15 +6,23 @@ import { SMTPServer } from 'smtp-server';
 export interface ReceivedMail {
   to: string[];
   raw: string;
+  /** The Message-ID header: one per message the product meant to send, however often it was sent. */
+  messageId: string | undefined;
 }
 
-/** A real SMTP listener on 127.0.0.1. `rejectTo` addresses get a permanent 550; `tempFail` makes the next N mails get 451. */
-export async function startSmtpListener(options: { port?: number; rejectTo?: string[] } = {}) {
+/**
+ * A real SMTP listener on 127.0.0.1. `rejectTo` addresses get a permanent 550; `tempFail` makes the next
+ * N mails get 451. On close, connections still open get a 421 after `closeTimeout` ms (30 s unless told).
+ */
+export async function startSmtpListener(
+  options: { port?: number; rejectTo?: string[]; closeTimeout?: number } = {},
+) {
   const mails: ReceivedMail[] = [];
   let tempFail = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
+    ...(options.closeTimeout !== undefined && { closeTimeout: options.closeTimeout }),
     logger: false,
     onRcptTo(address, _session, callback) {
       if (options.rejectTo?.includes(address.address))
@@ -29,9 +37,11 @@ export async function startSmtpListener(options: { port?: number; rejectTo?: str
           tempFail -= 1;
           return callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
         }
+        const raw = Buffer.concat(chunks).toString('utf8');
         mails.push({
           to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
+          raw,
+          messageId: /^Message-ID:\s*(\S+)/im.exec(raw)?.[1],
         });
         callback();
       });
@@ -56,6 +66,8 @@ export interface PeerMessage {
   caption?: string;
   mediaId: string;
   id: string;
+  /** biz_opaque_callback_data: the sender's own reference for the message. */
+  reference?: string;
 }
 
 /**
@@ -99,6 +111,7 @@ export async function startWhatsappPeer() {
           caption: message.document?.caption,
           mediaId: document?.id,
           id,
+          reference: message.biz_opaque_callback_data,
         });
         return send(200, {
           messaging_product: 'whatsapp',

@@ -63,14 +63,23 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
     dataDir,
     child,
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await terminate(child);
       if (ownDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * SIGTERM and wait for the graceful exit; SIGKILL when it has not come within 20 s (a request that
+ * never ends holds a graceful close for ever, and a test that failed must not leave the process behind).
+ */
+async function terminate(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  await exited;
+  clearTimeout(timer);
 }
 
 /** Registers and signs in an account over HTTP; answers its bearer header and id. */
@@ -99,11 +108,7 @@ export function startWorkerProcess(env: Record<string, string>): {
   return {
     child,
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await terminate(child);
     },
   };
 }

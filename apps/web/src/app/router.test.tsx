@@ -37,6 +37,7 @@ describe('app routes', () => {
     ['/templates/email-templates', 'PDF Editor'],
     ['/templates/email-templates/edit/t1', 'Edit PDF Editor'],
     ['/change-password', 'Change Password'],
+    ['/audit-log', 'Audit Log'],
   ])('serves %s to an ADMIN with the heading %s', async (path, title) => {
     renderApp(path, sessionOf(adminUser));
     expect(await heading(title)).toBeTruthy();
@@ -56,6 +57,12 @@ describe('app routes', () => {
   it('sends a user who is not ADMIN from a template page to the dashboard', async () => {
     renderApp('/templates/email-templates', sessionOf(plainUser));
     expect(await heading('Dashboard')).toBeTruthy();
+  });
+
+  it('sends a user who is not ADMIN from the audit log to the dashboard', async () => {
+    const router = renderApp('/audit-log', sessionOf(plainUser));
+    expect(await heading('Dashboard')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/');
   });
 
   it('opens the phone call page to everyone', async () => {

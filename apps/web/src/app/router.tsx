@@ -5,6 +5,7 @@ import { RouteError } from '../components/errors/route-error.tsx';
 import { AppLayout } from '../components/layout/app-layout.tsx';
 import { Spinner } from '../components/ui/spinner.tsx';
 import { paths } from '../config/paths.ts';
+import { SearchBox } from '../features/search/components/search-box.tsx';
 import { RequireAdmin, RequireGuest, RequireSignedIn } from '../lib/guards.tsx';
 import { withTimeout } from '../utils/with-timeout.ts';
 
@@ -23,7 +24,7 @@ export const routes: RouteObject[] = [
   {
     // An unknown path matches only this route, so it needs an element to show the 404 through.
     element: <Outlet />,
-    errorElement: <RouteError />,
+    errorElement: <RouteError standalone />,
     hydrateFallbackElement: <Spinner />,
     children: [
       {
@@ -38,7 +39,7 @@ export const routes: RouteObject[] = [
         element: <RequireSignedIn />,
         children: [
           {
-            element: <AppLayout />,
+            element: <AppLayout search={<SearchBox />} />,
             children: [
               {
                 // Errors inside a screen keep the sidebar and header around the message.
@@ -101,6 +102,7 @@ export const routes: RouteObject[] = [
                         path: paths.templates.editEmail.path,
                         lazy: screen(() => import('./routes/templates/edit-email-template.tsx')),
                       },
+                      { path: paths.auditLog.path, lazy: screen(() => import('./routes/audit-log.tsx')) },
                     ],
                   },
                 ],

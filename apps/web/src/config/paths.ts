@@ -47,6 +47,7 @@ export const paths = {
     },
   },
   changePassword: { path: '/change-password', getHref: () => '/change-password' },
+  auditLog: { path: '/audit-log', getHref: () => '/audit-log' },
   phoneCall: {
     path: '/phonecall',
     getHref: (phone: string) => `/phonecall?${new URLSearchParams({ phone }).toString()}`,

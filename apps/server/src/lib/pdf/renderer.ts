@@ -30,6 +30,23 @@ const launchArgs = [
   '--disable-dev-shm-usage',
 ];
 
+/** A launched browser, and a promise that rejects the moment it goes away. */
+interface RunningBrowser {
+  browser: Browser;
+  context: BrowserContext;
+  gone: Promise<never>;
+}
+
+/** A tab, with its browser and that browser's `gone`. */
+interface Tab extends RunningBrowser {
+  page: Page;
+}
+
+/** Longest a batch may take to print; past it the browser is taken for wedged and started afresh. */
+const PRINT_DEADLINE_MS = 120_000;
+
+class PrintDeadlineError extends Error {}
+
 /**
  * One warm headless Chromium shared by the server. Pages run with JavaScript off and every network
  * request refused (templates are staff-edited HTML: nothing they say may run or be fetched).
@@ -40,15 +57,15 @@ const launchArgs = [
  * are removed from the split files. If a batch's markers do not add up, its records print one by one.
  */
 export class PdfRenderer {
-  private browser: Promise<{ browser: Browser; context: BrowserContext }> | undefined;
-  private readonly idle: Page[] = [];
-  private readonly waiting: ((page: Page) => void)[] = [];
-  private open = 0;
-  private readonly concurrency: number;
+  private browser: Promise<RunningBrowser> | undefined;
+  private readonly idle: Tab[] = [];
+  /** Tabs that may print at once; callers beyond them wait their turn. */
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
   private readonly batchSize: number;
 
   constructor(private readonly options: RendererOptions) {
-    this.concurrency = options.concurrency ?? 2;
+    this.free = options.concurrency ?? 2;
     this.batchSize = options.batchSize ?? 80;
   }
 
@@ -68,6 +85,7 @@ export class PdfRenderer {
   async close(): Promise<void> {
     const current = this.browser;
     this.browser = undefined;
+    this.idle.length = 0;
     if (current) await (await current.catch(() => undefined))?.browser.close().catch(() => undefined);
   }
 
@@ -76,12 +94,13 @@ export class PdfRenderer {
       return await this.renderBatch(batch);
     } catch (err) {
       if (err instanceof RendererUnavailableError) throw err;
-      // The browser may have died under us: start afresh once.
-      this.options.log.warn({ err }, 'PDF batch failed; restarting the browser and retrying');
-      await this.close();
+      // The tab is gone, or the whole browser died under us (it is started afresh on the next use):
+      // once more on a fresh tab. Other batches in flight recover on their own; this one closes nothing.
+      this.options.log.warn({ err }, 'PDF batch failed; retrying on a fresh tab');
       try {
         return await this.renderBatch(batch);
       } catch (again) {
+        if (again instanceof RendererUnavailableError) throw again;
         throw new RendererUnavailableError(
           `PDF rendering failed: ${(again as Error).message.split('\n')[0]}`,
         );
@@ -90,65 +109,104 @@ export class PdfRenderer {
   }
 
   private async renderBatch(batch: string[]): Promise<Buffer[]> {
-    const page = await this.takePage();
+    const tab = await this.takeTab();
+    let healthy = false;
     try {
-      const pdf = await this.print(page, batch);
+      const pdf = await this.print(tab, batch);
       const split = await splitAtMarkers(pdf, batch.length);
-      if (split) return split;
+      if (split) {
+        healthy = true;
+        return split;
+      }
       this.options.log.warn(
         { records: batch.length },
         'record markers did not add up; printing records one by one',
       );
       const singles: Buffer[] = [];
-      for (const html of batch) singles.push(Buffer.from(await this.print(page, [html])));
+      for (const html of batch) singles.push(Buffer.from(await this.print(tab, [html])));
+      healthy = true;
       return singles;
+    } catch (err) {
+      // A browser that cannot print a batch in two minutes is wedged: it goes, the next use starts another.
+      if (err instanceof PrintDeadlineError) void tab.browser.close().catch(() => undefined);
+      throw err;
     } finally {
-      this.givePage(page);
+      if (healthy) this.giveTab(tab);
+      else this.dropTab(tab);
     }
   }
 
-  private async print(page: Page, documents: string[]): Promise<Uint8Array> {
+  private async print({ page, gone }: Tab, documents: string[]): Promise<Uint8Array> {
     const sections = documents
       .map(
         (html, i) =>
           `<section class="nd-record"><a href="https://${MARKER_HOST}/${i}" style="font-size:1px;line-height:0;color:transparent;text-decoration:none">.</a>${html}</section>`,
       )
       .join('');
-    await page.setContent(
-      `<!doctype html><html><head><meta charset="utf-8"><style>.nd-record{break-after:page}.nd-record:last-child{break-after:auto}</style></head><body>${sections}</body></html>`,
-      { waitUntil: 'load', timeout: 60_000 },
-    );
-    return page.pdf({ format: 'A4', preferCSSPageSize: true, printBackground: true });
+    const printing = (async () => {
+      await page.setContent(
+        `<!doctype html><html><head><meta charset="utf-8"><style>.nd-record{break-after:page}.nd-record:last-child{break-after:auto}</style></head><body>${sections}</body></html>`,
+        { waitUntil: 'load', timeout: PRINT_DEADLINE_MS / 2 },
+      );
+      return page.pdf({ format: 'A4', preferCSSPageSize: true, printBackground: true });
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new PrintDeadlineError('Printing took too long.')), PRINT_DEADLINE_MS);
+    });
+    try {
+      return await whileAlive(Promise.race([printing, deadline]), gone);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
-  private async takePage(): Promise<Page> {
-    const page = this.idle.pop();
-    if (page && !page.isClosed()) return page;
-    if (this.open < this.concurrency) {
-      this.open += 1;
-      try {
-        const { context } = await this.start();
-        return await context.newPage();
-      } catch (err) {
-        this.open -= 1;
-        throw err;
-      }
+  /** A warm tab of a live browser, once one of the `concurrency` turns is free. */
+  private async takeTab(): Promise<Tab> {
+    if (this.free > 0) this.free -= 1;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      for (let tab = this.idle.pop(); tab; tab = this.idle.pop()) if (usable(tab.page)) return tab;
+      const running = await this.start();
+      return { ...running, page: await whileAlive(running.context.newPage(), running.gone) };
+    } catch (err) {
+      this.release();
+      throw err;
     }
-    return new Promise((resolve) => this.waiting.push(resolve));
   }
 
-  private givePage(page: Page): void {
-    if (page.isClosed()) {
-      this.open -= 1;
-      return;
-    }
+  private giveTab(tab: Tab): void {
+    if (usable(tab.page)) this.idle.push(tab);
+    this.release();
+  }
+
+  /** A tab that failed is not trusted again (nor waited on: a dead browser may never answer). */
+  private dropTab(tab: Tab): void {
+    void tab.page.close().catch(() => undefined);
+    this.release();
+  }
+
+  private release(): void {
     const next = this.waiting.shift();
-    if (next) next(page);
-    else this.idle.push(page);
+    if (next) next();
+    else this.free += 1;
   }
 
-  private start(): Promise<{ browser: Browser; context: BrowserContext }> {
-    this.browser ??= (async () => {
+  /** The running browser, or a new one when there is none or it has died (killed, crashed, out of memory). */
+  private async start(): Promise<RunningBrowser> {
+    const launching = this.browser;
+    if (launching) {
+      const current = await launching;
+      if (current.browser.isConnected()) return current;
+      // Only the caller that finds this dead browser still current replaces it; the rest share the new one.
+      if (this.browser === launching) this.browser = undefined;
+    }
+    this.browser ??= this.launch();
+    return this.browser;
+  }
+
+  private launch(): Promise<RunningBrowser> {
+    const run = async (): Promise<RunningBrowser> => {
       let browser: Browser;
       try {
         const { chromium } = await import('playwright-core');
@@ -158,25 +216,55 @@ export class PdfRenderer {
           args: launchArgs,
         });
       } catch (err) {
-        this.browser = undefined;
+        if (this.browser === launching) this.browser = undefined;
         const reason =
           (err as Error).message.includes("doesn't exist") || (err as Error).message.includes('ENOENT')
             ? `Chromium was not found at ${this.options.executablePath}. Install Debian's chromium package or set CHROMIUM_PATH.`
             : `Chromium did not start: ${(err as Error).message.split('\n')[0]}`;
         throw new RendererUnavailableError(`PDF rendering is unavailable. ${reason}`);
       }
+      // Playwright leaves some calls (a tab being opened) pending for ever when the browser dies
+      // under them; every call is raced against this instead.
+      const gone = new Promise<never>((_, reject) =>
+        browser.once('disconnected', () => reject(new Error('Chromium went away.'))),
+      );
+      gone.catch(() => undefined);
       browser.on('disconnected', () => {
+        if (this.browser !== launching) return; // closed on purpose, or already replaced
         this.browser = undefined;
-        this.idle.length = 0;
-        this.open = 0;
+        this.options.log.warn('Chromium went away; a new one starts on the next render');
       });
-      const context = await browser.newContext({ javaScriptEnabled: false, offline: true });
-      // Nothing a template names is fetched: images, styles, frames, fonts — all refused. data: URLs never reach here.
-      await context.route('**/*', (route) => route.abort('blockedbyclient'));
-      return { browser, context };
-    })();
-    return this.browser;
+      try {
+        const context = await whileAlive(
+          browser.newContext({ javaScriptEnabled: false, offline: true }),
+          gone,
+        );
+        // Nothing a template names is fetched: images, styles, frames, fonts — all refused. data: URLs never reach here.
+        await whileAlive(
+          context.route('**/*', (route) => route.abort('blockedbyclient')),
+          gone,
+        );
+        return { browser, context, gone };
+      } catch (err) {
+        if (this.browser === launching) this.browser = undefined;
+        await browser.close().catch(() => undefined);
+        throw err;
+      }
+    };
+    // `run` checks `this.browser === launching` only after its first await, once this is assigned.
+    const launching = run();
+    return launching;
   }
+}
+
+/** The call's result, or the browser's death, whichever comes first. */
+function whileAlive<T>(call: Promise<T>, gone: Promise<never>): Promise<T> {
+  return Promise.race([call, gone]);
+}
+
+/** A tab that can print: open, in a browser that is still there. */
+function usable(page: Page): boolean {
+  return !page.isClosed() && page.context().browser()?.isConnected() === true;
 }
 
 /** Splits a batch's PDF at its record markers; null when they do not match the number of records. */

@@ -13,26 +13,66 @@ import {
 } from '@notice-desk/contract/auth';
 import type { AppContext, App } from '../../app-context.ts';
 
+const tags = ['auth'];
+
 export function authRoutes(app: App, { auth, guards }: AppContext): void {
   app.post(
     '/api/auth/register',
-    { schema: { body: registerBody, response: { 201: user } } },
+    {
+      schema: {
+        tags,
+        summary: 'Sign up',
+        description:
+          'Creates an account and answers it. The first account ever created is the ADMIN; later ones are plain users. A username already taken answers 409.',
+        body: registerBody,
+        response: { 201: user },
+      },
+    },
     async (req, reply) => reply.status(201).send(await auth.register(req.body)),
   );
 
-  app.post('/api/auth/login', { schema: { body: loginBody, response: { 200: loginResponse } } }, (req) =>
-    auth.login(req.body, req.ip),
+  app.post(
+    '/api/auth/login',
+    {
+      schema: {
+        tags,
+        summary: 'Sign in',
+        description:
+          "Checks a username and password and answers a session token (send it as a bearer token) with the user. 'Remeber this Device' (remember) gives a longer session. Too many failed attempts answer 429.",
+        body: loginBody,
+        response: { 200: loginResponse },
+      },
+    },
+    (req) => auth.login(req.body, req.ip),
   );
 
   app.put(
     '/api/auth/update-user',
-    { onRequest: guards.requireUser, schema: { body: updateUserBody, response: { 200: user } } },
+    {
+      onRequest: guards.requireUser,
+      schema: {
+        tags,
+        summary: 'Update my profile',
+        description: 'Changes the signed-in user’s name or username and answers the user.',
+        body: updateUserBody,
+        response: { 200: user },
+      },
+    },
     (req) => auth.updateUser(req.user._id, req.body),
   );
 
   app.post(
     '/api/auth/forgot-password',
-    { schema: { body: forgotPasswordBody, response: { 200: messageResponse } } },
+    {
+      schema: {
+        tags,
+        summary: 'Ask for a password reset link',
+        description:
+          'Mails a one-hour reset link to the account whose username is this address. The answer is the same whether or not the account exists.',
+        body: forgotPasswordBody,
+        response: { 200: messageResponse },
+      },
+    },
     async (req) => {
       await auth.forgotPassword(req.body.email);
       return { message: 'If that account exists, a reset link has been sent.' };
@@ -43,6 +83,10 @@ export function authRoutes(app: App, { auth, guards }: AppContext): void {
     '/api/auth/reset-password/:token',
     {
       schema: {
+        tags,
+        summary: 'Reset a password with a link',
+        description:
+          'Sets a new password with the token from a reset link. The link works once; sessions opened before the reset end.',
         params: z.object({ token: z.string().min(1).max(200) }),
         body: resetPasswordBody,
         response: { 200: messageResponse },
@@ -58,7 +102,13 @@ export function authRoutes(app: App, { auth, guards }: AppContext): void {
     '/api/auth/update-password',
     {
       onRequest: guards.requireUser,
-      schema: { body: updatePasswordBody, response: { 200: messageResponse } },
+      schema: {
+        tags,
+        summary: 'Set my password',
+        description: 'Sets a new password for the signed-in user.',
+        body: updatePasswordBody,
+        response: { 200: messageResponse },
+      },
     },
     async (req) => {
       await auth.setPassword(req.user._id, req.body.password);
@@ -70,7 +120,14 @@ export function authRoutes(app: App, { auth, guards }: AppContext): void {
     '/api/dashboard/change-password',
     {
       onRequest: guards.requireUser,
-      schema: { body: changePasswordBody, response: { 200: messageResponse } },
+      schema: {
+        tags,
+        summary: 'Change my password',
+        description:
+          'Changes the signed-in user’s password after checking the old one (the dashboard’s Change Password form).',
+        body: changePasswordBody,
+        response: { 200: messageResponse },
+      },
     },
     async (req) => {
       await auth.changePassword(req.user._id, req.body.oldPassword, req.body.newPassword);

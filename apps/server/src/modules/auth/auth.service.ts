@@ -14,6 +14,7 @@ import { decoyHash, hashPassword, verifyPassword } from '../../lib/password.ts';
 import type { FailureThrottle } from '../../lib/throttle.ts';
 import { isoIn, nowIso } from '../../lib/time.ts';
 import { hashLinkToken, newLinkToken, type SessionTokens } from '../../lib/tokens.ts';
+import { appendAudit } from '../audit/audit.repository.ts';
 import * as users from './auth.repository.ts';
 
 export interface AuthDeps {
@@ -47,12 +48,24 @@ export class AuthService {
   async register(body: RegisterBody): Promise<User> {
     const now = nowIso();
     try {
-      const row = await users.insertUser(this.deps.db, {
-        id: newId(),
-        name: body.name,
-        username: body.username,
-        password_hash: await hashPassword(body.password),
-        created_at: now,
+      const passwordHash = await hashPassword(body.password);
+      const row = await this.deps.db.transaction().execute(async (trx) => {
+        const row = await users.insertUser(trx, {
+          id: newId(),
+          name: body.name,
+          username: body.username,
+          password_hash: passwordHash,
+          created_at: now,
+        });
+        await appendAudit(trx, {
+          actorId: row.id,
+          action: 'user.register',
+          subjectType: 'user',
+          subjectId: row.id,
+          summary: `${row.username} signed up as ${row.role}`,
+          after: { name: row.name, username: row.username, role: row.role },
+        });
+        return row;
       });
       return toUser(row);
     } catch (err) {
@@ -129,16 +142,27 @@ export class AuthService {
 
   async resetPassword(token: string, password: string): Promise<void> {
     const now = nowIso();
-    const userId = await users.consumePasswordReset(this.deps.db, hashLinkToken(token), now);
-    if (!userId) throw badRequest('This reset link is invalid, used or expired.');
+    const passwordHash = await hashPassword(password);
+    // The link is used up, the password changed and the change logged together, or none of them.
+    await this.deps.db.transaction().execute(async (trx) => {
+      const userId = await users.consumePasswordReset(trx, hashLinkToken(token), now);
+      if (!userId) throw badRequest('This reset link is invalid, used or expired.');
+      await users.updateUser(
+        trx,
+        userId,
+        // Sessions opened before the reset end with it.
+        { password_hash: passwordHash, tokens_valid_after: Math.floor(Date.now() / 1000) },
+        now,
+      );
+      await appendAudit(trx, {
+        actorId: userId,
+        action: 'user.password-reset',
+        subjectType: 'user',
+        subjectId: userId,
+        summary: 'Password reset with an e-mailed link',
+      });
+    });
     this.sessions.clear();
-    await users.updateUser(
-      this.deps.db,
-      userId,
-      // Sessions opened before the reset end with it.
-      { password_hash: await hashPassword(password), tokens_valid_after: Math.floor(Date.now() / 1000) },
-      now,
-    );
   }
 
   async setPassword(userId: string, password: string): Promise<void> {

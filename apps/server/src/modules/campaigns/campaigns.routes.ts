@@ -5,6 +5,7 @@ import { recordId } from '@notice-desk/contract/record-fields';
 import type { App, AppContext } from '../../app-context.ts';
 
 const idParams = z.object({ id: recordId });
+const tags = ['campaigns'];
 
 export function campaignsRoutes(app: App, { campaigns, guards }: AppContext): void {
   const signedIn = { onRequest: guards.requireUser };
@@ -14,6 +15,10 @@ export function campaignsRoutes(app: App, { campaigns, guards }: AppContext): vo
     {
       ...signedIn,
       schema: {
+        tags,
+        summary: 'One campaign with its records',
+        description:
+          'Answers one of the caller’s campaigns with a page of its records (50 by default), each with its latest e-mail and WhatsApp status and error, and how many records have been sent.',
         params: idParams,
         querystring: pageQuery.extend({ limit: pageQuery.shape.limit.default(50) }),
       },
@@ -23,11 +28,31 @@ export function campaignsRoutes(app: App, { campaigns, guards }: AppContext): vo
 
   app.get(
     '/api/campaigns/:type',
-    { ...signedIn, schema: { params: z.object({ type: campaignType }), querystring: pageQuery } },
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Campaign history',
+        description:
+          'Lists the caller’s campaigns of a kind (credit-card or notice), newest first: one per imported file plus Manual entries, with how many rows each imported and skipped.',
+        params: z.object({ type: campaignType }),
+        querystring: pageQuery,
+      },
+    },
     (req) => campaigns.list(req.user._id, req.params.type, req.query),
   );
 
-  app.delete('/api/campaigns/:id', { ...signedIn, schema: { params: idParams } }, (req) =>
-    campaigns.remove(req.user._id, req.params.id),
+  app.delete(
+    '/api/campaigns/:id',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Delete a campaign',
+        description: 'Deletes one of the caller’s campaigns and every record in it.',
+        params: idParams,
+      },
+    },
+    (req) => campaigns.remove(req.user._id, req.params.id),
   );
 }

@@ -3,6 +3,7 @@ import type { PageQuery } from '@notice-desk/contract/paging';
 import type { Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
+import { appendAudit } from '../audit/audit.repository.ts';
 import { recordKinds } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
 import * as deliveries from '../sending/deliveries.repository.ts';
@@ -80,6 +81,14 @@ export class CampaignsService {
       const count = await records.countCampaignRecords(trx, info, id);
       await campaigns.deleteCampaign(trx, ownerId, id);
       await records.adjustRecordCount(trx, ownerId, campaign.kind, -count);
+      await appendAudit(trx, {
+        actorId: ownerId,
+        action: 'campaign.delete',
+        subjectType: 'campaign',
+        subjectId: id,
+        summary: `${campaign.name}: ${count} ${info.label.toLowerCase()} record(s) deleted`,
+        before: { name: campaign.name, kind: campaign.kind, records: count },
+      });
     });
     return { message: 'Campaign deleted successfully.' };
   }

@@ -1,8 +1,8 @@
 import ExcelJS from 'exceljs';
-import yauzl from 'yauzl';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
 import { pdfPagesText } from '../../test/pdf-text.ts';
+import { unzip } from '../../test/zip.ts';
 import { noticeKind } from '../records/record-kinds.ts';
 
 let t: TestApp;
@@ -37,31 +37,6 @@ async function notices(
   return { campaignId, ids };
 }
 
-function unzip(buffer: Buffer): Promise<{ name: string; data: Buffer; compressed: boolean }[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buffer, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const entries: { name: string; data: Buffer; compressed: boolean }[] = [];
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            entries.push({
-              name: entry.fileName,
-              data: Buffer.concat(chunks),
-              compressed: entry.compressionMethod !== 0,
-            });
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(entries));
-      zip.readEntry();
-    });
-  });
-}
 
 describe('campaign exports', () => {
   it('zips every record’s own PDF, stored, named after its loan number and customer', async () => {

@@ -2,18 +2,28 @@ import { z } from 'zod';
 import { campaignType } from '@notice-desk/contract/campaigns';
 import { recordId } from '@notice-desk/contract/record-fields';
 import type { App, AppContext } from '../../app-context.ts';
+import { attachment } from '../../lib/content-disposition.ts';
 
 const params = z.object({ type: campaignType });
 const query = z.object({ campaignid: recordId });
-const attachment = (name: string) =>
-  `attachment; filename="${name.replace(/"/g, '')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+const tags = ['exports'];
 
 export function exportsRoutes(app: App, { exports, guards }: AppContext): void {
   const signedIn = { onRequest: guards.requireUser };
 
   app.get(
     '/api/campaigns/export-reports/:type',
-    { ...signedIn, schema: { params, querystring: query } },
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Download a campaign’s delivery report',
+        description:
+          'Streams an .xlsx of every record of the campaign: its fields and, per channel, status, time, provider message id, PDF SHA-256 and error.',
+        params,
+        querystring: query,
+      },
+    },
     async (req, reply) => {
       const { name, stream } = await exports.report(req.user._id, req.params.type, req.query.campaignid);
       return reply
@@ -25,7 +35,17 @@ export function exportsRoutes(app: App, { exports, guards }: AppContext): void {
 
   app.get(
     '/api/campaigns/export-campaign/:type',
-    { ...signedIn, schema: { params, querystring: query } },
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Download a campaign’s PDFs',
+        description:
+          'Streams a .zip of every notice PDF of the campaign, named after the loan or mask number and the customer; PDFs not yet rendered are rendered on the way.',
+        params,
+        querystring: query,
+      },
+    },
     async (req, reply) => {
       const { name, stream } = await exports.zip(req.user._id, req.params.type, req.query.campaignid);
       return reply.type('application/zip').header('content-disposition', attachment(name)).send(stream);

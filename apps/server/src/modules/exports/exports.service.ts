@@ -5,6 +5,7 @@ import type { RecordKind } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import type { FileStore } from '../../lib/storage.ts';
 import { xlsxStream } from '../../lib/xlsx/write-sheet.ts';
+import { appendAudit } from '../audit/audit.repository.ts';
 import * as campaigns from '../campaigns/campaigns.repository.ts';
 import { pdfFileName, type PdfsService } from '../pdfs/pdfs.service.ts';
 import { recordKinds } from '../records/record-kinds.ts';
@@ -43,6 +44,13 @@ export class ExportsService {
     campaignId: string,
   ): Promise<{ name: string; stream: Readable }> {
     const campaign = await this.campaign(ownerId, kind, campaignId);
+    await appendAudit(this.db, {
+      actorId: ownerId,
+      action: 'export.report',
+      subjectType: 'campaign',
+      subjectId: campaignId,
+      summary: `Report of campaign ${campaign.name}`,
+    });
     const info = recordKinds[kind];
     const db = this.db;
     async function* rows() {
@@ -86,6 +94,13 @@ export class ExportsService {
     campaignId: string,
   ): Promise<{ name: string; stream: Readable }> {
     const campaign = await this.campaign(ownerId, kind, campaignId);
+    await appendAudit(this.db, {
+      actorId: ownerId,
+      action: 'export.zip',
+      subjectType: 'campaign',
+      subjectId: campaignId,
+      summary: `PDFs of campaign ${campaign.name}`,
+    });
     const info = recordKinds[kind];
     const zip = new yazl.ZipFile();
     const out = new PassThrough();

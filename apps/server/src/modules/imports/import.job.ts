@@ -8,9 +8,11 @@ import { nowIso } from '../../lib/time.ts';
 import { openFirstSheetInWorker } from '../../lib/xlsx/read-sheet-in-worker.ts';
 import type { SheetReader, SheetRow } from '../../lib/xlsx/read-sheet.ts';
 import { XlsxError } from '../../lib/xlsx/xlsx-error.ts';
+import { appendAudit } from '../audit/audit.repository.ts';
 import * as campaigns from '../campaigns/campaigns.repository.ts';
 import { recordKinds, type RecordKindInfo } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
+import { indexRecords } from '../search/search-index.ts';
 import { mapHeaders, type ColumnMap } from './header-mapping.ts';
 
 export const IMPORT_JOB = 'import';
@@ -78,6 +80,19 @@ export function importJob(db: Database, store: FileStore, limits: ImportLimits) 
         await campaigns.markCampaignReady(trx, campaignId, result);
         await records.adjustRecordCount(trx, job.owner_id, info.kind, result.imported);
         await context.complete(trx, result);
+        await appendAudit(trx, {
+          actorId: job.owner_id,
+          action: 'campaign.import',
+          subjectType: 'campaign',
+          subjectId: campaignId,
+          summary: `${payload.campaignName}: ${result.imported} ${info.label.toLowerCase()} record(s) imported, ${result.skipped} skipped`,
+          after: {
+            file: payload.campaignName,
+            kind: info.kind,
+            imported: result.imported,
+            skipped: result.skipped,
+          },
+        });
       });
     } catch (err) {
       await campaigns.deleteUnfinishedImport(db, job.id).catch(() => undefined);
@@ -137,6 +152,8 @@ async function readIntoCampaign(
     problems = [];
     await db.transaction().execute(async (trx) => {
       await records.insertRecords(trx, info, toInsert);
+      // Found by search once the reveal hands the rows to their owner; gone with the campaign on failure.
+      await indexRecords(trx, info.kind, job.owner_id, toInsert);
       if (toReport.length) await trx.insertInto('import_problems').values(toReport).execute();
     });
     await context.progress(reader.progress() * 95);

@@ -24,11 +24,29 @@ const importPaths = [
   },
 ];
 
+const tags = ['imports'];
+
+/** The form uploadAndStart reads, for the API description (the route streams it; see readUploadForm). */
+const uploadAndStartForm = z.object({
+  file: z.file().describe('The .xlsx workbook; its first sheet is imported.'),
+  file_name: plainName.optional().describe('The campaign’s name; the uploaded file’s name when absent.'),
+  name: plainName.optional().describe('Read as the campaign’s name when file_name is absent.'),
+});
+
 export function importsRoutes(app: App, context: AppContext): void {
   for (const paths of importPaths) kindRoutes(app, context, paths.info, paths);
   app.get(
     '/api/imports/:id/report',
-    { onRequest: context.guards.requireUser, schema: { params: z.object({ id: recordId }) } },
+    {
+      onRequest: context.guards.requireUser,
+      schema: {
+        tags,
+        summary: 'Download an import’s problem report',
+        description:
+          'Streams an .xlsx listing the rows one of the caller’s imports skipped: row, column and problem (a missing required field, a duplicate of an earlier row, …).',
+        params: z.object({ id: recordId }),
+      },
+    },
     async (req, reply) => {
       const report = await context.imports.report(req.user._id, req.params.id);
       return reply
@@ -46,28 +64,73 @@ function kindRoutes(
   paths: (typeof importPaths)[number],
 ): void {
   const signedIn = { onRequest: guards.requireUser };
+  const recordsLabel = info.kind === 'notice' ? 'notices' : 'credit-card records';
 
-  app.post(paths.start, { ...signedIn, schema: { body: startImportBody } }, async (req, reply) =>
-    reply.status(202).send(await imports.start(req.user._id, info.kind, req.body.file, req.body.name)),
+  app.post(
+    paths.start,
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: `Import ${recordsLabel} from an uploaded file`,
+        description: `Starts importing ${recordsLabel} from an .xlsx the caller uploaded to /temporary-upload (file is the name it answered) into a new campaign, and answers 202 with the job id. The caller's imports of a kind run one after another; follow one with the progress route.`,
+        body: startImportBody,
+      },
+    },
+    async (req, reply) =>
+      reply.status(202).send(await imports.start(req.user._id, info.kind, req.body.file, req.body.name)),
   );
 
   /** Multipart: file, type, name, file_name (the campaign's name). Uploads and starts in one call. */
-  app.post(paths.uploadAndStart, signedIn, async (req, reply) => {
-    const { fields, file } = await readUploadForm(req, (incoming) => uploads.save(req.user._id, incoming));
-    const name = plainName.optional().safeParse(fields.file_name || fields.name || undefined);
-    if (!name.success) {
-      const message = name.error.issues[0]!.message;
-      throw badRequest(`file_name: ${message}`, { file_name: message });
-    }
-    return reply.status(202).send(await imports.start(req.user._id, info.kind, file.storedName, name.data));
-  });
+  app.post(
+    paths.uploadAndStart,
+    {
+      ...signedIn,
+      config: { multipartForm: uploadAndStartForm },
+      schema: {
+        tags,
+        summary: `Upload an .xlsx and import ${recordsLabel}`,
+        description: `Uploads an .xlsx (multipart/form-data) and starts importing its ${recordsLabel} into a new campaign in one call; answers 202 with the job id. A file that is not an .xlsx, or too large, is refused.`,
+      },
+    },
+    async (req, reply) => {
+      const { fields, file } = await readUploadForm(req, (incoming) => uploads.save(req.user._id, incoming));
+      const name = plainName.optional().safeParse(fields.file_name || fields.name || undefined);
+      if (!name.success) {
+        const message = name.error.issues[0]!.message;
+        throw badRequest(`file_name: ${message}`, { file_name: message });
+      }
+      return reply.status(202).send(await imports.start(req.user._id, info.kind, file.storedName, name.data));
+    },
+  );
 
-  app.get(paths.progress, signedIn, (req) => imports.progress(req.user._id, info.kind));
+  app.get(
+    paths.progress,
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: `Progress of my latest ${info.kind} import`,
+        description: `Answers the caller's latest import of ${recordsLabel}: percentage done (null when there has been none or it failed), status, error, rows imported and skipped, and the campaign it made.`,
+      },
+    },
+    (req) => imports.progress(req.user._id, info.kind),
+  );
 
-  app.get(paths.sample, signedIn, (_req, reply) =>
-    reply
-      .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-      .header('content-disposition', `attachment; filename="${info.kind}-import-sample.xlsx"`)
-      .send(imports.sample(info.kind)),
+  app.get(
+    paths.sample,
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: `Download a sample ${info.kind} import file`,
+        description: `Answers an .xlsx with every header an import of ${recordsLabel} reads and one example row.`,
+      },
+    },
+    (_req, reply) =>
+      reply
+        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-disposition', `attachment; filename="${info.kind}-import-sample.xlsx"`)
+        .send(imports.sample(info.kind)),
   );
 }

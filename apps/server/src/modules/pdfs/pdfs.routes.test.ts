@@ -70,14 +70,16 @@ describe('notice PDFs behind signed links', () => {
     expect(text).not.toContain('other');
   });
 
-  it('refuses a tampered or expired link with 403', async () => {
+  it('refuses a tampered or expired link, or one grafted onto another user’s record, with 403', async () => {
     await createNotice(user, sample(noticeKind.fields, 'a'));
     const link = await pdfLinkOf(user);
     const other = await createNotice(user, sample(noticeKind.fields, 'b'));
+    const anotherUsers = await createNotice(admin, sample(noticeKind.fields, 'theirs'));
     const tampered = [
       link.replace(/signature=./, (m) => `${m.slice(0, -1)}${m.endsWith('A') ? 'B' : 'A'}`),
       link.replace(/expires=(\d+)/, (_, e) => `expires=${Number(e) + 3600}`),
       link.replace(/notice\/[0-9a-f-]{36}/, `notice/${other._id}`),
+      link.replace(/notice\/[0-9a-f-]{36}/, `notice/${anotherUsers._id}`),
       link.replace('/notice/', '/credit-card/'),
     ];
     for (const url of tampered)

@@ -4,12 +4,18 @@ import { recordId } from '@notice-desk/contract/record-fields';
 import { TEMPLATE_MAX_BYTES } from '@notice-desk/contract/templates';
 import type { App, AppContext } from '../../app-context.ts';
 
+const tags = ['pdfs'];
+
 export function pdfsRoutes(app: App, { pdfs, guards }: AppContext): void {
   /** A signed link from a list's pdfUrl + pdfLink: opens in a new tab, no bearer header. */
   app.get(
     '/api/pdf/:kind/:id',
     {
       schema: {
+        tags,
+        summary: 'Open a record’s notice PDF',
+        description:
+          'Answers the notice PDF of one record, rendered from its kind’s PDF Editor template. No bearer token: the link (a list’s pdfUrl plus the row’s pdfLink) is signed and valid 12 hours; a changed or expired link answers 403.',
         params: z.object({ kind: campaignType, id: recordId }),
         querystring: z.object({ expires: z.coerce.number(), signature: z.string().max(100) }),
       },
@@ -36,6 +42,10 @@ export function pdfsRoutes(app: App, { pdfs, guards }: AppContext): void {
       onRequest: guards.requireAdmin,
       bodyLimit: TEMPLATE_MAX_BYTES * 2,
       schema: {
+        tags,
+        summary: 'Preview a PDF Editor template',
+        description:
+          'Renders the template HTML as it stands in the editor, merged with one of the caller’s records of that kind, and answers the PDF. Nothing is saved.',
         body: z.object({ kind: campaignType, html: z.string().min(1, { error: 'Body is required!!' }) }),
       },
     },

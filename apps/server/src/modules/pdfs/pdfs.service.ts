@@ -24,7 +24,7 @@ const escapes: Record<string, string> = {
   '"': '&quot;',
   "'": '&#39;',
 };
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => escapes[c]!);
+export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => escapes[c]!);
 const squash = (text: string) => text.toLowerCase().replace(/\s+/g, '');
 
 /** A template with every `{{field}}` replaced by the record's value, HTML-escaped so values stay text. */
@@ -140,6 +140,11 @@ export class PdfsService {
     const [row] = await records.listRecords(this.db, info, ownerId, 0, 1);
     const fields = Object.fromEntries(info.fields.map((f) => [f.key, row?.[f.key] || `[${f.label}]`]));
     return this.render([mergeTemplate(html, fields)]).then((pdfs) => pdfs[0]!);
+  }
+
+  /** One HTML document of our own (an evidence summary) printed as it stands. */
+  async printHtml(html: string): Promise<Buffer> {
+    return (await this.render([html]))[0]!;
   }
 
   private async render(htmls: string[]): Promise<Buffer[]> {

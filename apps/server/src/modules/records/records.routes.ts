@@ -5,6 +5,7 @@ import type { App, AppContext } from '../../app-context.ts';
 import { recordKinds, type RecordKindInfo } from './record-kinds.ts';
 
 const idParams = z.object({ id: recordId });
+const tags = ['records'];
 
 /** The spec's record endpoints, the same for credit cards and notices. */
 export function recordsRoutes(app: App, context: AppContext): void {
@@ -14,26 +15,91 @@ export function recordsRoutes(app: App, context: AppContext): void {
 function kindRoutes(app: App, { records, guards }: AppContext, info: RecordKindInfo): void {
   const { base, list, deleteAll } = info.routes;
   const signedIn = { onRequest: guards.requireUser };
+  const one = info.label.toLowerCase();
+  const many = info.kind === 'notice' ? 'notices' : 'credit-card records';
 
-  app.get(list, { ...signedIn, schema: { querystring: pageQuery } }, (req) =>
-    records.list(info, req.user._id, req.query),
+  app.get(
+    list,
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: `List my ${many}`,
+        description: `Answers a page of the caller's ${many}, newest first, with the total, the PDF base URL (pdfUrl) and per row a signed PDF link (pdfLink).`,
+        querystring: pageQuery,
+      },
+    },
+    (req) => records.list(info, req.user._id, req.query),
   );
 
-  app.get(`${base}/:id`, { ...signedIn, schema: { params: idParams } }, (req) =>
-    records.get(info, req.user._id, req.params.id),
+  app.get(
+    `${base}/:id`,
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: `Get one ${one}`,
+        description: `Answers one of the caller's ${many} with every field.`,
+        params: idParams,
+      },
+    },
+    (req) => records.get(info, req.user._id, req.params.id),
   );
 
-  app.post(base, { ...signedIn, schema: { body: info.body } }, async (req, reply) =>
-    reply.status(201).send(await records.create(info, req.user._id, req.body as Record<string, string>)),
+  app.post(
+    base,
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: `Add a ${one}`,
+        description: `Adds a ${one} typed in by hand; it joins the caller's 'Manual entries' campaign of its kind. Answers 201 with the record.`,
+        body: info.body,
+      },
+    },
+    async (req, reply) =>
+      reply.status(201).send(await records.create(info, req.user._id, req.body as Record<string, string>)),
   );
 
-  app.put(`${base}/:id`, { ...signedIn, schema: { params: idParams, body: info.body } }, (req) =>
-    records.update(info, req.user._id, req.params.id, req.body as Record<string, string>),
+  app.put(
+    `${base}/:id`,
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: `Edit a ${one}`,
+        description: `Saves the edited fields of one of the caller's ${many} and answers the record.`,
+        params: idParams,
+        body: info.body,
+      },
+    },
+    (req) => records.update(info, req.user._id, req.params.id, req.body as Record<string, string>),
   );
 
-  app.delete(`${base}/:id`, { ...signedIn, schema: { params: idParams } }, (req) =>
-    records.remove(info, req.user._id, req.params.id),
+  app.delete(
+    `${base}/:id`,
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: `Delete a ${one}`,
+        description: `Deletes one of the caller's ${many}.`,
+        params: idParams,
+      },
+    },
+    (req) => records.remove(info, req.user._id, req.params.id),
   );
 
-  app.post(deleteAll, signedIn, (req) => records.removeAll(info, req.user._id));
+  app.post(
+    deleteAll,
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: `Delete all my ${many}`,
+        description: `Deletes every one of the caller's ${many} (Delete All), and the campaigns that leaves empty.`,
+      },
+    },
+    (req) => records.removeAll(info, req.user._id),
+  );
 }

@@ -5,7 +5,10 @@ import { notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { PDF_URL, type PdfLinks } from '../../lib/pdf/links.ts';
 import { nowIso } from '../../lib/time.ts';
+import { appendAudit } from '../audit/audit.repository.ts';
+import { changedFields } from '../audit/audit.service.ts';
 import { deleteCampaignsOfKind, ensureManualCampaign } from '../campaigns/campaigns.repository.ts';
+import { indexRecords, reindexRecord, unindexRecord } from '../search/search-index.ts';
 import type { RecordKindInfo } from './record-kinds.ts';
 import * as records from './records.repository.ts';
 
@@ -106,7 +109,16 @@ export class RecordsService {
         updated_at: now,
       };
       await records.insertRecords(trx, info, [row]);
+      await indexRecords(trx, info.kind, ownerId, [row]);
       await records.adjustRecordCount(trx, ownerId, info.kind, 1);
+      await appendAudit(trx, {
+        actorId: ownerId,
+        action: 'record.create',
+        subjectType: info.kind,
+        subjectId: row.id,
+        summary: describe(info, row),
+        after: pickFields(info, row),
+      });
       return row;
     });
     return toRecordResponse(info, row, this.links);
@@ -118,23 +130,39 @@ export class RecordsService {
     id: string,
     fields: Record<string, string>,
   ): Promise<RecordResponse> {
-    const updated = await records.updateRecord(
-      this.db,
-      info,
-      ownerId,
-      id,
-      pickFields(info, fields),
-      nowIso(),
-    );
-    if (updated === 0) throw notFound(info.label);
+    const after = pickFields(info, fields);
+    await this.db.transaction().execute(async (trx) => {
+      const row = await records.findRecord(trx, info, ownerId, id);
+      if (!row) throw notFound(info.label);
+      await records.updateRecord(trx, info, ownerId, id, after, nowIso());
+      await reindexRecord(trx, info.kind, ownerId, { ...row, ...after });
+      await appendAudit(trx, {
+        actorId: ownerId,
+        action: 'record.update',
+        subjectType: info.kind,
+        subjectId: id,
+        summary: describe(info, { ...row, ...after }),
+        ...changedFields(pickFields(info, row), after),
+      });
+    });
     return this.get(info, ownerId, id);
   }
 
   async remove(info: RecordKindInfo, ownerId: string, id: string): Promise<{ message: string }> {
     await this.db.transaction().execute(async (trx) => {
-      const deleted = await records.deleteRecord(trx, info, ownerId, id);
-      if (deleted === 0) throw notFound(info.label);
+      const row = await records.findRecord(trx, info, ownerId, id);
+      const deleted = row ? await records.deleteRecord(trx, info, ownerId, id) : 0;
+      if (!row || deleted === 0) throw notFound(info.label);
+      await unindexRecord(trx, row);
       await records.adjustRecordCount(trx, ownerId, info.kind, -1);
+      await appendAudit(trx, {
+        actorId: ownerId,
+        action: 'record.delete',
+        subjectType: info.kind,
+        subjectId: id,
+        summary: describe(info, row),
+        before: pickFields(info, row),
+      });
     });
     return { message: info.deletedMessage };
   }
@@ -145,10 +173,24 @@ export class RecordsService {
       const deleted = await records.deleteAllRecords(trx, info, ownerId);
       await deleteCampaignsOfKind(trx, ownerId, info.kind);
       await records.adjustRecordCount(trx, ownerId, info.kind, -deleted);
+      await appendAudit(trx, {
+        actorId: ownerId,
+        action: 'record.delete-all',
+        subjectType: info.kind,
+        summary: `${deleted} ${info.label.toLowerCase()} record(s)`,
+        after: { deleted },
+      });
       return deleted;
     });
     return { message: messages.allDeleted, deleted };
   }
+}
+
+/** 'Notice for Ravi Kumar (loan 123)': how the audit log names a record. */
+function describe(info: RecordKindInfo, row: Record<string, string | undefined>): string {
+  const reference = info.kind === 'notice' ? row.loanNo : row.maskNo;
+  const label = info.kind === 'notice' ? 'loan' : 'card';
+  return `${info.label} for ${row.custName || 'an unnamed customer'}${reference ? ` (${label} ${reference})` : ''}`;
 }
 
 /** Only the kind's own fields reach the database, whatever else a body carried. */

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.ts';
-import type { Channel, DeliveriesTable, DeliveryStatus } from '../../db/schema.ts';
+import type { Channel, DeliveriesTable, DeliveryEventsTable, DeliveryStatus } from '../../db/schema.ts';
 
 export type DeliveryRow = DeliveriesTable;
 
@@ -97,6 +97,11 @@ export async function noteRetry(db: Database, id: string, error: string, at: str
   await appendEvent(db, id, 'queued', at, error);
 }
 
+/** Notes that a send is handing the delivery to its provider now. */
+export async function markAttempted(db: Database, id: string, at: string): Promise<void> {
+  await db.updateTable('deliveries').set({ attempted_at: at }).where('id', '=', id).execute();
+}
+
 export function findDeliveries(db: Database, ids: string[]): Promise<DeliveryRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return db.selectFrom('deliveries').selectAll().where('id', 'in', ids).execute();
@@ -120,6 +125,25 @@ export async function deliveriesForRecords(db: Database, recordIds: string[]): P
         .selectAll()
         .where('record_id', 'in', recordIds.slice(i, i + 500))
         .orderBy('id')
+        .execute()),
+    );
+  }
+  return rows;
+}
+
+/** Every status change of these deliveries, in the order they happened. */
+export async function eventsForDeliveries(
+  db: Database,
+  deliveryIds: string[],
+): Promise<DeliveryEventsTable[]> {
+  const rows: DeliveryEventsTable[] = [];
+  for (let i = 0; i < deliveryIds.length; i += 500) {
+    rows.push(
+      ...(await db
+        .selectFrom('delivery_events')
+        .selectAll()
+        .where('delivery_id', 'in', deliveryIds.slice(i, i + 500))
+        .orderBy('at')
         .execute()),
     );
   }

@@ -2,9 +2,9 @@ import type { EventEmitter } from 'node:events';
 import type { SendResult } from '@notice-desk/contract/sending';
 import type { Database } from '../../db/database.ts';
 import type { Channel, DeliveryStatus, RecordKind } from '../../db/schema.ts';
-import { PermanentJobError, type JobContext } from '../../jobs/job-runner.ts';
+import { PermanentJobError, RetryAtError, type JobContext } from '../../jobs/job-runner.ts';
 import * as jobs from '../../jobs/jobs.repository.ts';
-import { badRequest } from '../../lib/errors.ts';
+import { AppError, badRequest } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import {
@@ -14,9 +14,11 @@ import {
   toE164,
   TransientSendError,
 } from '../../lib/send-errors.ts';
+import { closedMessage, isOpen, nextOpening, type SendWindow } from '../../lib/send-window.ts';
 import type { FileStore } from '../../lib/storage.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { WhatsappSender } from '../../lib/whatsapp.ts';
+import { appendAudit } from '../audit/audit.repository.ts';
 import { mergeTemplate, pdfFileName, type PdfsService } from '../pdfs/pdfs.service.ts';
 import { recordKinds } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
@@ -49,6 +51,10 @@ export interface SendingDeps {
   mailer: Mailer;
   whatsapp: WhatsappSender;
   defaultCountryCode: string;
+  /** Quiet hours: when set, nothing is sent outside this daily window. */
+  sendWindow?: SendWindow;
+  /** The right-hand side of each e-mail's Message-ID (the app's host name). */
+  messageIdDomain: string;
   onEnqueued: () => void;
   /** This process's job runner, which says when a job settles (absent when jobs run elsewhere). */
   jobEvents?: EventEmitter<{ settled: [jobId: string] }>;
@@ -65,6 +71,9 @@ export class SendingService {
   async send(ownerId: string, kind: RecordKind, ids: string[], resend: boolean): Promise<SendResult> {
     if (ids.length === 0)
       throw badRequest('Please select Items', { data: 'Select at least one record to send.' });
+    const { sendWindow } = this.deps;
+    if (sendWindow && !isOpen(sendWindow, new Date()))
+      throw new AppError(409, 'OUTSIDE_SENDING_HOURS', closedMessage(sendWindow, new Date()));
     const info = recordKinds[kind];
     const unique = [...new Set(ids)];
     const owned = await records.findRecordsByIds(this.deps.db, info, ownerId, unique);
@@ -87,14 +96,36 @@ export class SendingService {
         pdf_sha256: null,
         pdf_key: null,
         created_at: now,
+        attempted_at: null,
       })),
     );
-    if (resend)
-      await deliveries.releaseActive(
-        this.deps.db,
-        attempts.map((a) => a.active_key!),
-      );
-    const claimed = await deliveries.claimDeliveries(this.deps.db, attempts);
+    // A resend releases the earlier sends and claims anew, and the log says so, all at once or not at all.
+    const claimed = await this.deps.db.transaction().execute(async (trx) => {
+      if (resend)
+        await deliveries.releaseActive(
+          trx,
+          attempts.map((a) => a.active_key!),
+        );
+      const claimed = await deliveries.claimDeliveries(trx, attempts);
+      if (claimed.length > 0) {
+        const ids = new Set(claimed);
+        const channels = attempts.filter((a) => ids.has(a.id)).map((a) => a.channel);
+        const count = (channel: Channel) => channels.filter((c) => c === channel).length;
+        await appendAudit(trx, {
+          actorId: ownerId,
+          action: 'notice.send',
+          subjectType: kind,
+          summary: `${info.label} records${resend ? ' resent' : ' sent'}: ${count('email')} by e-mail, ${count('whatsapp')} by WhatsApp`,
+          after: {
+            records: [...new Set(attempts.filter((a) => ids.has(a.id)).map((a) => a.record_id))],
+            email: count('email'),
+            whatsapp: count('whatsapp'),
+            resend,
+          },
+        });
+      }
+      return claimed;
+    });
     const skipped = attempts.length - claimed.length;
     const result: SendResult = {
       message: 'Send Mail Successfully.',
@@ -202,8 +233,15 @@ export class SendingService {
     const lastAttempt = context.job.attempts >= context.job.max_attempts;
     let waiting = 0;
     const queue = [...pending];
+    const { sendWindow } = this.deps;
+    let closedAt: Date | undefined;
     const worker = async () => {
       for (let delivery = queue.shift(); delivery; delivery = queue.shift()) {
+        if (sendWindow && !isOpen(sendWindow, new Date())) {
+          // The sending hours closed mid-job: what is left waits, still queued, for them to open.
+          closedAt ??= new Date();
+          return;
+        }
         const row = byId.get(delivery.record_id);
         const now = nowIso();
         if (!row) {
@@ -214,7 +252,10 @@ export class SendingService {
         }
         const pdf = rendered.get(row.id)!;
         try {
-          const receipt = await this.sendOne(kind, delivery.channel, row, pdf.pdf, templates);
+          // Marked before it leaves: if this process dies before the answer is recorded, the next
+          // attempt sends it again under the same message id, which the receiving side can dedupe on.
+          await deliveries.markAttempted(this.deps.db, delivery.id, now);
+          const receipt = await this.sendOne(delivery, row, pdf.pdf, templates);
           await deliveries.advanceStatus(this.deps.db, delivery, receipt.status, nowIso(), {
             provider_message_id: receipt.messageId,
             pdf_sha256: pdf.sha256,
@@ -240,6 +281,8 @@ export class SendingService {
       }
     };
     await Promise.all(Array.from({ length: PARALLEL }, worker));
+    if (closedAt && sendWindow)
+      throw new RetryAtError(closedMessage(sendWindow, closedAt), nextOpening(sendWindow, closedAt));
     if (waiting > 0)
       throw new TransientSendError(`${waiting} message(s) will be retried: the provider asked to try later.`);
   }
@@ -260,20 +303,21 @@ export class SendingService {
   }
 
   private async sendOne(
-    kind: RecordKind,
-    channel: Channel,
+    delivery: deliveries.DeliveryRow,
     row: Record<string, string>,
     pdf: Buffer,
     templates: { subject: string; body: string; whatsapp: string },
   ): Promise<{ status: DeliveryStatus; messageId: string }> {
+    const kind = delivery.record_kind;
     const filename = pdfFileName(kind, row);
     const plain = (text: string) =>
       text.replace(/\{\{\s*([^{}\s]+)\s*\}\}/g, (_, key: string) => row[key] ?? '');
-    if (channel === 'email') {
+    if (delivery.channel === 'email') {
       const to = checkEmail(row.emailId ?? '');
       const html = mergeTemplate(templates.body, row);
       try {
         const receipt = await this.deps.mailer.send({
+          messageId: `<${delivery.id}@${this.deps.messageIdDomain}>`,
           to,
           subject: plain(templates.subject)
             .replace(/[\r\n]+/g, ' ')
@@ -296,6 +340,7 @@ export class SendingService {
       pdf,
       filename,
       caption: plain(templates.whatsapp),
+      reference: delivery.id,
     });
     return { status: receipt.via === 'outbox' ? 'outbox' : 'sent', messageId: receipt.messageId };
   }

@@ -9,6 +9,7 @@ import {
 import type { App, AppContext } from '../../app-context.ts';
 
 const idParams = z.object({ id: recordId });
+const tags = ['templates'];
 
 export function templatesRoutes(app: App, { templates, guards }: AppContext): void {
   const signedIn = { onRequest: guards.requireUser };
@@ -16,25 +17,74 @@ export function templatesRoutes(app: App, { templates, guards }: AppContext): vo
 
   app.get(
     '/api/whatsapptemplates/getdata',
-    { ...signedIn, schema: { querystring: pageQuery.extend({ limit: pageQuery.shape.limit.default(50) }) } },
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'List WhatsApp templates',
+        description:
+          'Answers a page of the WhatsApp message templates (50 by default), each with its text and the {{placeholders}} it may use.',
+        querystring: pageQuery.extend({ limit: pageQuery.shape.limit.default(50) }),
+      },
+    },
     (req) => templates.listWhatsapp(req.query),
   );
-  app.get('/api/whatsapptemplates/:id', { ...signedIn, schema: { params: idParams } }, (req) =>
-    templates.getWhatsapp(req.params.id),
+  app.get(
+    '/api/whatsapptemplates/:id',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Get a WhatsApp template',
+        description:
+          'Answers one WhatsApp template: key, name, text (value) and the placeholders it may use.',
+        params: idParams,
+      },
+    },
+    (req) => templates.getWhatsapp(req.params.id),
   );
   app.put(
     '/api/whatsapptemplates/update/:id',
-    { ...adminOnly, schema: { params: idParams, body: whatsappTemplateUpdate } },
-    (req) => templates.updateWhatsapp(req.params.id, req.body),
+    {
+      ...adminOnly,
+      schema: {
+        tags,
+        summary: 'Change a WhatsApp template',
+        description:
+          'Saves a WhatsApp template’s text (value). Key and name cannot change, and a {{placeholder}} that names no field of the template’s kind is refused with its name.',
+        params: idParams,
+        body: whatsappTemplateUpdate,
+      },
+    },
+    (req) => templates.updateWhatsapp(req.user._id, req.params.id, req.body),
   );
 
   app.get(
     '/api/emailTemplates/getdata',
-    { ...signedIn, schema: { querystring: pageQuery.extend({ limit: pageQuery.shape.limit.default(25) }) } },
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'List PDF Editor templates',
+        description:
+          'Answers a page of the PDF Editor templates (25 by default) with the total: the notice PDF of each kind, the credit-card activity templates, and the e-mail subject and body of each kind.',
+        querystring: pageQuery.extend({ limit: pageQuery.shape.limit.default(25) }),
+      },
+    },
     (req) => templates.listEmail(req.query),
   );
-  app.get('/api/emailTemplates/:id', { ...signedIn, schema: { params: idParams } }, (req) =>
-    templates.getEmail(req.params.id),
+  app.get(
+    '/api/emailTemplates/:id',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Get a PDF Editor template',
+        description: 'Answers one PDF Editor template: key, name, HTML and the placeholders it may use.',
+        params: idParams,
+      },
+    },
+    (req) => templates.getEmail(req.params.id),
   );
   app.put(
     '/api/emailTemplates/update/:id',
@@ -42,8 +92,15 @@ export function templatesRoutes(app: App, { templates, guards }: AppContext): vo
     {
       ...adminOnly,
       bodyLimit: TEMPLATE_MAX_BYTES * 2,
-      schema: { params: idParams, body: emailTemplateUpdate },
+      schema: {
+        tags,
+        summary: 'Change a PDF Editor template',
+        description:
+          'Saves a PDF Editor template’s HTML (up to 2 MB, else 413). Key and name cannot change, and a {{placeholder}} that names no field of the template’s kind is refused with its name. PDFs rendered from the old text are not reused.',
+        params: idParams,
+        body: emailTemplateUpdate,
+      },
     },
-    (req) => templates.updateEmail(req.params.id, req.body),
+    (req) => templates.updateEmail(req.user._id, req.params.id, req.body),
   );
 }

@@ -12,6 +12,7 @@ import type { Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { nowIso } from '../../lib/time.ts';
+import { appendAudit } from '../audit/audit.repository.ts';
 import { recordKinds } from '../records/record-kinds.ts';
 import * as templates from './templates.repository.ts';
 
@@ -88,7 +89,7 @@ export class TemplatesService {
     return toWhatsapp(row);
   }
 
-  async updateEmail(id: string, body: EmailTemplateUpdate): Promise<EmailTemplate> {
+  async updateEmail(actorId: string, id: string, body: EmailTemplateUpdate): Promise<EmailTemplate> {
     const row = await templates.findEmailTemplate(this.db, id);
     if (!row) throw notFound('Template');
     checkFixed(row, body);
@@ -100,17 +101,39 @@ export class TemplatesService {
       );
     }
     checkPlaceholders(row.kind, body.html, 'html');
-    await templates.updateEmailTemplate(this.db, id, body.html, nowIso());
+    await this.db.transaction().execute(async (trx) => {
+      await templates.updateEmailTemplate(trx, id, body.html, nowIso());
+      await appendAudit(trx, {
+        actorId,
+        action: 'template.update',
+        subjectType: 'template',
+        subjectId: id,
+        summary: `PDF Editor template ${row.name}`,
+        before: { html: row.html },
+        after: { html: body.html },
+      });
+    });
     this.onPdfTemplateChanged();
     return toEmail({ ...row, html: body.html });
   }
 
-  async updateWhatsapp(id: string, body: WhatsappTemplateUpdate): Promise<WhatsappTemplate> {
+  async updateWhatsapp(actorId: string, id: string, body: WhatsappTemplateUpdate): Promise<WhatsappTemplate> {
     const row = await templates.findWhatsappTemplate(this.db, id);
     if (!row) throw notFound('Template');
     checkFixed(row, body);
     checkPlaceholders(row.kind, body.value, 'value');
-    await templates.updateWhatsappTemplate(this.db, id, body.value, nowIso());
+    await this.db.transaction().execute(async (trx) => {
+      await templates.updateWhatsappTemplate(trx, id, body.value, nowIso());
+      await appendAudit(trx, {
+        actorId,
+        action: 'template.update',
+        subjectType: 'template',
+        subjectId: id,
+        summary: `WhatsApp template ${row.name}`,
+        before: { value: row.value },
+        after: { value: body.value },
+      });
+    });
     return toWhatsapp({ ...row, value: body.value });
   }
 }

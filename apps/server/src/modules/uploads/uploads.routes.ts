@@ -1,12 +1,25 @@
+import { z } from 'zod';
 import type { TemporaryUploadResponse } from '@notice-desk/contract/imports';
 import type { App, AppContext } from '../../app-context.ts';
 import { readUploadForm } from '../../plugins/upload-form.ts';
+
+/** The form the route reads, for the API description (the route streams it; see readUploadForm). */
+const uploadForm = z.object({ file: z.file().describe('The .xlsx workbook to import.') });
 
 export function uploadsRoutes(app: App, { uploads, guards }: AppContext): void {
   /** Multipart: file (an .xlsx), type, name. Answers the stored name to start an import with. */
   app.post(
     '/temporary-upload',
-    { onRequest: guards.requireUser },
+    {
+      onRequest: guards.requireUser,
+      config: { multipartForm: uploadForm },
+      schema: {
+        tags: ['uploads'],
+        summary: 'Upload an .xlsx to import',
+        description:
+          'Stores an .xlsx file (multipart/form-data, field file) for the caller and answers its stored name in data; start the import with it. A file that is not an .xlsx, or too large, is refused.',
+      },
+    },
     async (req): Promise<TemporaryUploadResponse> => {
       const { file } = await readUploadForm(req, (incoming) => uploads.save(req.user._id, incoming));
       return { data: file.storedName };

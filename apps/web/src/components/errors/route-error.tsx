@@ -8,16 +8,23 @@ function describe(error: unknown): string {
   return typeof error === 'string' ? error : 'Something went wrong.';
 }
 
-/** The screen for any error a route does not handle itself, including unknown paths. */
-export function RouteError() {
+/**
+ * The screen for any error a route does not handle itself, including unknown paths. `standalone`
+ * when it is the whole page (outside the signed-in frame), so it is the page's main landmark.
+ */
+export function RouteError({ standalone = false }: { standalone?: boolean }) {
   const error = useRouteError();
+  const Page = standalone ? 'main' : 'div';
   return (
-    <div className={styles.page} role="alert">
-      <h2 className={styles.title}>Unexpected Application Error!</h2>
-      <h3 className={styles.detail}>{describe(error)}</h3>
+    <Page className={styles.page}>
+      <div className={styles.message} role="alert">
+        {/* The page's own heading: the screen that failed never rendered its h1. */}
+        <h1 className={styles.title}>Unexpected Application Error!</h1>
+        <h2 className={styles.detail}>{describe(error)}</h2>
+      </div>
       <Link className="button button-primary" to={paths.home.getHref()}>
         Back to Home
       </Link>
-    </div>
+    </Page>
   );
 }

@@ -1,8 +1,8 @@
-import type { Ref } from 'react';
+import type { ReactNode, Ref } from 'react';
 import toast from 'react-hot-toast';
 import { signedOut } from '../../lib/session.ts';
 import { useAppDispatch } from '../../lib/store.ts';
-import { MenuIcon, SearchIcon } from '../ui/icons.tsx';
+import { MenuIcon } from '../ui/icons.tsx';
 import { avatarSrc } from './avatar.ts';
 import styles from './app-header.module.css';
 
@@ -11,9 +11,11 @@ type AppHeaderProps = {
   drawerId: string;
   drawerOpen: boolean;
   onOpenMenu: () => void;
+  /** The search box, which the app layer provides (it is a feature: shared code cannot import it). */
+  search?: ReactNode;
 };
 
-export function AppHeader({ menuButtonRef, drawerId, drawerOpen, onOpenMenu }: AppHeaderProps) {
+export function AppHeader({ menuButtonRef, drawerId, drawerOpen, onOpenMenu, search }: AppHeaderProps) {
   const dispatch = useAppDispatch();
 
   // The guard sends the now anonymous user to the login page.
@@ -36,10 +38,7 @@ export function AppHeader({ menuButtonRef, drawerId, drawerOpen, onOpenMenu }: A
       >
         <MenuIcon />
       </button>
-      <div className={styles.search}>
-        <SearchIcon className={styles.searchIcon} />
-        <input type="search" className={styles.searchInput} placeholder="Search..." aria-label="Search" />
-      </div>
+      <div className={styles.search}>{search}</div>
       <div className={styles.actions}>
         <button type="button" className="button button-secondary" onClick={logout}>
           Logout

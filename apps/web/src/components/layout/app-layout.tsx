@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Outlet, useNavigation } from 'react-router';
 import { AppHeader } from './app-header.tsx';
 import { NavDrawer } from './nav-drawer.tsx';
@@ -9,16 +9,21 @@ const DRAWER_ID = 'nav-drawer';
 /** Where the fixed sidebar takes over from the drawer; keep in step with the CSS. */
 const LARGE_SCREEN_QUERY = '(min-width: 1024px)';
 
-/** The signed-in frame: sidebar (drawer on small screens), header, and the current screen. */
-export function AppLayout() {
+/** The signed-in frame: sidebar (drawer on small screens), header with the given search box, and the current screen. */
+export function AppLayout({ search }: { search?: ReactNode }) {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
   const navigation = useNavigation();
 
-  const closeDrawer = useCallback(() => {
-    setDrawerOpen(false);
-    menuButtonRef.current?.focus();
-  }, []);
+  const closeDrawer = useCallback(() => setDrawerOpen(false), []);
+
+  // Focus goes back to the menu button once the drawer has closed: not before, while the page
+  // behind the drawer is still inert and cannot take focus.
+  const drawerWasOpen = useRef(false);
+  useEffect(() => {
+    if (drawerWasOpen.current && !drawerOpen) menuButtonRef.current?.focus();
+    drawerWasOpen.current = drawerOpen;
+  }, [drawerOpen]);
 
   // Growing past the breakpoint hides the drawer; it must not leave the page inert behind it.
   useEffect(() => {
@@ -47,6 +52,7 @@ export function AppLayout() {
           drawerId={DRAWER_ID}
           drawerOpen={drawerOpen}
           onOpenMenu={() => setDrawerOpen(true)}
+          search={search}
         />
         {navigation.state === 'loading' && <div className={styles.loadingBar} aria-hidden="true" />}
         <main id="main" className={styles.main} tabIndex={-1} aria-busy={navigation.state === 'loading'}>

@@ -1,15 +1,7 @@
 import { useEffect, useRef, type ReactNode } from 'react';
+import { keepTabInside, tabbableWithin } from '../../utils/focus-trap.ts';
 import { CloseIcon } from '../ui/icons.tsx';
 import styles from './nav-drawer.module.css';
-
-const focusableSelector =
-  'a[href], button:not([disabled]), input:not([disabled]), [tabindex]:not([tabindex="-1"])';
-
-function visibleFocusables(container: HTMLElement): HTMLElement[] {
-  return [...container.querySelectorAll<HTMLElement>(focusableSelector)].filter(
-    (element) => !element.closest('[hidden]'),
-  );
-}
 
 type NavDrawerProps = {
   id: string;
@@ -28,7 +20,7 @@ export function NavDrawer({ id, open, onClose, children }: NavDrawerProps) {
   useEffect(() => {
     const panel = panelRef.current;
     if (!open || !panel) return;
-    visibleFocusables(panel)[0]?.focus();
+    tabbableWithin(panel)[0]?.focus();
 
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
@@ -36,18 +28,7 @@ export function NavDrawer({ id, open, onClose, children }: NavDrawerProps) {
         onClose();
         return;
       }
-      if (event.key !== 'Tab') return;
-      const focusables = visibleFocusables(panel);
-      const first = focusables[0];
-      const last = focusables[focusables.length - 1];
-      if (!first || !last) return;
-      if (event.shiftKey && document.activeElement === first) {
-        event.preventDefault();
-        last.focus();
-      } else if (!event.shiftKey && document.activeElement === last) {
-        event.preventDefault();
-        first.focus();
-      }
+      keepTabInside(event, panel);
     };
     document.addEventListener('keydown', onKeyDown);
     return () => document.removeEventListener('keydown', onKeyDown);

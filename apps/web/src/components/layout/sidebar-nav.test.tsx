@@ -73,6 +73,17 @@ describe('SidebarNav', () => {
     expect(within(entries).getByRole('link', { name: 'PDF Editor', current: 'page' })).toBeTruthy();
   });
 
+  it('links the Audit Log for an ADMIN only', () => {
+    const { unmount } = renderNav('/', { user: plainUser });
+    expect(screen.queryByRole('link', { name: 'Audit Log' })).toBeNull();
+    unmount();
+
+    renderNav('/audit-log', { user: adminUser });
+    expect(screen.getByRole('link', { name: 'Audit Log', current: 'page' }).getAttribute('href')).toBe(
+      '/audit-log',
+    );
+  });
+
   it("names the notice entry 'Notice Conciliation' in the drawer", () => {
     renderNav('/forms/notice', { variant: 'drawer' });
     expect(screen.getByRole('link', { name: 'Notice Conciliation' }).getAttribute('href')).toBe(

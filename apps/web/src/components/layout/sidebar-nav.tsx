@@ -3,7 +3,15 @@ import { NavLink, useLocation } from 'react-router';
 import { paths } from '../../config/paths.ts';
 import { selectIsAdmin } from '../../lib/session.ts';
 import { useAppSelector } from '../../lib/store.ts';
-import { ChevronIcon, FormsIcon, HistoryIcon, HomeIcon, KeyIcon, TemplatesIcon } from '../ui/icons.tsx';
+import {
+  AuditIcon,
+  ChevronIcon,
+  FormsIcon,
+  HistoryIcon,
+  HomeIcon,
+  KeyIcon,
+  TemplatesIcon,
+} from '../ui/icons.tsx';
 import { findActiveGroup, navGroups, type NavGroupId } from './navigation.ts';
 import styles from './sidebar-nav.module.css';
 
@@ -77,6 +85,14 @@ export function SidebarNav({ variant, onNavigate }: SidebarNavProps) {
             </li>
           );
         })}
+        {isAdmin && (
+          <li>
+            <NavLink to={paths.auditLog.getHref()} className={linkClass} onClick={onNavigate}>
+              <AuditIcon />
+              Audit Log
+            </NavLink>
+          </li>
+        )}
         <li>
           <NavLink to={paths.changePassword.getHref()} className={linkClass} onClick={onNavigate}>
             <KeyIcon />

@@ -58,6 +58,13 @@ export const KeyIcon = (props: IconProps) => (
   </Icon>
 );
 
+export const AuditIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M9 4h6v3H9zM7 5H5v16h14V5h-2" />
+    <path d="M8 12l2 2 4-4M8 17h8" />
+  </Icon>
+);
+
 export const ChevronIcon = (props: IconProps) => (
   <Icon {...props}>
     <path d="m9 6 6 6-6 6" />

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
+import { keepTabInside, tabbableWithin } from '../../utils/focus-trap.ts';
 import styles from './modal.module.css';
 
 export type ModalProps = {
@@ -17,8 +18,9 @@ export type ModalProps = {
 };
 
 /**
- * An in-app modal on the native <dialog>: the page behind is inert, focus stays inside and
- * goes back where it was on closing. Never window.confirm/alert, which block the page.
+ * An in-app modal on the native <dialog>: the page behind is inert, focus moves inside on opening,
+ * Tab stays inside, Escape closes it, and focus goes back to what opened it on closing.
+ * Never window.confirm/alert, which block the page.
  */
 export function Modal({
   open,
@@ -30,6 +32,8 @@ export function Modal({
   dismissible = true,
 }: ModalProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
+  /** What had focus when the dialog opened, to give it back on closing. */
+  const openerRef = useRef<HTMLElement | null>(null);
   const titleId = useId();
   const bodyId = useId();
 
@@ -37,10 +41,14 @@ export function Modal({
     const dialog = dialogRef.current;
     if (!dialog) return;
     if (open && !dialog.open) {
+      openerRef.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
       dialog.showModal();
-      initialFocus?.current?.focus();
+      (initialFocus?.current ?? tabbableWithin(dialog)[0] ?? dialog).focus();
     } else if (!open && dialog.open) {
       dialog.close();
+      const opener = openerRef.current;
+      openerRef.current = null;
+      if (opener?.isConnected) opener.focus();
     }
   }, [open, initialFocus]);
 
@@ -48,10 +56,21 @@ export function Modal({
     <dialog
       ref={dialogRef}
       className={styles.dialog}
+      // Focusable itself, for a dialog with nothing else to focus.
+      tabIndex={-1}
       aria-labelledby={titleId}
       aria-describedby={children ? bodyId : undefined}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') {
+          // The owner decides, so `open` and the dialog never disagree.
+          event.preventDefault();
+          if (dismissible) onClose();
+          return;
+        }
+        if (dialogRef.current) keepTabInside(event.nativeEvent, dialogRef.current);
+      }}
       onCancel={(event) => {
-        // Escape: the owner decides, so `open` and the dialog never disagree.
+        // The browser's own close request (Escape, a back gesture): the owner decides here too.
         event.preventDefault();
         if (dismissible) onClose();
       }}

@@ -78,6 +78,18 @@ describe.each(wizards)('the $wizard wizard', ({ steps }) => {
     expect(document.activeElement).toBe(input(steps[1]![0]!.label));
   });
 
+  it('moves focus to the first field of the step it shows, on Next and on Previous', async () => {
+    const user = userEvent.setup();
+    renderWizard(steps);
+    await fillStepAndNext(user, steps[0]!);
+    expect(document.activeElement).toBe(input(steps[1]![0]!.label));
+
+    await user.click(screen.getByRole('button', { name: 'Previous' }));
+
+    stepText(1, count);
+    expect(document.activeElement).toBe(input(steps[0]![0]!.label));
+  });
+
   it('Previous goes back without checking and keeps the values of every step', async () => {
     const user = userEvent.setup();
     renderWizard(steps);

@@ -85,7 +85,8 @@ export function StepWizard({ label, steps, initialValues, onSubmit }: StepWizard
     goTo(step + 1, steps[step + 1]?.[0]?.key);
   };
 
-  const previous = () => goTo(step - 1, undefined);
+  // Focus follows the step both ways, so keyboard and screen-reader users land on the new fields.
+  const previous = () => goTo(step - 1, steps[step - 1]?.[0]?.key);
 
   const submit = async () => {
     const invalidStep = steps.findIndex((_fields, index) => Object.keys(stepErrors(index)).length > 0);

@@ -1,6 +1,8 @@
 import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import type { CampaignRow, CampaignType } from '@notice-desk/contract/campaigns';
+import { evidencePaths } from '@notice-desk/contract/evidence';
+import { DownloadEvidenceButton } from '../../../components/deliveries/download-evidence-button.tsx';
 import { DeliveryStatus } from '../../../components/deliveries/delivery-status.tsx';
 import { ContentLayout } from '../../../components/layout/content-layout.tsx';
 import {
@@ -105,6 +107,11 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
           Send Notice
         </button>
         <ExportReportButton type={type} campaignId={campaignId} campaignName={data?.name ?? null} />
+        <DownloadEvidenceButton
+          url={evidencePaths.campaign(campaignId)}
+          fileName={`evidence ${data?.name ?? campaignId}.zip`}
+          subject={data?.name ?? 'this campaign'}
+        />
       </div>
       {progress !== null && <ProgressBar label={SEND_BAR_TITLE} value={progress} />}
       {/* Always present, so what a send came to is announced when it appears. */}

@@ -1,4 +1,6 @@
 import { Link } from 'react-router';
+import { evidencePaths } from '@notice-desk/contract/evidence';
+import { DownloadEvidenceButton } from '../../../components/deliveries/download-evidence-button.tsx';
 import { ErrorState } from '../../../components/ui/error-state.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { paths } from '../../../config/paths.ts';
@@ -6,7 +8,7 @@ import { isMissingRecord } from '../../../lib/api-error.ts';
 import { useGetCreditCardQuery } from '../api/credit-cards-api.ts';
 import { CreditCardForm } from './credit-card-form.tsx';
 
-/** The credit-card wizard prefilled with a stored record, once it has loaded. */
+/** The credit-card wizard prefilled with a stored record, once it has loaded, and its evidence bundle. */
 export function EditCreditCard({ id, onSaved }: { id: string; onSaved: () => void }) {
   const { data: creditCard, error, isLoading, refetch } = useGetCreditCardQuery(id);
 
@@ -22,5 +24,16 @@ export function EditCreditCard({ id, onSaved }: { id: string; onSaved: () => voi
   if (!creditCard) {
     return <ErrorState message="The credit card could not be loaded." onRetry={() => void refetch()} />;
   }
-  return <CreditCardForm key={creditCard._id} creditCard={creditCard} onSaved={onSaved} />;
+  return (
+    <>
+      <div className="page-actions">
+        <DownloadEvidenceButton
+          url={evidencePaths.record('credit-card', creditCard._id)}
+          fileName={`evidence ${creditCard.maskNo || creditCard._id}.zip`}
+          subject={creditCard.custName ?? 'this credit card'}
+        />
+      </div>
+      <CreditCardForm key={creditCard._id} creditCard={creditCard} onSaved={onSaved} />
+    </>
+  );
 }

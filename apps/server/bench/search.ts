@@ -1,0 +1,164 @@
+import autocannon from 'autocannon';
+import { sql } from 'kysely';
+import type { FieldDefinition } from '@notice-desk/contract/record-fields';
+import { openDatabase } from '../src/db/database.ts';
+import { newId } from '../src/lib/ids.ts';
+import { ensureManualCampaign } from '../src/modules/campaigns/campaigns.repository.ts';
+import { creditCardKind, noticeKind, type RecordKindInfo } from '../src/modules/records/record-kinds.ts';
+import {
+  adjustRecordCount,
+  insertRecords,
+  type RecordRow,
+} from '../src/modules/records/records.repository.ts';
+import { indexRecords } from '../src/modules/search/search-index.ts';
+import { signUpOver, startServerProcess } from '../src/test/server-process.ts';
+import { benchTarget, type BenchTarget } from './support.ts';
+
+const MAIN_NOTICES = Number(process.env.BENCH_SEARCH_NOTICES ?? 1_000_000);
+const MAIN_CREDIT_CARDS = 50_000;
+const OTHER_USERS = 3;
+const OTHER_RECORDS = 20_000;
+const CONNECTIONS = 50;
+const DURATION_S = Number(process.env.BENCH_SEARCH_SECONDS ?? 20);
+
+// Names as staff meet them: a few hundred first and last names, so a name is shared by hundreds of records.
+const FIRST = (
+  'Aarav Aditi Ajay Akash Amit Ananya Anil Anita Anjali Arjun Asha Ashok Deepa Deepak Dinesh Divya Ganesh ' +
+  'Gita Gopal Harish Hema Indira Jaya Kavita Kiran Krishna Lakshmi Mahesh Manoj Meena Mohan Nandini Naresh ' +
+  'Neha Nikhil Pooja Prakash Priya Rahul Raj Rajesh Rakesh Ramesh Ravi Rekha Rohit Sachin Sanjay Santosh ' +
+  'Sarita Shankar Sheela Shiva Sita Sunil Sunita Suresh Usha Vijay Vinod'
+).split(' ');
+const LAST = (
+  'Agarwal Bhat Chauhan Das Desai Gupta Iyer Jain Joshi Kapoor Khan Kulkarni Kumar Mehta Menon Mishra Nair ' +
+  'Naidu Pandey Patel Pillai Rao Reddy Saxena Shah Sharma Shetty Singh Sinha Srinivasan Thakur Verma Yadav'
+).split(' ');
+
+const pick = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)]!;
+const digits = (count: number) =>
+  Array.from({ length: count }, () => Math.floor(Math.random() * 10)).join('');
+
+/** The identifiers of the i-th seeded record; the queries below start from the same formulas. */
+const loanNo = (i: number) => `LN${String(10_000_000 + i)}`;
+const mobile = (i: number) => `9${String(100_000_000 + ((i * 7919) % 900_000_000))}`;
+const maskNo = (i: number) => `XXXX XXXX XXXX ${String(i % 10_000).padStart(4, '0')}`;
+const referenceNo = (i: number) => `REF/${String(500_000 + i)}`;
+
+function recordValues(info: RecordKindInfo, i: number): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const field of info.fields as readonly FieldDefinition[])
+    values[field.key] = `${field.key.slice(0, 6)} ${i}`;
+  const middle = i % 5 === 0 ? ` ${pick(FIRST)}` : '';
+  values.custName = `${pick(FIRST)}${middle} ${pick(LAST)}`;
+  values.custMobileNo = i % 3 === 0 ? `+91 ${mobile(i).slice(0, 5)} ${mobile(i).slice(5)}` : mobile(i);
+  if (info.kind === 'notice') values.loanNo = loanNo(i);
+  else Object.assign(values, { maskNo: maskNo(i), referenceNo: referenceNo(i) });
+  return values;
+}
+
+export async function seed(
+  target: BenchTarget,
+  info: RecordKindInfo,
+  ownerId: string,
+  count: number,
+  offset = 0,
+) {
+  const { db } = await openDatabase(target.config);
+  const now = new Date().toISOString();
+  const campaignId = await ensureManualCampaign(db, ownerId, info.kind, now);
+  const chunk = 500;
+  const perTransaction = 20_000;
+  for (let start = 0; start < count; start += perTransaction) {
+    await db.transaction().execute(async (trx) => {
+      for (let i = start; i < Math.min(count, start + perTransaction); i += chunk) {
+        const rows: RecordRow[] = [];
+        for (let j = i; j < Math.min(count, i + chunk); j++) {
+          rows.push({
+            ...recordValues(info, offset + j),
+            id: newId(),
+            owner_id: ownerId,
+            campaign_id: campaignId,
+            created_at: now,
+            updated_at: now,
+          });
+        }
+        await insertRecords(trx, info, rows);
+        await indexRecords(trx, info.kind, ownerId, rows);
+      }
+    });
+  }
+  await adjustRecordCount(db, ownerId, info.kind, count);
+  await db.destroy();
+}
+
+/** What staff type, in equal shares: the start of a name, a whole name, and each identifier as quoted. */
+export const queries: (() => string)[] = [
+  () => pick(FIRST).slice(0, 2 + Math.floor(Math.random() * 3)),
+  () => pick(LAST).slice(0, 3 + Math.floor(Math.random() * 3)),
+  () => `${pick(FIRST)} ${pick(LAST).slice(0, 2)}`,
+  () => loanNo(Math.floor(Math.random() * MAIN_NOTICES)).slice(0, 4 + Math.floor(Math.random() * 6)),
+  () => {
+    const number = mobile(Math.floor(Math.random() * MAIN_NOTICES));
+    return pick([number.slice(0, 6), `+91 ${number.slice(0, 5)} ${number.slice(5)}`, `0${number}`]);
+  },
+  () => String(Math.floor(Math.random() * 10_000)).padStart(4, '0'),
+  () =>
+    referenceNo(Math.floor(Math.random() * MAIN_CREDIT_CARDS)).slice(0, 6 + Math.floor(Math.random() * 4)),
+  () => `zq${digits(3)}`, // finds nothing: the whole range is empty
+];
+
+export interface SearchFigures {
+  database: string;
+  'requests/s': number;
+  'p50 ms': number;
+  'p99 ms': number;
+  errors: number;
+  'seed s': number;
+}
+
+/** 1,000,000 notices and 50,000 credit cards for one user among others; random searches, 50 connections, 20 s. */
+export async function benchSearch(label: BenchTarget['label']): Promise<SearchFigures> {
+  const target = await benchTarget(label, 'search');
+  const server = await startServerProcess(target.env);
+  try {
+    const main = await signUpOver(server.baseUrl, 'bench-main');
+    const others = [];
+    for (let u = 0; u < OTHER_USERS; u++) others.push(await signUpOver(server.baseUrl, `bench-other-${u}`));
+    const seedStart = performance.now();
+    await seed(target, noticeKind, main.userId, MAIN_NOTICES);
+    await seed(target, creditCardKind, main.userId, MAIN_CREDIT_CARDS);
+    // The others' loan numbers repeat the main user's: the search must keep to its owner.
+    for (const [u, other] of others.entries())
+      await seed(target, noticeKind, other.userId, OTHER_RECORDS, u * OTHER_RECORDS);
+    const seedSeconds = (performance.now() - seedStart) / 1000;
+    // Fresh statistics, as autovacuum would have gathered after a real load of this size.
+    const { db } = await openDatabase(target.config);
+    await sql`analyze`.execute(db);
+    await db.destroy();
+    // The seed kept this process busy; let it notice the keep-alive connections the server closed meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+
+    const check = await fetch(`${server.baseUrl}/api/search?q=${loanNo(42)}`, { headers: main.headers });
+    const checked = (await check.json()) as { results: { matched: { value: string } }[] };
+    if (checked.results[0]?.matched.value !== loanNo(42)) throw new Error('seeded search is wrong');
+
+    const path = () => `/api/search?${new URLSearchParams({ q: pick(queries)() })}`;
+    const result = await autocannon({
+      url: server.baseUrl,
+      connections: CONNECTIONS,
+      duration: DURATION_S,
+      headers: main.headers,
+      requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: path() }) }],
+    });
+    return {
+      database: label,
+      'requests/s': Math.round(result.requests.average),
+      'p50 ms': result.latency.p50,
+      'p99 ms': result.latency.p99,
+      errors: result.errors + result.non2xx,
+      'seed s': Math.round(seedSeconds),
+    };
+  } finally {
+    await server.stop();
+    await target.cleanup();
+  }
+}

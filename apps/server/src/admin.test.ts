@@ -1,0 +1,157 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './test/app.ts';
+
+const repo = path.resolve(import.meta.dirname, '../../..');
+
+/** One database for the command line and the app: a temporary DATA_DIR, and a schema of its own on PostgreSQL. */
+const databaseUrl = process.env.DATABASE_URL;
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'notice-desk-admin-'));
+const schema = databaseUrl ? `test_${randomBytes(6).toString('hex')}` : 'public';
+const databaseEnv = { DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', DATABASE_SCHEMA: schema };
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `npm run admin -- …` as the root script does, with stdin piped (so never a terminal). */
+function admin(args: string[], stdin = ''): Promise<Run> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/admin.ts', ...args], {
+    cwd: repo,
+    env: { ...process.env, LOG_LEVEL: 'silent', ...databaseEnv },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdin.end(stdin);
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const passwords = ['root-pass-1', 'bob-first-pass', 'bob-new-pass'];
+const runs: Run[] = [];
+async function adminRun(args: string[], stdin?: string): Promise<Run> {
+  const run = await admin(args, stdin);
+  runs.push(run);
+  return run;
+}
+
+let t: TestApp;
+const login = (username: string, password: string) =>
+  t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password } });
+
+beforeAll(async () => {
+  t = await createTestApp(databaseEnv);
+});
+afterAll(async () => {
+  await t.close();
+  if (databaseUrl) {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('npm run admin', { timeout: 90_000 }, () => {
+  it('creates users, refuses a taken username and an unknown one, and promotes a user to ADMIN', async () => {
+    const root = await adminRun(['create-user', '--username', 'root', '--password', passwords[0]!]);
+    expect(root).toMatchObject({ code: 0, stdout: 'Created ADMIN "root".\n', stderr: '' });
+
+    // The password is read from stdin when it is piped in rather than given as a flag.
+    const bob = await adminRun(['create-user', '--username', 'bob', '--name', 'Bob B'], `${passwords[1]}\n`);
+    expect(bob).toMatchObject({ code: 0, stdout: 'Created user "bob".\n', stderr: '' });
+
+    const [taken, unknown, weak] = await Promise.all([
+      adminRun(['create-user', '--username', 'BOB', '--password', 'another-pass']),
+      adminRun(['promote', '--username', 'nobody']),
+      adminRun(['create-user', '--username', 'carol'], '\n'),
+    ]);
+    expect(taken).toMatchObject({ code: 1, stdout: '', stderr: 'Username "BOB" is already taken.\n' });
+    expect(unknown).toMatchObject({ code: 1, stdout: '', stderr: 'No user named "nobody".\n' });
+    expect(weak).toMatchObject({ code: 1, stdout: '', stderr: '--password: Password is required!!\n' });
+
+    const signedIn = await login('bob', passwords[1]!);
+    expect(signedIn.json()).toMatchObject({ user: { username: 'bob', name: 'Bob B', role: 'USER' } });
+
+    const promoted = await adminRun(['promote', '--username', 'bob']);
+    expect(promoted).toMatchObject({ code: 0, stdout: '"bob" is now an ADMIN.\n', stderr: '' });
+  });
+
+  it('resets a password: the new one signs in as ADMIN, the old one and old reset links stop working', async () => {
+    const forgot = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/forgot-password',
+      payload: { email: 'bob' },
+    });
+    expect(forgot.statusCode).toBe(200);
+    const oldLink = resetTokenFromOutbox();
+
+    const reset = await adminRun(['reset-password', '--username', 'bob'], `${passwords[2]}\n`);
+    expect(reset).toMatchObject({ code: 0, stderr: '' });
+    expect(reset.stdout).toMatch(/^Password of "bob" reset/);
+
+    expect((await login('bob', passwords[1]!)).statusCode).toBe(401);
+    const signedIn = await login('bob', passwords[2]!);
+    expect(signedIn.statusCode).toBe(200);
+    const { token, user } = signedIn.json<{ token: string; user: { role: string } }>();
+    expect(user.role).toBe('ADMIN');
+
+    // An ADMIN-only write proves the role on the server, not just in the login answer.
+    const headers = { authorization: `Bearer ${token}` };
+    const list = await t.app.inject({ method: 'GET', url: '/api/whatsapptemplates/getdata', headers });
+    const template = list.json<{ items: { _id: string; value: string }[] }>().items[0]!;
+    const write = await t.app.inject({
+      method: 'PUT',
+      url: `/api/whatsapptemplates/update/${template._id}`,
+      headers,
+      payload: { value: template.value },
+    });
+    expect(write.statusCode).toBe(200);
+
+    const useOldLink = await t.app.inject({
+      method: 'PUT',
+      url: `/api/auth/reset-password/${oldLink}`,
+      payload: { password: 'via-old-link' },
+    });
+    expect(useOldLink.statusCode).toBe(400);
+  });
+
+  it('refuses an unknown user, an unknown command and a stray option with one line and exit code 1', async () => {
+    const [unknownUser, unknownCommand, stray] = await Promise.all([
+      adminRun(['reset-password', '--username', 'nobody'], 'whatever-pass\n'),
+      adminRun(['frobnicate']),
+      adminRun(['promote', '--username', 'bob', '--password', 'not-needed']),
+    ]);
+    expect(unknownUser).toMatchObject({ code: 1, stdout: '', stderr: 'No user named "nobody".\n' });
+    expect(unknownCommand.code).toBe(1);
+    expect(unknownCommand.stderr).toMatch(/^Unknown command "frobnicate"[^\n]*\n$/);
+    expect(stray).toMatchObject({ code: 1, stderr: 'promote takes no --password.\n' });
+  });
+
+  it('never prints a password', () => {
+    expect(runs.length).toBeGreaterThan(5);
+    for (const run of runs)
+      for (const password of passwords) expect(run.stdout + run.stderr).not.toContain(password);
+  });
+});
+
+function resetTokenFromOutbox(): string {
+  const outbox = path.join(dataDir, 'outbox');
+  const mails = fs.readdirSync(outbox).map((file) => fs.readFileSync(path.join(outbox, file), 'utf8'));
+  const match = /reset-password\/([A-Za-z0-9_-]+)/.exec(mails.join('\n').replace(/=\r?\n/g, ''));
+  if (!match?.[1]) throw new Error('no reset link in the outbox');
+  return match[1];
+}

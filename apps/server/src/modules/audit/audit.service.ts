@@ -1,0 +1,44 @@
+import type { AuditAction, AuditEntry, AuditList, AuditQuery } from '@notice-desk/contract/audit';
+import type { Database } from '../../db/database.ts';
+import * as audit from './audit.repository.ts';
+
+const parse = (json: string | null): Record<string, unknown> | null =>
+  json === null ? null : (JSON.parse(json) as Record<string, unknown>);
+
+function toEntry(row: audit.AuditRow): AuditEntry {
+  return {
+    _id: row.id,
+    at: row.at,
+    actor: row.actor_id
+      ? { _id: row.actor_id, username: row.actor_username ?? '', name: row.actor_name ?? '' }
+      : null,
+    action: row.action as AuditAction,
+    subjectType: row.subject_type,
+    subjectId: row.subject_id,
+    summary: row.summary,
+    before: parse(row.before),
+    after: parse(row.after),
+  };
+}
+
+/** The audit log, for ADMINs (the route checks). Entries are written by the services that act. */
+export class AuditService {
+  constructor(private readonly db: Database) {}
+
+  async list(query: AuditQuery): Promise<AuditList> {
+    const { rows, total } = await audit.listAudit(this.db, query);
+    return { items: rows.map(toEntry), total };
+  }
+}
+
+/** The fields an edit changed, before and after, so the log holds what changed and nothing else. */
+export function changedFields(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): { before: Record<string, unknown>; after: Record<string, unknown> } {
+  const changed = Object.keys(after).filter((key) => before[key] !== after[key]);
+  return {
+    before: Object.fromEntries(changed.map((key) => [key, before[key]])),
+    after: Object.fromEntries(changed.map((key) => [key, after[key]])),
+  };
+}

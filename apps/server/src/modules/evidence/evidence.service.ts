@@ -1,0 +1,224 @@
+import { createHash } from 'node:crypto';
+import { PassThrough, type Readable } from 'node:stream';
+import yazl from 'yazl';
+import type { EvidenceDelivery, EvidenceRecord } from '@notice-desk/contract/evidence';
+import type { Database } from '../../db/database.ts';
+import type { RecordKind } from '../../db/schema.ts';
+import { notFound } from '../../lib/errors.ts';
+import type { FileStore } from '../../lib/storage.ts';
+import { nowIso } from '../../lib/time.ts';
+import { appendAudit } from '../audit/audit.repository.ts';
+import * as campaigns from '../campaigns/campaigns.repository.ts';
+import { escapeHtml, type PdfsService } from '../pdfs/pdfs.service.ts';
+import { recordKinds, type RecordKindInfo } from '../records/record-kinds.ts';
+import * as records from '../records/records.repository.ts';
+import * as deliveries from '../sending/deliveries.repository.ts';
+
+const PAGE = 500;
+const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
+
+interface Bundle {
+  name: string;
+  stream: Readable;
+}
+
+/**
+ * Evidence bundles: what was served, when and to whom, in a form a court can check. A zip holds the
+ * exact PDFs that went out (kept by content hash, and checked against the hash recorded at sending),
+ * deliveries.json (every delivery with its status history), summary.pdf (the same for people) and
+ * manifest.json (the SHA-256 of every file in the bundle).
+ */
+export class EvidenceService {
+  constructor(
+    private readonly db: Database,
+    private readonly pdfs: PdfsService,
+    private readonly store: FileStore,
+  ) {}
+
+  async forRecord(ownerId: string, kind: RecordKind, id: string): Promise<Bundle> {
+    const info = recordKinds[kind];
+    const row = await records.findRecord(this.db, info, ownerId, id);
+    if (!row) throw notFound(info.label);
+    await appendAudit(this.db, {
+      actorId: ownerId,
+      action: 'export.evidence',
+      subjectType: kind,
+      subjectId: id,
+      summary: `Evidence for ${info.label.toLowerCase()} of ${row.custName || 'an unnamed customer'}`,
+    });
+    const title = `${info.label} ${reference(info, row)} ${row.custName ?? ''}`.trim();
+    return this.bundle(
+      safeName(`evidence ${title}`),
+      title,
+      async function* () {
+        yield [row];
+      },
+      info,
+    );
+  }
+
+  async forCampaign(ownerId: string, id: string): Promise<Bundle> {
+    const campaign = await campaigns.findCampaign(this.db, ownerId, id);
+    if (!campaign) throw notFound('Campaign');
+    const info = recordKinds[campaign.kind];
+    await appendAudit(this.db, {
+      actorId: ownerId,
+      action: 'export.evidence',
+      subjectType: 'campaign',
+      subjectId: id,
+      summary: `Evidence for campaign ${campaign.name}`,
+    });
+    const db = this.db;
+    return this.bundle(
+      safeName(`evidence ${campaign.name}`),
+      `Campaign ${campaign.name}`,
+      async function* () {
+        for (let offset = 0; ; offset += PAGE) {
+          const page = await records.listCampaignRecords(db, info, ownerId, id, offset, PAGE);
+          if (page.length > 0) yield page;
+          if (page.length < PAGE) return;
+        }
+      },
+      info,
+    );
+  }
+
+  private bundle(
+    name: string,
+    title: string,
+    pages: () => AsyncGenerator<records.RecordRow[]>,
+    info: RecordKindInfo,
+  ): Bundle {
+    const zip = new yazl.ZipFile();
+    const out = new PassThrough();
+    zip.outputStream.pipe(out);
+    const manifest: { file: string; sha256: string }[] = [];
+    const add = (file: string, data: Buffer) => {
+      manifest.push({ file, sha256: sha256(data) });
+      zip.addBuffer(data, file, { compress: !file.endsWith('.pdf') });
+    };
+    (async () => {
+      const evidence: EvidenceRecord[] = [];
+      const addedPdfs = new Set<string>();
+      for await (const page of pages()) {
+        const attempts = await deliveries.deliveriesForRecords(
+          this.db,
+          page.map((r) => r.id),
+        );
+        const events = await deliveries.eventsForDeliveries(
+          this.db,
+          attempts.map((d) => d.id),
+        );
+        for (const row of page) {
+          const mine = attempts.filter((d) => d.record_id === row.id);
+          const served: EvidenceDelivery[] = [];
+          for (const d of mine) {
+            let pdfFile: string | null = null;
+            if (d.pdf_key && d.pdf_sha256) {
+              pdfFile = `pdfs/${d.pdf_sha256}.pdf`;
+              if (!addedPdfs.has(pdfFile)) {
+                const pdf = await this.store.readBuffer(d.pdf_key).catch(() => null);
+                // Only the very bytes that went out: a file that is gone or changed is not evidence.
+                if (pdf && sha256(pdf) === d.pdf_sha256) {
+                  add(pdfFile, pdf);
+                  addedPdfs.add(pdfFile);
+                } else pdfFile = null;
+              }
+            }
+            served.push({
+              channel: d.channel,
+              recipient: d.recipient,
+              recipientName: d.recipient_name,
+              status: d.status,
+              statusAt: d.status_at,
+              providerMessageId: d.provider_message_id,
+              error: d.error,
+              pdfSha256: d.pdf_sha256,
+              pdfFile,
+              history: events
+                .filter((e) => e.delivery_id === d.id)
+                .map((e) => ({ status: e.status, at: e.at, detail: e.detail })),
+            });
+          }
+          evidence.push({
+            kind: info.kind,
+            _id: row.id,
+            custName: row.custName ?? '',
+            reference: reference(info, row),
+            deliveries: served,
+          });
+        }
+      }
+      const generatedAt = nowIso();
+      add('deliveries.json', Buffer.from(JSON.stringify({ title, generatedAt, records: evidence }, null, 2)));
+      add('summary.pdf', await this.pdfs.printHtml(summaryHtml(title, generatedAt, evidence, info)));
+      // The manifest lists every other file; its own hash is what a court would note down.
+      zip.addBuffer(
+        Buffer.from(JSON.stringify({ title, generatedAt, files: manifest }, null, 2)),
+        'manifest.json',
+      );
+      zip.end();
+    })().catch((err: unknown) => out.destroy(err as Error));
+    return { name: `${name}.zip`, stream: out };
+  }
+}
+
+function reference(info: RecordKindInfo, row: Record<string, string | undefined>): string {
+  return (info.kind === 'notice' ? row.loanNo : row.maskNo) ?? '';
+}
+
+function safeName(name: string): string {
+  return (
+    name
+      .replace(/[^\p{L}\p{N} ._-]+/gu, '_')
+      .trim()
+      .slice(0, 100) || 'evidence'
+  );
+}
+
+const channelLabel = { email: 'E-mail', whatsapp: 'WhatsApp' } as const;
+
+/** The summary people read: per record, each delivery, its recipient, message id, PDF hash and history. */
+function summaryHtml(
+  title: string,
+  generatedAt: string,
+  evidence: EvidenceRecord[],
+  info: RecordKindInfo,
+): string {
+  const e = (text: string | null | undefined) => escapeHtml(text ?? '');
+  const referenceLabel = info.kind === 'notice' ? 'Loan No.' : 'Mask No.';
+  const sections = evidence.map((record) => {
+    const rows = record.deliveries.length
+      ? record.deliveries
+          .map(
+            (d) => `<tr>
+              <td>${channelLabel[d.channel]}</td>
+              <td>${e(d.recipient)}<br><small>${e(d.recipientName)}</small></td>
+              <td>${e(d.status)}<br><small>${e(d.statusAt)}</small></td>
+              <td class="mono">${e(d.providerMessageId) || '—'}</td>
+              <td class="mono">${e(d.pdfSha256) || '—'}</td>
+              <td>${d.history.map((h) => `${e(h.at)} ${e(h.status)}${h.detail ? ` (${e(h.detail)})` : ''}`).join('<br>')}${d.error ? `<br><b>Error:</b> ${e(d.error)}` : ''}</td>
+            </tr>`,
+          )
+          .join('')
+      : '<tr><td colspan="6">Not sent on any channel.</td></tr>';
+    return `<section>
+      <h2>${e(record.custName) || 'Unnamed customer'} — ${referenceLabel} ${e(record.reference) || '—'}</h2>
+      <table>
+        <thead><tr><th>Channel</th><th>Recipient</th><th>Status</th><th>Provider message id</th><th>PDF SHA-256</th><th>History (UTC)</th></tr></thead>
+        <tbody>${rows}</tbody>
+      </table>
+    </section>`;
+  });
+  return `<!doctype html><html><head><meta charset="utf-8"><style>
+    body { font: 10pt sans-serif; margin: 12mm; }
+    h1 { font-size: 14pt; } h2 { font-size: 11pt; margin: 14pt 0 4pt; }
+    table { border-collapse: collapse; width: 100%; } section { break-inside: avoid; }
+    th, td { border: 1px solid #999; padding: 3pt; vertical-align: top; text-align: left; overflow-wrap: anywhere; }
+    .mono { font-family: monospace; font-size: 8pt; }
+  </style></head><body>
+    <h1>Evidence of service — ${e(title)}</h1>
+    <p>Generated ${e(generatedAt)} (UTC). ${evidence.length} record(s). Each PDF in this bundle is the exact file sent; its SHA-256 is listed here and in manifest.json.</p>
+    ${sections.join('')}
+  </body></html>`;
+}

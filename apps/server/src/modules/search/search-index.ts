@@ -1,0 +1,51 @@
+import type { Database } from '../../db/database.ts';
+import type { RecordKind } from '../../db/schema.ts';
+import { recordTerms } from './search-terms.ts';
+import * as search from './search.repository.ts';
+
+/** The columns of a stored record the index needs: which record, whose, in which campaign, and its fields. */
+type IndexedRecord = { id: string; campaign_id: string } & Record<string, string>;
+
+/**
+ * Keeps the search terms in step with the records. Call these in the transaction that writes the
+ * records, so both commit or neither does. Deleting a campaign (a failed import, Delete All, a
+ * campaign's Delete) takes its terms along by foreign key, with no call here.
+ */
+
+/** Terms of new records. `ownerId` is the owner-to-be while an import still holds the rows hidden. */
+export async function indexRecords(
+  db: Database,
+  kind: RecordKind,
+  ownerId: string,
+  records: IndexedRecord[],
+): Promise<void> {
+  const rows: search.SearchTermRow[] = [];
+  for (const record of records) {
+    for (const [term, field] of recordTerms(kind, record)) {
+      rows.push({
+        owner_id: ownerId,
+        term,
+        record_id: record.id,
+        kind,
+        field,
+        campaign_id: record.campaign_id,
+      });
+    }
+  }
+  await search.insertSearchTerms(db, rows);
+}
+
+/** Replaces an edited record's terms with those of its new values. */
+export async function reindexRecord(
+  db: Database,
+  kind: RecordKind,
+  ownerId: string,
+  record: IndexedRecord,
+): Promise<void> {
+  await search.deleteRecordTerms(db, record.campaign_id, record.id);
+  await indexRecords(db, kind, ownerId, [record]);
+}
+
+export async function unindexRecord(db: Database, record: IndexedRecord): Promise<void> {
+  await search.deleteRecordTerms(db, record.campaign_id, record.id);
+}

@@ -1,0 +1,92 @@
+import { CompiledQuery, sql } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import type { RecordKind, RecordSearchTable } from '../../db/schema.ts';
+
+export type SearchTermRow = RecordSearchTable;
+
+/** A term that matched, with what the result shows of its record. */
+export interface MatchRow {
+  term: string;
+  field: string;
+  kind: RecordKind;
+  record_id: string;
+  cust_name: string;
+  campaign_id: string;
+  mobile: string;
+  loanNo: string | null;
+  maskNo: string | null;
+  referenceNo: string | null;
+}
+
+const columns = ['owner_id', 'term', 'record_id', 'kind', 'field', 'campaign_id'] as const;
+/** 500 rows of 6 columns: far under SQLite's and PostgreSQL's bound-value limits. */
+const ROWS_PER_STATEMENT = 500;
+const insertSql = new Map<string, string>();
+/** The highest code point: every text that starts with a prefix sorts below prefix + this, byte by byte. */
+const AFTER_EVERY_TEXT = '\u{10FFFF}';
+
+/** Inserts terms in multi-row statements compiled once per row count (an import writes hundreds of thousands). */
+export async function insertSearchTerms(db: Database, rows: SearchTermRow[]): Promise<void> {
+  // The placeholder style ('?' or '$1') tells SQLite's SQL from PostgreSQL's in the cache.
+  const dialect = sql`${0}`.compile(db).sql;
+  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(start, start + ROWS_PER_STATEMENT);
+    const key = `${dialect}:${chunk.length}`;
+    let text = insertSql.get(key);
+    if (!text) {
+      text = db.insertInto('record_search').values(chunk).compile().sql;
+      insertSql.set(key, text);
+    }
+    const parameters: string[] = [];
+    for (const row of chunk) for (const column of columns) parameters.push(row[column]);
+    await db.executeQuery(CompiledQuery.raw(text, parameters));
+  }
+}
+
+export async function deleteRecordTerms(db: Database, campaignId: string, recordId: string): Promise<void> {
+  await db
+    .deleteFrom('record_search')
+    .where('campaign_id', '=', campaignId)
+    .where('record_id', '=', recordId)
+    .execute();
+}
+
+/**
+ * The owner's terms starting with `prefix` (of one field, when given), in index order: the prefix
+ * itself first, then by term, newest record first within a term. Each joins its record on id and
+ * owner, so records an import still holds hidden (no owner yet) never match.
+ */
+export function findMatches(
+  db: Database,
+  ownerId: string,
+  prefix: string,
+  limit: number,
+  field?: string,
+): Promise<MatchRow[]> {
+  let query = db
+    .selectFrom('record_search as s')
+    .leftJoin('notices as n', (join) =>
+      join
+        .on('s.kind', '=', 'notice')
+        .onRef('n.id', '=', 's.record_id')
+        .onRef('n.owner_id', '=', 's.owner_id'),
+    )
+    .leftJoin('credit_cards as c', (join) =>
+      join
+        .on('s.kind', '=', 'credit-card')
+        .onRef('c.id', '=', 's.record_id')
+        .onRef('c.owner_id', '=', 's.owner_id'),
+    )
+    .select(['s.term', 's.field', 's.kind', 's.record_id', 'n.loanNo', 'c.maskNo', 'c.referenceNo'])
+    .select((eb) => [
+      eb.fn.coalesce('n.custName', 'c.custName').$notNull().as('cust_name'),
+      eb.fn.coalesce('n.campaign_id', 'c.campaign_id').$notNull().as('campaign_id'),
+      eb.fn.coalesce('n.custMobileNo', 'c.custMobileNo').$notNull().as('mobile'),
+    ])
+    .where('s.owner_id', '=', ownerId)
+    .where('s.term', '>=', prefix)
+    .where('s.term', '<', prefix + AFTER_EVERY_TEXT)
+    .where((eb) => eb.or([eb('n.id', 'is not', null), eb('c.id', 'is not', null)]));
+  if (field) query = query.where('s.field', '=', field);
+  return query.orderBy('s.term').orderBy('s.record_id', 'desc').limit(limit).execute();
+}

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+
+/** What staff did, in the product's words. Each action names the kind of thing it touched. */
+export const auditActions = [
+  'record.create',
+  'record.update',
+  'record.delete',
+  'record.delete-all',
+  'campaign.import',
+  'campaign.delete',
+  'notice.send',
+  'export.report',
+  'export.zip',
+  'export.evidence',
+  'template.update',
+  'user.register',
+  'user.password-reset',
+] as const;
+export type AuditAction = (typeof auditActions)[number];
+
+/** Labels the audit screen shows for each action. */
+export const auditActionLabels: Record<AuditAction, string> = {
+  'record.create': 'Created a record',
+  'record.update': 'Edited a record',
+  'record.delete': 'Deleted a record',
+  'record.delete-all': 'Deleted all records',
+  'campaign.import': 'Imported a file',
+  'campaign.delete': 'Deleted a campaign',
+  'notice.send': 'Sent notices',
+  'export.report': 'Exported a report',
+  'export.zip': 'Exported PDFs',
+  'export.evidence': 'Downloaded an evidence bundle',
+  'template.update': 'Changed a template',
+  'user.register': 'Signed up',
+  'user.password-reset': 'Reset a password',
+};
+
+const isoDate = (name: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: `${name} must be a date written YYYY-MM-DD.` })
+    .optional();
+
+/** GET /api/audit: newest first, filtered by action, actor (username, exact) and date range (UTC days, inclusive). */
+export const auditQuery = z.object({
+  page: z.coerce
+    .number({ error: 'page must be a number.' })
+    .int({ error: 'page must be a whole number.' })
+    .min(1, { error: 'page must be 1 or more.' })
+    .default(1),
+  limit: z.coerce
+    .number({ error: 'limit must be a number.' })
+    .int({ error: 'limit must be a whole number.' })
+    .min(1, { error: 'limit must be 1 or more.' })
+    .max(100, { error: 'limit must be at most 100.' })
+    .default(25),
+  action: z.enum(auditActions, { error: 'action must be one of the audit actions.' }).optional(),
+  actor: z.string().trim().max(100, { error: 'actor must be at most 100 characters.' }).optional(),
+  from: isoDate('from'),
+  to: isoDate('to'),
+});
+export type AuditQuery = z.infer<typeof auditQuery>;
+
+export interface AuditEntry {
+  _id: string;
+  /** ISO time. */
+  at: string;
+  /** Who did it (null for the admin command line). */
+  actor: { _id: string; username: string; name: string } | null;
+  action: AuditAction;
+  /** 'notice', 'credit-card', 'campaign', 'template', 'user'. */
+  subjectType: string;
+  subjectId: string | null;
+  /** One line a person reads: 'Notice for Ravi Kumar', '3 notices by e-mail and WhatsApp'. */
+  summary: string;
+  /** Field values before and after, for edits; the new values for creations; what was done, otherwise. */
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+export interface AuditList {
+  items: AuditEntry[];
+  total: number;
+}

@@ -1,0 +1,41 @@
+/**
+ * Evidence bundles: a zip of what was served, when and to whom, for a court.
+ *   GET /api/notices/:id/evidence, GET /api/credit-cards/:id/evidence   one record
+ *   GET /api/campaigns/:id/evidence                                     every record of a campaign
+ * Inside: the exact PDF(s) sent (named by their SHA-256), deliveries.json (every delivery and its
+ * status history) and summary.pdf (the same, for people), and manifest.json with each file's SHA-256.
+ */
+export const evidencePaths = {
+  record: (kind: 'notice' | 'credit-card', id: string) =>
+    `/api/${kind === 'notice' ? 'notices' : 'credit-cards'}/${encodeURIComponent(id)}/evidence`,
+  campaign: (id: string) => `/api/campaigns/${encodeURIComponent(id)}/evidence`,
+};
+
+export interface EvidenceDeliveryEvent {
+  status: string;
+  at: string;
+  detail: string | null;
+}
+
+export interface EvidenceDelivery {
+  channel: 'email' | 'whatsapp';
+  recipient: string;
+  recipientName: string;
+  status: string;
+  statusAt: string;
+  providerMessageId: string | null;
+  error: string | null;
+  /** SHA-256 of the PDF that went out, and its name in the bundle. */
+  pdfSha256: string | null;
+  pdfFile: string | null;
+  history: EvidenceDeliveryEvent[];
+}
+
+export interface EvidenceRecord {
+  kind: 'notice' | 'credit-card';
+  _id: string;
+  custName: string;
+  /** Loan No. for notices, Mask No. for credit cards. */
+  reference: string;
+  deliveries: EvidenceDelivery[];
+}
