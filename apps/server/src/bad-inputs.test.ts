@@ -217,8 +217,7 @@ const cases: BadInput[] = [
     send: () =>
       ask('POST', '/api/auth/register', { json: { name: 42, username: 'numbered', password: 'p' } }),
     status: 400,
-    // Names the field, though it calls a number missing rather than not text.
-    message: /^name: Name is required!!$/,
+    message: /^name: Must be text\.$/,
     fields: ['name'],
   },
   {

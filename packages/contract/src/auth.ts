@@ -6,7 +6,10 @@ export const PASSWORD_MAX = 200;
 
 const required = (message: string, max: number) =>
   z
-    .string({ error: message })
+    // Missing says the spec's message; present but not text says so.
+    .string({
+      error: (issue) => (issue.input === undefined || issue.input === null ? message : 'Must be text.'),
+    })
     .trim()
     .min(1, { error: message })
     .max(max, { error: `Must be at most ${max} characters.` });

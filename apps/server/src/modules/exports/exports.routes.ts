@@ -1,11 +1,17 @@
 import { z } from 'zod';
 import { campaignType } from '@notice-desk/contract/campaigns';
-import { recordId } from '@notice-desk/contract/record-fields';
 import type { App, AppContext } from '../../app-context.ts';
 import { attachment } from '../../lib/content-disposition.ts';
 
 const params = z.object({ type: campaignType });
-const query = z.object({ campaignid: recordId });
+const query = z.object({
+  campaignid: z.uuid({
+    error: (issue) =>
+      issue.input === undefined
+        ? 'campaignid is required: name the campaign to export.'
+        : 'campaignid is not a campaign id.',
+  }),
+});
 const tags = ['exports'];
 
 export function exportsRoutes(app: App, { exports, guards }: AppContext): void {

@@ -17,7 +17,16 @@ export function pdfsRoutes(app: App, { pdfs, guards }: AppContext): void {
         description:
           'Answers the notice PDF of one record, rendered from its kind’s PDF Editor template. No bearer token: the link (a list’s pdfUrl plus the row’s pdfLink) is signed and valid 12 hours; a changed or expired link answers 403.',
         params: z.object({ kind: campaignType, id: recordId }),
-        querystring: z.object({ expires: z.coerce.number(), signature: z.string().max(100) }),
+        querystring: z.object({
+          expires: z.coerce.number({
+            error: 'This PDF link is incomplete: it has no expiry. Reload the list for a fresh link.',
+          }),
+          signature: z
+            .string({
+              error: 'This PDF link is incomplete: it has no signature. Reload the list for a fresh link.',
+            })
+            .max(100, { error: 'This PDF link is invalid: its signature is too long.' }),
+        }),
       },
     },
     async (req, reply) => {
