@@ -127,6 +127,14 @@ describe('npm run admin', { timeout: 90_000 }, () => {
       payload: { password: 'via-old-link' },
     });
     expect(useOldLink.statusCode).toBe(400);
+
+    // What the command line did is in the audit log, done by nobody signed in.
+    const log = await t.app.inject({ method: 'GET', url: '/api/audit?limit=100', headers });
+    const cli = log
+      .json<{ items: { action: string; actor: unknown; summary: string }[] }>()
+      .items.filter((entry) => entry.actor === null)
+      .map((entry) => entry.action);
+    expect(cli).toEqual(expect.arrayContaining(['user.create', 'user.promote', 'user.password-reset']));
   });
 
   it('refuses an unknown user, an unknown command and a stray option with one line and exit code 1', async () => {

@@ -8,6 +8,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { newId } from './lib/ids.ts';
 import { hashPassword } from './lib/password.ts';
 import { nowIso } from './lib/time.ts';
+import { appendAudit } from './modules/audit/audit.repository.ts';
 import { expirePasswordResets, setUserRole } from './modules/auth/admin.repository.ts';
 import { findUserByUsername, insertUser, updateUser } from './modules/auth/auth.repository.ts';
 
@@ -95,9 +96,17 @@ async function createUser(db: Database, flags: Flags): Promise<string> {
         password_hash: passwordHash,
         created_at: nowIso(),
       });
-      if (!flags.admin || row.role === 'ADMIN') return row.role;
-      await setUserRole(trx, row.id, 'ADMIN', nowIso());
-      return 'ADMIN';
+      const role = flags.admin ? 'ADMIN' : row.role;
+      if (role !== row.role) await setUserRole(trx, row.id, role, nowIso());
+      await appendAudit(trx, {
+        actorId: null,
+        action: 'user.create',
+        subjectType: 'user',
+        subjectId: row.id,
+        summary: `${row.username} created as ${role} from the admin command line`,
+        after: { name: row.name, username: row.username, role },
+      });
+      return role;
     });
     return `Created ${role === 'ADMIN' ? 'ADMIN' : 'user'} "${account.username}".`;
   } catch (err) {
@@ -120,6 +129,13 @@ async function resetPassword(db: Database, flags: Flags): Promise<string> {
       now,
     );
     await expirePasswordResets(trx, user.id, now);
+    await appendAudit(trx, {
+      actorId: null,
+      action: 'user.password-reset',
+      subjectType: 'user',
+      subjectId: user.id,
+      summary: `Password of ${user.username} reset from the admin command line`,
+    });
   });
   return `Password of "${user.username}" reset; their sessions and reset links have ended.`;
 }
@@ -127,7 +143,18 @@ async function resetPassword(db: Database, flags: Flags): Promise<string> {
 async function promote(db: Database, flags: Flags): Promise<string> {
   const user = await existingUser(db, flags.username);
   if (user.role === 'ADMIN') return `"${user.username}" is already an ADMIN.`;
-  await setUserRole(db, user.id, 'ADMIN', nowIso());
+  await db.transaction().execute(async (trx) => {
+    await setUserRole(trx, user.id, 'ADMIN', nowIso());
+    await appendAudit(trx, {
+      actorId: null,
+      action: 'user.promote',
+      subjectType: 'user',
+      subjectId: user.id,
+      summary: `${user.username} promoted to ADMIN from the admin command line`,
+      before: { role: user.role },
+      after: { role: 'ADMIN' },
+    });
+  });
   return `"${user.username}" is now an ADMIN.`;
 }
 

@@ -15,6 +15,8 @@ export const auditActions = [
   'template.update',
   'user.register',
   'user.password-reset',
+  'user.create',
+  'user.promote',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -33,6 +35,8 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'template.update': 'Changed a template',
   'user.register': 'Signed up',
   'user.password-reset': 'Reset a password',
+  'user.create': 'Created a user',
+  'user.promote': 'Promoted to ADMIN',
 };
 
 const isoDate = (name: string) =>
