@@ -10,7 +10,7 @@ import { startTcpProxy, type TcpProxy } from '../test/tcp-proxy.ts';
 // refuses new ones, as a restart does. Requests meanwhile answer 503 quickly, later ones succeed, and
 // the process is never restarted.
 const OUTAGE_MS = 3000;
-/** The pool waits at most 5 s for a connection; an answer must come well before this. */
+/** The pool waits at most 5 s for a connection: every answer, 200 or 503, comes within this. */
 const ANSWER_BOUND_MS = 8000;
 const STREAMS = 4;
 
