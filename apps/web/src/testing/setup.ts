@@ -1,5 +1,9 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// findBy* waits for what a busy 2-core CI machine may take (a lazy TinyMCE chunk, a 10,000-row table);
+// a test that passes still passes as soon as its element appears.
+configure({ asyncUtilTimeout: 10_000 });
 
 // Vitest runs without globals, so Testing Library cannot register its own cleanup.
 afterEach(() => {

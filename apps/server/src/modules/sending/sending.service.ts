@@ -25,7 +25,8 @@ import * as records from '../records/records.repository.ts';
 import * as deliveries from './deliveries.repository.ts';
 
 export const SEND_JOB = 'send';
-const SEND_ATTEMPTS = 6;
+/** 2 s, 4 s … 256 s, then 5 min: a provider may be away for about 20 minutes before a send gives up. */
+const SEND_ATTEMPTS = 10;
 /** How long send-mail waits for its deliveries before answering with what it knows. */
 const ANSWER_WITHIN_MS = 60_000;
 /** Sends in flight at once within one job. */
