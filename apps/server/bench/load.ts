@@ -5,18 +5,11 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { noticeFields } from '@notice-desk/contract/notice';
 import { openDatabase } from '../src/db/database.ts';
-import { newId } from '../src/lib/ids.ts';
-import { insertImportCampaign, markCampaignReady } from '../src/modules/campaigns/campaigns.repository.ts';
-import { creditCardKind, noticeKind, type RecordKindInfo } from '../src/modules/records/record-kinds.ts';
-import {
-  adjustRecordCount,
-  insertRecords,
-  type RecordRow,
-} from '../src/modules/records/records.repository.ts';
+import { creditCardKind, noticeKind } from '../src/modules/records/record-kinds.ts';
 import { startSmtpListener, startWhatsappPeer } from '../src/test/peers.ts';
 import { signUpOver, startServerProcess, type ServerProcess } from '../src/test/server-process.ts';
 import { recordSheet, writeSheet } from '../src/test/xlsx.ts';
-import { benchTarget, type BenchTarget } from './support.ts';
+import { benchTarget, seedCampaign, type BenchTarget } from './support.ts';
 
 export const USERS = 50;
 /** Notices and credit cards each user has, in one campaign of each kind. */
@@ -29,72 +22,6 @@ const SEND_CHUNK = 100;
 interface Account {
   authorization: string;
   noticeCampaignId: string;
-}
-
-/** One campaign of `count` records of a kind, written straight to the database (as an import leaves it). */
-async function seedCampaign(
-  target: BenchTarget,
-  ownerId: string,
-  info: RecordKindInfo,
-  count: number,
-  fill: (row: RecordRow, i: number) => void = () => undefined,
-): Promise<{ campaignId: string; ids: string[] }> {
-  const { db } = await openDatabase(target.config);
-  const now = new Date().toISOString();
-  const campaignId = newId();
-  await db
-    .insertInto('jobs')
-    .values({
-      id: campaignId,
-      kind: 'seed',
-      owner_id: ownerId,
-      subject: 'seed',
-      payload: '{}',
-      status: 'done',
-      attempts: 1,
-      max_attempts: 1,
-      run_after: now,
-      lease_until: null,
-      locked_by: null,
-      progress: 100,
-      result: null,
-      error: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  await insertImportCampaign(db, {
-    id: campaignId,
-    owner_id: ownerId,
-    kind: info.kind,
-    name: `load ${info.kind}`,
-    job_id: campaignId,
-    created_at: now,
-  });
-  const ids: string[] = [];
-  await db.transaction().execute(async (trx) => {
-    for (let start = 0; start < count; start += 500) {
-      const rows: RecordRow[] = [];
-      for (let i = start; i < Math.min(count, start + 500); i++) {
-        const row: RecordRow = {
-          id: newId(),
-          owner_id: ownerId,
-          campaign_id: campaignId,
-          created_at: now,
-          updated_at: now,
-        };
-        for (const f of info.fields) row[f.key] = `${f.label} ${i}`;
-        fill(row, i);
-        rows.push(row);
-        ids.push(row.id);
-      }
-      await insertRecords(trx, info, rows);
-    }
-  });
-  await markCampaignReady(db, campaignId, { imported: count, skipped: 0 });
-  await adjustRecordCount(db, ownerId, info.kind, count);
-  await db.destroy();
-  return { campaignId, ids };
 }
 
 /** The 20,000-row notice sheet the background import uploads; written once and kept in the temp folder. */

@@ -1,82 +1,19 @@
 import fs from 'node:fs';
-import { noticeFields } from '@notice-desk/contract/notice';
-import { openDatabase } from '../src/db/database.ts';
-import { newId } from '../src/lib/ids.ts';
-import { insertImportCampaign, markCampaignReady } from '../src/modules/campaigns/campaigns.repository.ts';
 import { noticeKind } from '../src/modules/records/record-kinds.ts';
-import {
-  adjustRecordCount,
-  insertRecords,
-  type RecordRow,
-} from '../src/modules/records/records.repository.ts';
 import { startSmtpListener, startWhatsappPeer } from '../src/test/peers.ts';
 import { signUpOver, startServerProcess, type ServerProcess } from '../src/test/server-process.ts';
-import { benchTarget, type BenchTarget } from './support.ts';
+import { benchTarget, seedCampaign, type BenchTarget } from './support.ts';
 
 const SEND = Number(process.env.BENCH_SEND ?? 5000);
 const ZIP = Number(process.env.BENCH_ZIP ?? 10_000);
 
-async function seedCampaign(
-  target: BenchTarget,
-  ownerId: string,
-  count: number,
-): Promise<{ campaignId: string; ids: string[] }> {
-  const { db } = await openDatabase(target.config);
-  const now = new Date().toISOString();
-  const campaignId = newId();
-  await db
-    .insertInto('jobs')
-    .values({
-      id: campaignId,
-      kind: 'seed',
-      owner_id: ownerId,
-      subject: 'seed',
-      payload: '{}',
-      status: 'done',
-      attempts: 1,
-      max_attempts: 1,
-      run_after: now,
-      lease_until: null,
-      locked_by: null,
-      progress: 100,
-      result: null,
-      error: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  await insertImportCampaign(db, {
-    id: campaignId,
-    owner_id: ownerId,
-    kind: 'notice',
-    name: `bench ${count}`,
-    job_id: campaignId,
-    created_at: now,
+/** A campaign of `count` notices to mail and WhatsApp, as an import leaves it. */
+function seedNotices(target: BenchTarget, ownerId: string, count: number) {
+  return seedCampaign(target, ownerId, noticeKind, count, (row, i) => {
+    row.emailId = `customer${i}@example.com`;
+    row.custMobileNo = `9${String(100_000_000 + i)}`;
+    row.modeOfDispatch = 'Email and WhatsApp';
   });
-  const ids: string[] = [];
-  for (let start = 0; start < count; start += 1000) {
-    const rows: RecordRow[] = [];
-    for (let i = start; i < Math.min(count, start + 1000); i++) {
-      const row: RecordRow = {
-        id: newId(),
-        owner_id: ownerId,
-        campaign_id: campaignId,
-        created_at: now,
-        updated_at: now,
-      };
-      for (const f of noticeFields) row[f.key] = `${f.label} ${i}`;
-      row.emailId = `customer${i}@example.com`;
-      row.custMobileNo = `9${String(100_000_000 + i)}`;
-      row.modeOfDispatch = 'Email and WhatsApp';
-      rows.push(row);
-      ids.push(row.id);
-    }
-    await db.transaction().execute((trx) => insertRecords(trx, noticeKind, rows));
-  }
-  await markCampaignReady(db, campaignId, { imported: count, skipped: 0 });
-  await adjustRecordCount(db, ownerId, 'notice', count);
-  await db.destroy();
-  return { campaignId, ids };
 }
 
 function peakRssMb(pid: number): number {
@@ -131,7 +68,7 @@ export async function benchSending(label: BenchTarget['label']): Promise<SendFig
   let server = await startServerProcess(env);
   try {
     const user = await signUpOver(server.baseUrl, 'bench-sender');
-    const { ids } = await seedCampaign(target, user.userId, SEND);
+    const { ids } = await seedNotices(target, user.userId, SEND);
     const fresh = await sendInChunks(server, user.headers, ids, false);
     const cached = await sendInChunks(server, user.headers, ids, true);
     if (smtp.mails.length !== SEND * 2 || peer.messages.length !== SEND * 2) {
@@ -139,7 +76,7 @@ export async function benchSending(label: BenchTarget['label']): Promise<SendFig
         `expected ${SEND * 2} of each, got ${smtp.mails.length} mails and ${peer.messages.length} WhatsApp messages`,
       );
     }
-    const zipCampaign = await seedCampaign(target, user.userId, ZIP);
+    const zipCampaign = await seedNotices(target, user.userId, ZIP);
     // Render the campaign's PDFs first (the target is for PDFs already rendered), then measure the
     // zip alone in a fresh process, so its peak memory is the zip's.
     await (

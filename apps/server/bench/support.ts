@@ -3,6 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { loadConfig, type Config } from '../src/config/env.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { newId } from '../src/lib/ids.ts';
+import { insertImportCampaign, markCampaignReady } from '../src/modules/campaigns/campaigns.repository.ts';
+import type { RecordKindInfo } from '../src/modules/records/record-kinds.ts';
+import {
+  adjustRecordCount,
+  insertRecords,
+  type RecordRow,
+} from '../src/modules/records/records.repository.ts';
 
 export interface BenchTarget {
   label: 'SQLite' | 'PostgreSQL';
@@ -60,4 +69,70 @@ export const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
 export function table(rows: Record<string, string | number>[]): void {
   console.table(rows);
+}
+
+/** One campaign of `count` records of a kind, written straight to the database (as an import leaves it). */
+export async function seedCampaign(
+  target: BenchTarget,
+  ownerId: string,
+  info: RecordKindInfo,
+  count: number,
+  fill: (row: RecordRow, i: number) => void = () => undefined,
+): Promise<{ campaignId: string; ids: string[] }> {
+  const { db } = await openDatabase(target.config);
+  const now = new Date().toISOString();
+  const campaignId = newId();
+  await db
+    .insertInto('jobs')
+    .values({
+      id: campaignId,
+      kind: 'seed',
+      owner_id: ownerId,
+      subject: 'seed',
+      payload: '{}',
+      status: 'done',
+      attempts: 1,
+      max_attempts: 1,
+      run_after: now,
+      lease_until: null,
+      locked_by: null,
+      progress: 100,
+      result: null,
+      error: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  await insertImportCampaign(db, {
+    id: campaignId,
+    owner_id: ownerId,
+    kind: info.kind,
+    name: `bench ${info.kind} ${count}`,
+    job_id: campaignId,
+    created_at: now,
+  });
+  const ids: string[] = [];
+  await db.transaction().execute(async (trx) => {
+    for (let start = 0; start < count; start += 500) {
+      const rows: RecordRow[] = [];
+      for (let i = start; i < Math.min(count, start + 500); i++) {
+        const row: RecordRow = {
+          id: newId(),
+          owner_id: ownerId,
+          campaign_id: campaignId,
+          created_at: now,
+          updated_at: now,
+        };
+        for (const f of info.fields) row[f.key] = `${f.label} ${i}`;
+        fill(row, i);
+        rows.push(row);
+        ids.push(row.id);
+      }
+      await insertRecords(trx, info, rows);
+    }
+  });
+  await markCampaignReady(db, campaignId, { imported: count, skipped: 0 });
+  await adjustRecordCount(db, ownerId, info.kind, count);
+  await db.destroy();
+  return { campaignId, ids };
 }
