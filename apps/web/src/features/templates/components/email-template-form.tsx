@@ -1,12 +1,11 @@
 import { useId, useRef } from 'react';
-import toast from 'react-hot-toast';
 import { emailTemplateUpdate, type EmailTemplate } from '@notice-desk/contract/templates';
 import { TextField } from '../../../components/ui/text-field.tsx';
 import { useForm } from '../../../hooks/use-form.ts';
-import { showApiProblem } from '../../../lib/api-error.ts';
 import { schemaFieldErrors } from '../../../utils/schema-field-errors.ts';
 import { useUpdateEmailTemplateMutation } from '../api/templates-api.ts';
 import { insertAtCursor } from '../utils/insert-at-cursor.ts';
+import { saveTemplate } from '../utils/save-template.ts';
 import { isPlainTextTemplate } from '../utils/template-format.ts';
 import { PlaceholderList } from './placeholder-list.tsx';
 import { PreviewButton } from './preview-button.tsx';
@@ -34,23 +33,15 @@ export function EmailTemplateForm({ template, onSaved }: EmailTemplateFormProps)
   });
   const bodyError = form.errors.html;
 
-  const submit = form.handleSubmit(async ({ html }) => {
-    try {
-      // The server keeps key and name fixed; they go back as they came.
-      await updateTemplate({
-        id: template._id,
-        body: { key: template.key, name: template.name, html },
-      }).unwrap();
-      toast.success('Updated Successfully.');
-      onSaved();
-    } catch (error) {
-      showApiProblem(error, {
-        fields: ['html'],
-        onFieldErrors: form.setServerErrors,
-        fallback: 'The template could not be saved.',
-      });
-    }
-  });
+  // The server keeps key and name fixed; they go back as they came.
+  const submit = form.handleSubmit(({ html }) =>
+    saveTemplate(
+      () =>
+        updateTemplate({ id: template._id, body: { key: template.key, name: template.name, html } }).unwrap(),
+      'html',
+      { onSaved, onFieldErrors: form.setServerErrors },
+    ),
+  );
 
   const insertPlaceholder = (text: string) => {
     if (!plainText) editor.current?.insertText(text);

@@ -1,13 +1,12 @@
 import { useRef } from 'react';
-import toast from 'react-hot-toast';
 import { whatsappTemplateUpdate, type WhatsappTemplate } from '@notice-desk/contract/templates';
 import { TextAreaField } from '../../../components/ui/text-area-field.tsx';
 import { TextField } from '../../../components/ui/text-field.tsx';
 import { useForm } from '../../../hooks/use-form.ts';
-import { showApiProblem } from '../../../lib/api-error.ts';
 import { schemaFieldErrors } from '../../../utils/schema-field-errors.ts';
 import { useUpdateWhatsappTemplateMutation } from '../api/templates-api.ts';
 import { insertAtCursor } from '../utils/insert-at-cursor.ts';
+import { saveTemplate } from '../utils/save-template.ts';
 import { PlaceholderList } from './placeholder-list.tsx';
 import styles from './template-editor.module.css';
 
@@ -28,23 +27,18 @@ export function WhatsappTemplateForm({ template, onSaved }: WhatsappTemplateForm
     validate: (values) => schemaFieldErrors(valueSchema, values),
   });
 
-  const submit = form.handleSubmit(async ({ value }) => {
-    try {
-      // The server keeps key and name fixed; they go back as they came (spec: merged with existing).
-      await updateTemplate({
-        id: template._id,
-        body: { key: template.key, name: template.name, value },
-      }).unwrap();
-      toast.success('Updated Successfully.');
-      onSaved();
-    } catch (error) {
-      showApiProblem(error, {
-        fields: ['value'],
-        onFieldErrors: form.setServerErrors,
-        fallback: 'The template could not be saved.',
-      });
-    }
-  });
+  // The server keeps key and name fixed; they go back as they came (spec: merged with existing).
+  const submit = form.handleSubmit(({ value }) =>
+    saveTemplate(
+      () =>
+        updateTemplate({
+          id: template._id,
+          body: { key: template.key, name: template.name, value },
+        }).unwrap(),
+      'value',
+      { onSaved, onFieldErrors: form.setServerErrors },
+    ),
+  );
 
   const insertPlaceholder = (text: string) => {
     if (valueRef.current) form.setValue('value', insertAtCursor(valueRef.current, text));
