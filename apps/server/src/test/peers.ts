@@ -47,6 +47,8 @@ export async function startSmtpListener(
       });
     },
   });
+  // A client killed mid-conversation resets its connection; a mail server shrugs that off.
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
   return {

@@ -46,7 +46,7 @@ describe('a send survives its process being killed', () => {
     const peer = await startWhatsappPeer();
     const env: Record<string, string> = {
       DATA_DIR: fs.mkdtempSync(path.join(dir, 'data-')),
-      JOB_LEASE: '2s',
+      JOB_LEASE: '5s', // long enough that a busy CI machine never loses a live lease
       JWT_SECRET: 'crash-test-secret-crash-test-secret-0123',
       SMTP_URL: smtp.url,
       WHATSAPP_API_URL: peer.apiUrl,
