@@ -41,7 +41,7 @@ describe.skipIf(!process.env.DATABASE_URL)('several processes on one PostgreSQL'
       WHATSAPP_API_URL: peer.apiUrl,
       WHATSAPP_TOKEN: 'peer-token',
       WHATSAPP_PHONE_NUMBER_ID: '1234567890',
-      JOB_LEASE: '5s',
+      JOB_LEASE: '15s', // a starved CI machine must not lose a live lease
     };
     apis = [
       await startServerProcess({ ...env, RUN_JOBS: 'false' }),

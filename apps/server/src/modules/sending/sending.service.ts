@@ -238,6 +238,8 @@ export class SendingService {
     let closedAt: Date | undefined;
     const worker = async () => {
       for (let delivery = queue.shift(); delivery; delivery = queue.shift()) {
+        // A worker that lost its lease stops at once: another has taken the job over.
+        if (context.signal.aborted) return;
         if (sendWindow && !isOpen(sendWindow, new Date())) {
           // The sending hours closed mid-job: what is left waits, still queued, for them to open.
           closedAt ??= new Date();
