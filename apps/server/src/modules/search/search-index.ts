@@ -19,20 +19,20 @@ export async function indexRecords(
   ownerId: string,
   records: IndexedRecord[],
 ): Promise<void> {
-  const rows: search.SearchTermRow[] = [];
+  await search.insertSearchTerms(db, termRows(kind, ownerId, records));
+}
+
+/** Made as they are inserted: an import's batch never holds all its terms at once. */
+function* termRows(
+  kind: RecordKind,
+  ownerId: string,
+  records: IndexedRecord[],
+): Generator<search.SearchTermRow> {
   for (const record of records) {
     for (const [term, field] of recordTerms(kind, record)) {
-      rows.push({
-        owner_id: ownerId,
-        term,
-        record_id: record.id,
-        kind,
-        field,
-        campaign_id: record.campaign_id,
-      });
+      yield { owner_id: ownerId, term, record_id: record.id, kind, field, campaign_id: record.campaign_id };
     }
   }
-  await search.insertSearchTerms(db, rows);
 }
 
 /** Replaces an edited record's terms with those of its new values. */

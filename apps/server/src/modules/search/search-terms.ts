@@ -23,12 +23,30 @@ const NAME_WORDS_MAX = 8;
 const COUNTRY_CODE = '91';
 const NATIONAL_DIGITS = 10;
 
-const words = (text: string) =>
-  text
-    .normalize('NFKC')
-    .toLowerCase()
-    .split(/[^\p{L}\p{M}\p{N}]+/u)
-    .filter(Boolean);
+/** Lower-case words of letters and digits. */
+function words(text: string): string[] {
+  if (!/^[\x20-\x7e]*$/.test(text)) {
+    return text
+      .normalize('NFKC')
+      .toLowerCase()
+      .split(/[^\p{L}\p{M}\p{N}]+/u)
+      .filter(Boolean);
+  }
+  // Plain ASCII, as almost every imported value is: scanned by hand, since an import runs this for
+  // every row and the regular-expression way makes enough garbage to slow it and swell its heap.
+  const found: string[] = [];
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) | 0x20 : 0;
+    const letterOrDigit = (code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x7a);
+    if (letterOrDigit && start < 0) start = i;
+    else if (!letterOrDigit && start >= 0) {
+      found.push(text.slice(start, i).toLowerCase());
+      start = -1;
+    }
+  }
+  return found;
+}
 
 /** Lower-case letters and digits only: the form identifiers are compared in. */
 export const compact = (text: string) => words(text).join('');

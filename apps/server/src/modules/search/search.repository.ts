@@ -25,22 +25,39 @@ const insertSql = new Map<string, string>();
 /** The highest code point: every text that starts with a prefix sorts below prefix + this, byte by byte. */
 const AFTER_EVERY_TEXT = '\u{10FFFF}';
 
-/** Inserts terms in multi-row statements compiled once per row count (an import writes hundreds of thousands). */
-export async function insertSearchTerms(db: Database, rows: SearchTermRow[]): Promise<void> {
-  // The placeholder style ('?' or '$1') tells SQLite's SQL from PostgreSQL's in the cache.
-  const dialect = sql`${0}`.compile(db).sql;
-  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
-    const chunk = rows.slice(start, start + ROWS_PER_STATEMENT);
-    const key = `${dialect}:${chunk.length}`;
-    let text = insertSql.get(key);
-    if (!text) {
-      text = db.insertInto('record_search').values(chunk).compile().sql;
-      insertSql.set(key, text);
+/**
+ * Inserts terms in multi-row statements compiled once per row count (an import writes hundreds of
+ * thousands). `rows` is read as it goes, so only one statement's rows exist at a time. Rows go in
+ * statements of 500, the rest in powers of two: few statement shapes, so SQLite's statement cache
+ * is not filled with one per remainder.
+ */
+export async function insertSearchTerms(db: Database, rows: Iterable<SearchTermRow>): Promise<void> {
+  let chunk: SearchTermRow[] = [];
+  for (const row of rows) {
+    chunk.push(row);
+    if (chunk.length === ROWS_PER_STATEMENT) {
+      await insertChunk(db, chunk);
+      chunk = [];
     }
-    const parameters: string[] = [];
-    for (const row of chunk) for (const column of columns) parameters.push(row[column]);
-    await db.executeQuery(CompiledQuery.raw(text, parameters));
   }
+  for (let start = 0; start < chunk.length;) {
+    const size = 2 ** Math.floor(Math.log2(chunk.length - start));
+    await insertChunk(db, chunk.slice(start, start + size));
+    start += size;
+  }
+}
+
+async function insertChunk(db: Database, chunk: SearchTermRow[]): Promise<void> {
+  // The placeholder style ('?' or '$1') tells SQLite's SQL from PostgreSQL's in the cache.
+  const key = `${sql`${0}`.compile(db).sql}:${chunk.length}`;
+  let text = insertSql.get(key);
+  if (!text) {
+    text = db.insertInto('record_search').values(chunk).compile().sql;
+    insertSql.set(key, text);
+  }
+  const parameters: string[] = [];
+  for (const row of chunk) for (const column of columns) parameters.push(row[column]);
+  await db.executeQuery(CompiledQuery.raw(text, parameters));
 }
 
 export async function deleteRecordTerms(db: Database, campaignId: string, recordId: string): Promise<void> {
@@ -51,18 +68,46 @@ export async function deleteRecordTerms(db: Database, campaignId: string, record
     .execute();
 }
 
+// Stand-ins for the values of a search, so its SQL can be compiled once and its values put in after.
+const OWNER = '\u0000owner';
+const FROM = '\u0000from';
+const TO = '\u0000to';
+const FIELD = '\u0000field';
+const LIMIT = -1;
+const matchSql = new Map<string, CompiledQuery>();
+
 /**
  * The owner's terms starting with `prefix` (of one field, when given), in index order: the prefix
  * itself first, then by term, newest record first within a term. Each joins its record on id and
  * owner, so records an import still holds hidden (no owner yet) never match.
  */
-export function findMatches(
+export async function findMatches(
   db: Database,
   ownerId: string,
   prefix: string,
   limit: number,
   field?: string,
 ): Promise<MatchRow[]> {
+  // Building the Kysely query costs twice what running it does; its SQL is compiled once per dialect and shape.
+  const key = `${sql`${0}`.compile(db).sql}:${field ? 'field' : 'any'}`;
+  let compiled = matchSql.get(key);
+  if (!compiled) {
+    compiled = matchQuery(db, field !== undefined).compile();
+    matchSql.set(key, compiled);
+  }
+  const values = new Map<unknown, unknown>([
+    [OWNER, ownerId],
+    [FROM, prefix],
+    [TO, prefix + AFTER_EVERY_TEXT],
+    [FIELD, field],
+    [LIMIT, limit],
+  ]);
+  const parameters = compiled.parameters.map((value) => (values.has(value) ? values.get(value) : value));
+  const result = await db.executeQuery<MatchRow>(CompiledQuery.raw(compiled.sql, parameters));
+  return result.rows;
+}
+
+function matchQuery(db: Database, byField: boolean) {
   let query = db
     .selectFrom('record_search as s')
     .leftJoin('notices as n', (join) =>
@@ -83,10 +128,10 @@ export function findMatches(
       eb.fn.coalesce('n.campaign_id', 'c.campaign_id').$notNull().as('campaign_id'),
       eb.fn.coalesce('n.custMobileNo', 'c.custMobileNo').$notNull().as('mobile'),
     ])
-    .where('s.owner_id', '=', ownerId)
-    .where('s.term', '>=', prefix)
-    .where('s.term', '<', prefix + AFTER_EVERY_TEXT)
+    .where('s.owner_id', '=', OWNER)
+    .where('s.term', '>=', FROM)
+    .where('s.term', '<', TO)
     .where((eb) => eb.or([eb('n.id', 'is not', null), eb('c.id', 'is not', null)]));
-  if (field) query = query.where('s.field', '=', field);
-  return query.orderBy('s.term').orderBy('s.record_id', 'desc').limit(limit).execute();
+  if (byField) query = query.where('s.field', '=', FIELD);
+  return query.orderBy('s.term').orderBy('s.record_id', 'desc').limit(LIMIT);
 }

@@ -195,6 +195,10 @@ describe('GET /api/search', () => {
     const exact = await addNotice(asha, { custName: 'RAJ' });
     expect(await ids(asha, 'raj')).toEqual([exact._id, newer._id, older._id, rajan._id, rajesh._id]);
     expect(await ids(asha, 'raj', 2)).toEqual([exact._id, newer._id]);
+
+    // A record found by many of its words shows once, and the list still fills up to the limit.
+    const repeated = await addNotice(asha, { custName: 'Ra Raa Raaa Raaaa Raaaaa' });
+    expect(await ids(asha, 'ra', 2)).toEqual([repeated._id, exact._id]);
   });
 
   it('follows edits, deletes, Delete All and a campaign’s Delete', async () => {

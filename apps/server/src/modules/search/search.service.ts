@@ -9,54 +9,70 @@ interface Lookup {
   field?: SearchField;
 }
 
+/** A found term, and whether it is the whole of what was typed. */
+interface Candidate {
+  match: search.MatchRow;
+  exact: boolean;
+}
+
 /**
- * A record found by several of its terms shows once; each lookup reads this many times the limit,
- * so those repeats almost never leave the list short.
+ * A record found by several of its terms shows once, so each lookup first reads twice the limit; in
+ * the rare case repeats leave the list short of what a lookup still holds, it reads further.
  */
-const READ_AHEAD = 3;
+const READ_AHEAD = 2;
 
 /** The header search: the signed-in owner's notices and credit cards, by name and identifiers. */
 export class SearchService {
   constructor(private readonly db: Database) {}
 
   async search(ownerId: string, { q, limit }: SearchQuery): Promise<SearchResponse> {
-    // Names keep the spaces between words, identifiers none; digits typed as a phone number find mobiles.
+    // Identifiers keep no spaces, names one between words; digits typed as a phone number find mobiles.
+    // A form equal to an earlier one adds nothing; the first, looking in every field, stays.
     const lookups: Lookup[] = [];
     const add = (form: string | undefined, field?: SearchField) => {
       const prefix = form?.slice(0, TERM_MAX);
       if (prefix && !lookups.some((lookup) => lookup.prefix === prefix)) lookups.push({ prefix, field });
     };
-    add(wordsApart(q));
     add(compact(q));
+    if (/\p{L}/u.test(q)) add(wordsApart(q), 'custName');
     add(phonePrefix(q), 'custMobileNo');
 
-    const found = await Promise.all(
-      lookups.map(async ({ prefix, field }) =>
-        (await search.findMatches(this.db, ownerId, prefix, limit * READ_AHEAD, field)).map((match) => ({
-          match,
-          exact: match.term === prefix,
-        })),
-      ),
-    );
-    // Exact matches first, then the shorter and alphabetically nearer terms, newest first within one.
-    const ordered = found
-      .flat()
-      .sort(
-        (a, b) =>
-          Number(b.exact) - Number(a.exact) ||
-          compare(a.match.term, b.match.term) ||
-          compare(b.match.record_id, a.match.record_id),
+    for (let reads = limit * READ_AHEAD; ; reads *= 4) {
+      const found = await Promise.all(
+        lookups.map(async ({ prefix, field }) =>
+          (await search.findMatches(this.db, ownerId, prefix, reads, field)).map((match): Candidate => ({
+            match,
+            exact: match.term === prefix,
+          })),
+        ),
       );
-    const results: SearchResult[] = [];
-    const seen = new Set<string>();
-    for (const { match } of ordered) {
-      if (results.length === limit) break;
-      if (seen.has(match.record_id)) continue;
-      seen.add(match.record_id);
-      results.push(toResult(match));
+      const results: SearchResult[] = [];
+      const seen = new Set<string>();
+      let last: Candidate | undefined;
+      for (const candidate of found.flat().sort(byRank)) {
+        if (results.length === limit) break;
+        if (seen.has(candidate.match.record_id)) continue;
+        seen.add(candidate.match.record_id);
+        results.push(toResult(candidate.match));
+        last = candidate;
+      }
+      // Final unless a lookup stopped at its read count before ranking past the last result taken.
+      const unread = found.some(
+        (list) =>
+          list.length === reads && (results.length < limit || byRank(list[list.length - 1]!, last!) < 0),
+      );
+      if (!unread) return { results };
     }
-    return { results };
   }
+}
+
+/** Exact matches first, then the shorter and alphabetically nearer terms, newest first within one. */
+function byRank(a: Candidate, b: Candidate): number {
+  return (
+    Number(b.exact) - Number(a.exact) ||
+    compare(a.match.term, b.match.term) ||
+    compare(b.match.record_id, a.match.record_id)
+  );
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
