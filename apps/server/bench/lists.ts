@@ -1,17 +1,9 @@
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
-import { noticeFields } from '@notice-desk/contract/notice';
 import { openDatabase } from '../src/db/database.ts';
-import { newId } from '../src/lib/ids.ts';
-import { ensureManualCampaign } from '../src/modules/campaigns/campaigns.repository.ts';
 import { noticeKind } from '../src/modules/records/record-kinds.ts';
-import {
-  adjustRecordCount,
-  insertRecords,
-  type RecordRow,
-} from '../src/modules/records/records.repository.ts';
 import { signUpOver, startServerProcess } from '../src/test/server-process.ts';
-import { benchTarget, type BenchTarget } from './support.ts';
+import { benchTarget, seedCampaign, type BenchTarget } from './support.ts';
 
 const MAIN_RECORDS = 1_000_000;
 const OTHER_USERS = 3;
@@ -19,35 +11,6 @@ const OTHER_RECORDS = 20_000;
 const LIMIT = 10;
 const CONNECTIONS = 50;
 const DURATION_S = 20;
-
-async function seed(target: BenchTarget, ownerId: string, count: number): Promise<void> {
-  const { db } = await openDatabase(target.config);
-  const now = new Date().toISOString();
-  const campaignId = await ensureManualCampaign(db, ownerId, 'notice', now);
-  const chunk = 500;
-  const perTransaction = 20_000;
-  for (let start = 0; start < count; start += perTransaction) {
-    await db.transaction().execute(async (trx) => {
-      for (let i = start; i < Math.min(count, start + perTransaction); i += chunk) {
-        const rows: RecordRow[] = [];
-        for (let j = i; j < Math.min(count, i + chunk); j++) {
-          const row: RecordRow = {
-            id: newId(),
-            owner_id: ownerId,
-            campaign_id: campaignId,
-            created_at: now,
-            updated_at: now,
-          };
-          for (const field of noticeFields) row[field.key] = `${field.key.slice(0, 6)} ${j}`;
-          rows.push(row);
-        }
-        await insertRecords(trx, noticeKind, rows);
-      }
-    });
-  }
-  await adjustRecordCount(db, ownerId, 'notice', count);
-  await db.destroy();
-}
 
 export interface ListFigures {
   database: string;
@@ -65,10 +28,10 @@ export async function benchLists(label: BenchTarget['label']): Promise<ListFigur
   try {
     const main = await signUpOver(server.baseUrl, 'bench-main');
     const seedStart = performance.now();
-    await seed(target, main.userId, MAIN_RECORDS);
+    await seedCampaign(target, main.userId, noticeKind, MAIN_RECORDS);
     for (let u = 0; u < OTHER_USERS; u++) {
       const other = await signUpOver(server.baseUrl, `bench-other-${u}`);
-      await seed(target, other.userId, OTHER_RECORDS);
+      await seedCampaign(target, other.userId, noticeKind, OTHER_RECORDS);
     }
     const seedSeconds = (performance.now() - seedStart) / 1000;
     // Fresh statistics, as autovacuum would have gathered after a real load of this size.

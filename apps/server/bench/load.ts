@@ -9,7 +9,7 @@ import { creditCardKind, noticeKind } from '../src/modules/records/record-kinds.
 import { startSmtpListener, startWhatsappPeer } from '../src/test/peers.ts';
 import { signUpOver, startServerProcess, type ServerProcess } from '../src/test/server-process.ts';
 import { recordSheet, writeSheet } from '../src/test/xlsx.ts';
-import { benchTarget, seedCampaign, type BenchTarget } from './support.ts';
+import { benchTarget, seedCampaign, seedSendableNotices, type BenchTarget } from './support.ts';
 
 export const USERS = 50;
 /** Notices and credit cards each user has, in one campaign of each kind. */
@@ -156,11 +156,7 @@ export async function benchLoad(label: BenchTarget['label']): Promise<LoadFigure
       accounts.push({ authorization: user.headers.authorization, noticeCampaignId: notices.campaignId });
     }
     const background = await signUpOver(server.baseUrl, 'load-background');
-    const { ids: sendIds } = await seedCampaign(target, background.userId, noticeKind, SEND, (row, i) => {
-      row.emailId = `customer${i}@example.com`;
-      row.custMobileNo = `9${String(100_000_000 + i)}`;
-      row.modeOfDispatch = 'Email and WhatsApp';
-    });
+    const { ids: sendIds } = await seedSendableNotices(target, background.userId, SEND);
     if (label === 'PostgreSQL') {
       const { db } = await openDatabase(target.config);
       await sql`analyze`.execute(db);

@@ -1,18 +1,9 @@
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
-import type { FieldDefinition } from '@notice-desk/contract/record-fields';
 import { openDatabase } from '../src/db/database.ts';
-import { newId } from '../src/lib/ids.ts';
-import { ensureManualCampaign } from '../src/modules/campaigns/campaigns.repository.ts';
 import { creditCardKind, noticeKind, type RecordKindInfo } from '../src/modules/records/record-kinds.ts';
-import {
-  adjustRecordCount,
-  insertRecords,
-  type RecordRow,
-} from '../src/modules/records/records.repository.ts';
-import { indexRecords } from '../src/modules/search/search-index.ts';
 import { signUpOver, startServerProcess } from '../src/test/server-process.ts';
-import { benchTarget, type BenchTarget } from './support.ts';
+import { benchTarget, seedCampaign, type BenchTarget } from './support.ts';
 
 const MAIN_NOTICES = Number(process.env.BENCH_SEARCH_NOTICES ?? 1_000_000);
 const MAIN_CREDIT_CARDS = 50_000;
@@ -43,10 +34,9 @@ const mobile = (i: number) => `9${String(100_000_000 + ((i * 7919) % 900_000_000
 const maskNo = (i: number) => `XXXX XXXX XXXX ${String(i % 10_000).padStart(4, '0')}`;
 const referenceNo = (i: number) => `REF/${String(500_000 + i)}`;
 
+/** The searched fields of the i-th record (seedCampaign fills the rest). */
 function recordValues(info: RecordKindInfo, i: number): Record<string, string> {
   const values: Record<string, string> = {};
-  for (const field of info.fields as readonly FieldDefinition[])
-    values[field.key] = `${field.key.slice(0, 6)} ${i}`;
   const middle = i % 5 === 0 ? ` ${pick(FIRST)}` : '';
   values.custName = `${pick(FIRST)}${middle} ${pick(LAST)}`;
   values.custMobileNo = i % 3 === 0 ? `+91 ${mobile(i).slice(0, 5)} ${mobile(i).slice(5)}` : mobile(i);
@@ -55,39 +45,12 @@ function recordValues(info: RecordKindInfo, i: number): Record<string, string> {
   return values;
 }
 
-export async function seed(
-  target: BenchTarget,
-  info: RecordKindInfo,
-  ownerId: string,
-  count: number,
-  offset = 0,
-) {
-  const { db } = await openDatabase(target.config);
-  const now = new Date().toISOString();
-  const campaignId = await ensureManualCampaign(db, ownerId, info.kind, now);
-  const chunk = 500;
-  const perTransaction = 20_000;
-  for (let start = 0; start < count; start += perTransaction) {
-    await db.transaction().execute(async (trx) => {
-      for (let i = start; i < Math.min(count, start + perTransaction); i += chunk) {
-        const rows: RecordRow[] = [];
-        for (let j = i; j < Math.min(count, i + chunk); j++) {
-          rows.push({
-            ...recordValues(info, offset + j),
-            id: newId(),
-            owner_id: ownerId,
-            campaign_id: campaignId,
-            created_at: now,
-            updated_at: now,
-          });
-        }
-        await insertRecords(trx, info, rows);
-        await indexRecords(trx, info.kind, ownerId, rows);
-      }
-    });
-  }
-  await adjustRecordCount(db, ownerId, info.kind, count);
-  await db.destroy();
+/** The owner's records of a kind, found by the header search; `offset` shifts their identifiers. */
+function seed(target: BenchTarget, info: RecordKindInfo, ownerId: string, count: number, offset = 0) {
+  return seedCampaign(target, ownerId, info, count, {
+    fill: (row, i) => Object.assign(row, recordValues(info, offset + i)),
+    searchable: true,
+  });
 }
 
 /** What staff type, in equal shares: the start of a name, a whole name, and each identifier as quoted. */

@@ -1,20 +1,10 @@
 import fs from 'node:fs';
-import { noticeKind } from '../src/modules/records/record-kinds.ts';
 import { startSmtpListener, startWhatsappPeer } from '../src/test/peers.ts';
 import { signUpOver, startServerProcess, type ServerProcess } from '../src/test/server-process.ts';
-import { benchTarget, seedCampaign, type BenchTarget } from './support.ts';
+import { benchTarget, seedSendableNotices, type BenchTarget } from './support.ts';
 
 const SEND = Number(process.env.BENCH_SEND ?? 5000);
 const ZIP = Number(process.env.BENCH_ZIP ?? 10_000);
-
-/** A campaign of `count` notices to mail and WhatsApp, as an import leaves it. */
-function seedNotices(target: BenchTarget, ownerId: string, count: number) {
-  return seedCampaign(target, ownerId, noticeKind, count, (row, i) => {
-    row.emailId = `customer${i}@example.com`;
-    row.custMobileNo = `9${String(100_000_000 + i)}`;
-    row.modeOfDispatch = 'Email and WhatsApp';
-  });
-}
 
 function peakRssMb(pid: number): number {
   return Math.round(
@@ -68,7 +58,7 @@ export async function benchSending(label: BenchTarget['label']): Promise<SendFig
   let server = await startServerProcess(env);
   try {
     const user = await signUpOver(server.baseUrl, 'bench-sender');
-    const { ids } = await seedNotices(target, user.userId, SEND);
+    const { ids } = await seedSendableNotices(target, user.userId, SEND);
     const fresh = await sendInChunks(server, user.headers, ids, false);
     const cached = await sendInChunks(server, user.headers, ids, true);
     if (smtp.mails.length !== SEND * 2 || peer.messages.length !== SEND * 2) {
@@ -76,7 +66,7 @@ export async function benchSending(label: BenchTarget['label']): Promise<SendFig
         `expected ${SEND * 2} of each, got ${smtp.mails.length} mails and ${peer.messages.length} WhatsApp messages`,
       );
     }
-    const zipCampaign = await seedNotices(target, user.userId, ZIP);
+    const zipCampaign = await seedSendableNotices(target, user.userId, ZIP);
     // Render the campaign's PDFs first (the target is for PDFs already rendered), then measure the
     // zip alone in a fresh process, so its peak memory is the zip's.
     await (

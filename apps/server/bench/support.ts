@@ -6,12 +6,13 @@ import { loadConfig, type Config } from '../src/config/env.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { newId } from '../src/lib/ids.ts';
 import { insertImportCampaign, markCampaignReady } from '../src/modules/campaigns/campaigns.repository.ts';
-import type { RecordKindInfo } from '../src/modules/records/record-kinds.ts';
+import { noticeKind, type RecordKindInfo } from '../src/modules/records/record-kinds.ts';
 import {
   adjustRecordCount,
   insertRecords,
   type RecordRow,
 } from '../src/modules/records/records.repository.ts';
+import { indexRecords } from '../src/modules/search/search-index.ts';
 
 export interface BenchTarget {
   label: 'SQLite' | 'PostgreSQL';
@@ -71,13 +72,23 @@ export function table(rows: Record<string, string | number>[]): void {
   console.table(rows);
 }
 
+/** How seedCampaign fills each row beyond its ids, and whether it writes the rows' search terms. */
+export interface SeedOptions {
+  fill?: (row: RecordRow, i: number) => void;
+  /** Index the rows for the header search, as an import does (the search benchmark needs it). */
+  searchable?: boolean;
+}
+
+/** Rows per committed transaction: a million-row seed never holds one transaction open for minutes. */
+const SEED_ROWS_PER_TRANSACTION = 20_000;
+
 /** One campaign of `count` records of a kind, written straight to the database (as an import leaves it). */
 export async function seedCampaign(
   target: BenchTarget,
   ownerId: string,
   info: RecordKindInfo,
   count: number,
-  fill: (row: RecordRow, i: number) => void = () => undefined,
+  { fill, searchable = false }: SeedOptions = {},
 ): Promise<{ campaignId: string; ids: string[] }> {
   const { db } = await openDatabase(target.config);
   const now = new Date().toISOString();
@@ -112,27 +123,42 @@ export async function seedCampaign(
     created_at: now,
   });
   const ids: string[] = [];
-  await db.transaction().execute(async (trx) => {
-    for (let start = 0; start < count; start += 500) {
-      const rows: RecordRow[] = [];
-      for (let i = start; i < Math.min(count, start + 500); i++) {
-        const row: RecordRow = {
-          id: newId(),
-          owner_id: ownerId,
-          campaign_id: campaignId,
-          created_at: now,
-          updated_at: now,
-        };
-        for (const f of info.fields) row[f.key] = `${f.label} ${i}`;
-        fill(row, i);
-        rows.push(row);
-        ids.push(row.id);
+  for (let first = 0; first < count; first += SEED_ROWS_PER_TRANSACTION) {
+    const end = Math.min(count, first + SEED_ROWS_PER_TRANSACTION);
+    await db.transaction().execute(async (trx) => {
+      for (let start = first; start < end; start += 500) {
+        const rows: RecordRow[] = [];
+        for (let i = start; i < Math.min(end, start + 500); i++) {
+          const row: RecordRow = {
+            id: newId(),
+            owner_id: ownerId,
+            campaign_id: campaignId,
+            created_at: now,
+            updated_at: now,
+          };
+          for (const f of info.fields) row[f.key] = `${f.label} ${i}`;
+          fill?.(row, i);
+          rows.push(row);
+          ids.push(row.id);
+        }
+        await insertRecords(trx, info, rows);
+        if (searchable) await indexRecords(trx, info.kind, ownerId, rows);
       }
-      await insertRecords(trx, info, rows);
-    }
-  });
+    });
+  }
   await markCampaignReady(db, campaignId, { imported: count, skipped: 0 });
   await adjustRecordCount(db, ownerId, info.kind, count);
   await db.destroy();
   return { campaignId, ids };
+}
+
+/** A campaign of `count` notices to mail and WhatsApp, each to its own address and number. */
+export function seedSendableNotices(target: BenchTarget, ownerId: string, count: number) {
+  return seedCampaign(target, ownerId, noticeKind, count, {
+    fill: (row, i) => {
+      row.emailId = `customer${i}@example.com`;
+      row.custMobileNo = `9${String(100_000_000 + i)}`;
+      row.modeOfDispatch = 'Email and WhatsApp';
+    },
+  });
 }

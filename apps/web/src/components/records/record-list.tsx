@@ -6,6 +6,7 @@ import { usePagination } from '../../hooks/use-pagination.ts';
 import { toastApiProblem } from '../../lib/api-error.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { DataTable, type DataTableColumn } from '../ui/data-table.tsx';
+import { tableQueryProps, type PagedQuery } from '../ui/table-query.ts';
 import { RecordActions, recordPdfHref } from './record-actions.tsx';
 
 /** The spec sets the default (10); the other sizes are this list's choice. */
@@ -20,13 +21,7 @@ type Unwrappable = { unwrap: () => Promise<unknown> };
 
 /** The kind's RTK Query hooks: its paged list, delete one and Delete All. */
 export type RecordListApi<TRecord> = {
-  useRecords: (args: { page: number; limit: number }) => {
-    data?: RecordPage<TRecord>;
-    isLoading: boolean;
-    isFetching: boolean;
-    isError: boolean;
-    refetch: () => unknown;
-  };
+  useRecords: (args: { page: number; limit: number }) => PagedQuery<TRecord> & { data?: RecordPage<TRecord> };
   useDeleteRecord: () => readonly [(id: string) => Unwrappable, ...unknown[]];
   useDeleteAll: () => readonly [() => Unwrappable, { isLoading: boolean }];
 };
@@ -71,7 +66,8 @@ export function RecordList<TRecord extends StoredRecord>({
   importExcel,
 }: RecordListProps<TRecord>) {
   const { page, limit, setPage, setLimit } = usePagination(PAGE_SIZES[0]);
-  const { data, isLoading, isFetching, isError, refetch } = useRecords({ page, limit });
+  const query = useRecords({ page, limit });
+  const { data } = query;
   const [deleteRecord] = useDeleteRecord();
   const [deleteAll, { isLoading: deletingAll }] = useDeleteAll();
   const [confirmingDeleteAll, setConfirmingDeleteAll] = useState(false);
@@ -145,20 +141,15 @@ export function RecordList<TRecord extends StoredRecord>({
       <DataTable
         label={label}
         columns={columns}
-        rows={data?.items ?? []}
+        {...tableQueryProps(query)}
         rowId={recordId}
         page={page}
         limit={limit}
-        total={data?.total ?? 0}
         pageSizes={PAGE_SIZES}
         onPageChange={setPage}
         onLimitChange={setLimit}
         searchText={recordName}
-        loading={isLoading}
-        busy={isFetching}
-        failed={isError}
         errorMessage={loadFailedMessage}
-        onRetry={() => void refetch()}
       />
       <ConfirmDialog
         open={confirmingDeleteAll}

@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react';
 import dayjs from 'dayjs';
 import { auditActionLabels, type AuditEntry } from '@notice-desk/contract/audit';
 import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { tableQueryProps } from '../../../components/ui/table-query.ts';
 import { usePagination } from '../../../hooks/use-pagination.ts';
 import { readApiProblem } from '../../../lib/api-error.ts';
 import { useGetAuditLogQuery } from '../api/audit-api.ts';
@@ -62,7 +63,7 @@ export function AuditLog() {
   const { page, limit, setPage, setLimit } = usePagination(PAGE_SIZES[0]);
   const [filters, setFilters] = useState<AuditFilterValues>(noAuditFilters);
   // Every visit asks again: the log grows with everything anyone does.
-  const { data, error, isLoading, isFetching, isError, refetch } = useGetAuditLogQuery(
+  const query = useGetAuditLogQuery(
     { page, limit, ...queryFilters(filters) },
     { refetchOnMountOrArgChange: true },
   );
@@ -81,19 +82,14 @@ export function AuditLog() {
       <DataTable
         label="Audit entries"
         columns={columns}
-        rows={data?.items ?? []}
+        {...tableQueryProps(query)}
         rowId={entryId}
         page={page}
         limit={limit}
-        total={data?.total ?? 0}
         pageSizes={PAGE_SIZES}
         onPageChange={setPage}
         onLimitChange={setLimit}
-        loading={isLoading}
-        busy={isFetching}
-        failed={isError}
-        errorMessage={readApiProblem(error).message ?? 'The audit log could not be loaded.'}
-        onRetry={() => void refetch()}
+        errorMessage={readApiProblem(query.error).message ?? 'The audit log could not be loaded.'}
         emptyMessage={NO_AUDIT_ENTRIES}
       />
     </>

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import type { Campaign, CampaignType } from '@notice-desk/contract/campaigns';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { tableQueryProps } from '../../../components/ui/table-query.ts';
 import { paths } from '../../../config/paths.ts';
 import { usePagination } from '../../../hooks/use-pagination.ts';
 import { toastApiProblem } from '../../../lib/api-error.ts';
@@ -21,7 +22,7 @@ const historyName = (campaign: Campaign) => campaign.name;
 /** /campaign/credit-card and /campaign/notice: the user's imports (history entries) of a kind. */
 export function CampaignList({ type }: { type: CampaignType }) {
   const { page, limit, setPage, setLimit } = usePagination(PAGE_SIZES[0]);
-  const { data, isLoading, isFetching, isError, refetch } = useGetCampaignsQuery({ type, page, limit });
+  const query = useGetCampaignsQuery({ type, page, limit });
   const [deleteCampaign, { isLoading: deleting }] = useDeleteCampaignMutation();
   const [confirming, setConfirming] = useState<Campaign | null>(null);
 
@@ -84,20 +85,15 @@ export function CampaignList({ type }: { type: CampaignType }) {
       <DataTable
         label="Campaigns"
         columns={columns}
-        rows={data?.items ?? []}
+        {...tableQueryProps(query)}
         rowId={campaignId}
         page={page}
         limit={limit}
-        total={data?.total ?? 0}
         pageSizes={PAGE_SIZES}
         onPageChange={setPage}
         onLimitChange={setLimit}
         searchText={historyName}
-        loading={isLoading}
-        busy={isFetching}
-        failed={isError}
         errorMessage="The campaigns could not be loaded."
-        onRetry={() => void refetch()}
         emptyMessage="No campaigns yet. Import an Excel file from Forms to start one."
       />
       <ConfirmDialog

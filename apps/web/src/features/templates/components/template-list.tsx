@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { tableQueryProps, type PagedQuery } from '../../../components/ui/table-query.ts';
 import { usePagination } from '../../../hooks/use-pagination.ts';
 import { TemplateEditLink } from './template-edit-link.tsx';
 import styles from './template-list.module.css';
@@ -16,13 +17,7 @@ const templateName = (template: StoredTemplate) => template.name;
 
 type TemplateListProps<TTemplate extends StoredTemplate> = {
   /** The kind's RTK Query list hook. */
-  useTemplates: (args: { page: number; limit: number }) => {
-    data?: { items: TTemplate[]; total: number };
-    isLoading: boolean;
-    isFetching: boolean;
-    isError: boolean;
-    refetch: () => unknown;
-  };
+  useTemplates: (args: { page: number; limit: number }) => PagedQuery<TTemplate>;
   /** The table's accessible name, e.g. 'PDF templates'. */
   label: string;
   /** The spec's default page size for this kind; the other sizes are this list's choice. */
@@ -42,7 +37,7 @@ export function TemplateList<TTemplate extends StoredTemplate>({
   editHref,
 }: TemplateListProps<TTemplate>) {
   const { page, limit, setPage, setLimit } = usePagination(defaultPageSize);
-  const { data, isLoading, isFetching, isError, refetch } = useTemplates({ page, limit });
+  const query = useTemplates({ page, limit });
 
   const columns = useMemo<DataTableColumn<TTemplate>[]>(
     () => [
@@ -63,20 +58,15 @@ export function TemplateList<TTemplate extends StoredTemplate>({
     <DataTable
       label={label}
       columns={columns}
-      rows={data?.items ?? []}
+      {...tableQueryProps(query)}
       rowId={templateId}
       page={page}
       limit={limit}
-      total={data?.total ?? 0}
       pageSizes={PAGE_SIZES}
       onPageChange={setPage}
       onLimitChange={setLimit}
       searchText={templateName}
-      loading={isLoading}
-      busy={isFetching}
-      failed={isError}
       errorMessage="The templates could not be loaded."
-      onRetry={() => void refetch()}
       emptyMessage="No templates found."
     />
   );
