@@ -37,7 +37,6 @@ async function notices(
   return { campaignId, ids };
 }
 
-
 describe('campaign exports', () => {
   it('zips every record’s own PDF, stored, named after its loan number and customer', async () => {
     const { campaignId } = await notices(3);
