@@ -22,6 +22,7 @@ import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { registerApiDocs } from './plugins/api-docs.ts';
 import { createGuards } from './plugins/authenticate.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
+import { trackInFlight } from './plugins/in-flight.ts';
 import { registerWebApp } from './plugins/web-app.ts';
 import { createServices } from './services.ts';
 
@@ -64,6 +65,7 @@ export async function buildApp(
     for (const method of [route.method].flat())
       if (method !== 'HEAD') routeTable.push({ method, url: route.url });
   });
+  const inFlight = trackInFlight(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // JSON only: a text/plain body is refused with 415 rather than parsed as a string.
@@ -93,7 +95,11 @@ export async function buildApp(
   });
 
   const services = await createServices(config, app.log);
-  app.addHook('onClose', async () => services.close());
+  // Closing waits for handlers still at work (even for clients that hung up) before closing what they use.
+  app.addHook('onClose', async () => {
+    await inFlight.idle();
+    await services.close();
+  });
   if (config.runJobs) app.addHook('onReady', async () => services.jobs.start());
   await app.register(multipart, {
     limits: { fileSize: config.uploadMaxBytes, files: 1, fields: 10, parts: 12, fieldSize: 10_000 },

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type ChangeEvent, type FormEvent } from 'react';
 
 export type FormValues = Record<string, string | boolean>;
 export type FieldErrors<TValues extends FormValues> = Partial<Record<keyof TValues & string, string>>;
@@ -31,6 +31,17 @@ export function useForm<TValues extends FormValues>({ initialValues, validate }:
     });
   }
 
+  /** A text field's name, value, message and change handler, to spread into a TextField. */
+  function field<TName extends keyof TValues & string>(name: TName) {
+    return {
+      name,
+      value: String(values[name] ?? ''),
+      error: errors[name],
+      onChange: (event: ChangeEvent<HTMLInputElement>) =>
+        setValue(name, event.target.value as TValues[TName]),
+    };
+  }
+
   function handleSubmit(onValid: (values: TValues) => void | Promise<void>) {
     return (event: FormEvent<HTMLFormElement>) => {
       event.preventDefault();
@@ -53,5 +64,5 @@ export function useForm<TValues extends FormValues>({ initialValues, validate }:
     setServerErrors({});
   }
 
-  return { values, errors, submitted, setValue, handleSubmit, setServerErrors, reset };
+  return { values, errors, submitted, setValue, field, handleSubmit, setServerErrors, reset };
 }

@@ -23,7 +23,7 @@ export function ChangePasswordForm() {
     initialValues: { oldPassword: '', newPassword: '', confirmPassword: '' },
     validate: (values) => schemaFieldErrors(changePasswordForm, values),
   });
-  const { values, errors, setValue } = form;
+  const { values, field } = form;
   const showMismatch = form.submitted && passwordsDiffer(values);
 
   const submit = form.handleSubmit(async (filled) => {
@@ -48,33 +48,24 @@ export function ChangePasswordForm() {
     <form className="form-stack" onSubmit={submit} noValidate>
       <TextField
         label="Old Password"
-        name="oldPassword"
+        {...field('oldPassword')}
         type="password"
         placeholder="Old Password"
         autoComplete="current-password"
-        value={values.oldPassword}
-        error={errors.oldPassword}
-        onChange={(event) => setValue('oldPassword', event.target.value)}
       />
       <TextField
         label="New Password"
-        name="newPassword"
+        {...field('newPassword')}
         type="password"
         placeholder="New Password"
         autoComplete="new-password"
-        value={values.newPassword}
-        error={errors.newPassword}
-        onChange={(event) => setValue('newPassword', event.target.value)}
       />
       <TextField
         label="Confirm New Password"
-        name="confirmPassword"
+        {...field('confirmPassword')}
         type="password"
         placeholder="Confirm New Password"
         autoComplete="new-password"
-        value={values.confirmPassword}
-        error={errors.confirmPassword}
-        onChange={(event) => setValue('confirmPassword', event.target.value)}
       />
       <div>
         <button type="submit" className="button button-primary" disabled={isLoading}>

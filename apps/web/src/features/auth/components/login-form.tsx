@@ -18,7 +18,7 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
     initialValues: { username: '', password: '', remember: false },
     validate: (values) => schemaFieldErrors(loginBody, values),
   });
-  const { values, errors, setValue } = form;
+  const { values, setValue, field } = form;
 
   const submit = form.handleSubmit(async (filled) => {
     try {
@@ -38,23 +38,8 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
   return (
     <>
       <form className="form-stack" onSubmit={submit} noValidate>
-        <TextField
-          label="Username"
-          name="username"
-          autoComplete="username"
-          value={values.username}
-          error={errors.username}
-          onChange={(event) => setValue('username', event.target.value)}
-        />
-        <TextField
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          value={values.password}
-          error={errors.password}
-          onChange={(event) => setValue('password', event.target.value)}
-        />
+        <TextField label="Username" {...field('username')} autoComplete="username" />
+        <TextField label="Password" {...field('password')} type="password" autoComplete="current-password" />
         <div className="form-row">
           <CheckboxField
             label="Remeber this Device"

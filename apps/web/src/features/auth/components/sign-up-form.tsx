@@ -14,7 +14,7 @@ export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
     initialValues: { name: '', username: '', password: '' },
     validate: (values) => schemaFieldErrors(registerBody, values),
   });
-  const { values, errors, setValue } = form;
+  const { field } = form;
 
   const submit = form.handleSubmit(async (filled) => {
     try {
@@ -33,31 +33,9 @@ export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
   return (
     <>
       <form className="form-stack" onSubmit={submit} noValidate>
-        <TextField
-          label="Name"
-          name="name"
-          autoComplete="name"
-          value={values.name}
-          error={errors.name}
-          onChange={(event) => setValue('name', event.target.value)}
-        />
-        <TextField
-          label="Username"
-          name="username"
-          autoComplete="username"
-          value={values.username}
-          error={errors.username}
-          onChange={(event) => setValue('username', event.target.value)}
-        />
-        <TextField
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          value={values.password}
-          error={errors.password}
-          onChange={(event) => setValue('password', event.target.value)}
-        />
+        <TextField label="Name" {...field('name')} autoComplete="name" />
+        <TextField label="Username" {...field('username')} autoComplete="username" />
+        <TextField label="Password" {...field('password')} type="password" autoComplete="new-password" />
         <button type="submit" className="button button-primary button-block" disabled={isLoading}>
           Sign Up
         </button>
