@@ -1,4 +1,5 @@
-import { CompiledQuery, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { insertTextRows } from '../../db/bulk-insert.ts';
 import type { Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
 import type { RecordKindInfo } from './record-kinds.ts';
@@ -116,31 +117,10 @@ export function findRecord(
   >;
 }
 
-/** Rows per insert statement: 100 rows of 42 columns stays far under SQLite's and PostgreSQL's bound-value limits. */
-const ROWS_PER_STATEMENT = 100;
-const insertSql = new Map<string, string>();
-
-/**
- * Inserts rows in multi-row statements. Building a Kysely query for every batch costs more than
- * running it, so the SQL for a shape (table, columns, row count) is compiled once and reused.
- */
+/** Inserts rows (the columns of the first row, in every row) in as few statements as the database takes. */
 export async function insertRecords(db: Database, info: RecordKindInfo, rows: RecordRow[]): Promise<void> {
   if (rows.length === 0) return;
-  const columns = Object.keys(rows[0]!);
-  // The placeholder style ('?' or '$1') tells SQLite's SQL from PostgreSQL's in the cache.
-  const dialect = sql`${0}`.compile(db).sql;
-  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
-    const chunk = rows.slice(start, start + ROWS_PER_STATEMENT);
-    const key = `${dialect}:${info.table}:${chunk.length}:${columns.join(',')}`;
-    let text = insertSql.get(key);
-    if (!text) {
-      text = loose(db).insertInto(info.table).values(chunk).compile().sql;
-      insertSql.set(key, text);
-    }
-    const parameters: string[] = [];
-    for (const row of chunk) for (const column of columns) parameters.push(row[column] ?? '');
-    await db.executeQuery(CompiledQuery.raw(text, parameters));
-  }
+  await insertTextRows(db, info.table, Object.keys(rows[0]!), rows);
 }
 
 /** Replaces a record's fields; 0 when the owner has no such record. */

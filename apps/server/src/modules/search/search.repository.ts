@@ -1,4 +1,5 @@
 import { CompiledQuery, sql } from 'kysely';
+import { insertTextRows } from '../../db/bulk-insert.ts';
 import type { Database } from '../../db/database.ts';
 import type { RecordKind, RecordSearchTable } from '../../db/schema.ts';
 
@@ -19,45 +20,12 @@ export interface MatchRow {
 }
 
 const columns = ['owner_id', 'term', 'record_id', 'kind', 'field', 'campaign_id'] as const;
-/** 500 rows of 6 columns: far under SQLite's and PostgreSQL's bound-value limits. */
-const ROWS_PER_STATEMENT = 500;
-const insertSql = new Map<string, string>();
 /** The highest code point: every text that starts with a prefix sorts below prefix + this, byte by byte. */
 const AFTER_EVERY_TEXT = '\u{10FFFF}';
 
-/**
- * Inserts terms in multi-row statements compiled once per row count (an import writes hundreds of
- * thousands). `rows` is read as it goes, so only one statement's rows exist at a time. Rows go in
- * statements of 500, the rest in powers of two: few statement shapes, so SQLite's statement cache
- * is not filled with one per remainder.
- */
+/** Inserts terms; `rows` is read as it goes (an import writes hundreds of thousands). */
 export async function insertSearchTerms(db: Database, rows: Iterable<SearchTermRow>): Promise<void> {
-  let chunk: SearchTermRow[] = [];
-  for (const row of rows) {
-    chunk.push(row);
-    if (chunk.length === ROWS_PER_STATEMENT) {
-      await insertChunk(db, chunk);
-      chunk = [];
-    }
-  }
-  for (let start = 0; start < chunk.length;) {
-    const size = 2 ** Math.floor(Math.log2(chunk.length - start));
-    await insertChunk(db, chunk.slice(start, start + size));
-    start += size;
-  }
-}
-
-async function insertChunk(db: Database, chunk: SearchTermRow[]): Promise<void> {
-  // The placeholder style ('?' or '$1') tells SQLite's SQL from PostgreSQL's in the cache.
-  const key = `${sql`${0}`.compile(db).sql}:${chunk.length}`;
-  let text = insertSql.get(key);
-  if (!text) {
-    text = db.insertInto('record_search').values(chunk).compile().sql;
-    insertSql.set(key, text);
-  }
-  const parameters: string[] = [];
-  for (const row of chunk) for (const column of columns) parameters.push(row[column]);
-  await db.executeQuery(CompiledQuery.raw(text, parameters));
+  await insertTextRows(db, 'record_search', columns, rows as Iterable<Record<string, string>>);
 }
 
 export async function deleteRecordTerms(db: Database, campaignId: string, recordId: string): Promise<void> {
