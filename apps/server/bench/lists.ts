@@ -1,28 +1,17 @@
-import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { openDatabase } from '../src/db/database.ts';
 import { noticeKind } from '../src/modules/records/record-kinds.ts';
 import { signUpOver, startServerProcess } from '../src/test/server-process.ts';
-import { benchTarget, seedCampaign, type BenchTarget } from './support.ts';
+import { benchTarget, hammer, seedCampaign, type BenchTarget, type HttpFigures } from './support.ts';
 
 const MAIN_RECORDS = 1_000_000;
 const OTHER_USERS = 3;
 const OTHER_RECORDS = 20_000;
 const LIMIT = 10;
-const CONNECTIONS = 50;
 const DURATION_S = 20;
 
-export interface ListFigures {
-  database: string;
-  'requests/s': number;
-  'p50 ms': number;
-  'p99 ms': number;
-  errors: number;
-  'seed s': number;
-}
-
 /** 1,000,000 notices for one user among others, pages across the whole range, 50 connections for 20 s. */
-export async function benchLists(label: BenchTarget['label']): Promise<ListFigures> {
+export async function benchLists(label: BenchTarget['label']): Promise<HttpFigures> {
   const target = await benchTarget(label, 'lists');
   const server = await startServerProcess(target.env);
   try {
@@ -48,21 +37,11 @@ export async function benchLists(label: BenchTarget['label']): Promise<ListFigur
     if (warmBody.total !== MAIN_RECORDS || warmBody.items.length !== LIMIT)
       throw new Error('seeded list is wrong');
 
-    const result = await autocannon({
-      url: server.baseUrl,
-      connections: CONNECTIONS,
-      duration: DURATION_S,
-      headers: main.headers,
-      requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: path() }) }],
-    });
-    return {
-      database: label,
-      'requests/s': Math.round(result.requests.average),
-      'p50 ms': result.latency.p50,
-      'p99 ms': result.latency.p99,
-      errors: result.errors + result.non2xx,
-      'seed s': Math.round(seedSeconds),
-    };
+    return await hammer(
+      label,
+      { baseUrl: server.baseUrl, headers: main.headers, path },
+      { seconds: DURATION_S, seedSeconds },
+    );
   } finally {
     await server.stop();
     await target.cleanup();

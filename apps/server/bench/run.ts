@@ -1,10 +1,10 @@
 import { benchImport, benchSheet, timeExcelJsRead, type ImportFigures } from './imports.ts';
-import { benchLists, type ListFigures } from './lists.ts';
+import { benchLists } from './lists.ts';
 import { benchLoad, IMPORT_ROWS, RECORDS_PER_KIND, SECONDS, SEND, USERS, type LoadFigures } from './load.ts';
 import { benchPdfs } from './pdfs.ts';
-import { benchSearch, type SearchFigures } from './search.ts';
+import { benchSearch } from './search.ts';
 import { benchSending, type SendFigures } from './sending.ts';
-import { postgresReachable, table } from './support.ts';
+import { postgresReachable, table, type HttpFigures } from './support.ts';
 
 // `npm run bench` runs every benchmark; `npm run bench -- lists search` runs the named ones.
 const wanted = new Set(process.argv.slice(2));
@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   if (runs('lists')) {
     console.log(`\n## Record list paging: 1,000,000 notices, random pages of 10, 50 connections, 20 s`);
     console.log('   target on SQLite: >= 2,000 requests/s, p99 <= 50 ms');
-    const figures: ListFigures[] = [await benchLists('SQLite')];
+    const figures: HttpFigures[] = [await benchLists('SQLite')];
     if (withPostgres) figures.push(await benchLists('PostgreSQL'));
     table(figures as unknown as Record<string, number | string>[]);
   }
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
       '\n## Header search: 1,000,000 notices and 50,000 credit cards, random names and numbers, 50 connections, 20 s',
     );
     console.log('   target on SQLite: >= 2,000 requests/s, p99 <= 50 ms');
-    const figures: SearchFigures[] = [await benchSearch('SQLite')];
+    const figures: HttpFigures[] = [await benchSearch('SQLite')];
     if (withPostgres) figures.push(await benchSearch('PostgreSQL'));
     table(figures as unknown as Record<string, number | string>[]);
   }

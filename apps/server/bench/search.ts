@@ -1,15 +1,13 @@
-import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { openDatabase } from '../src/db/database.ts';
 import { creditCardKind, noticeKind, type RecordKindInfo } from '../src/modules/records/record-kinds.ts';
 import { signUpOver, startServerProcess } from '../src/test/server-process.ts';
-import { benchTarget, seedCampaign, type BenchTarget } from './support.ts';
+import { benchTarget, hammer, seedCampaign, type BenchTarget, type HttpFigures } from './support.ts';
 
 const MAIN_NOTICES = Number(process.env.BENCH_SEARCH_NOTICES ?? 1_000_000);
 const MAIN_CREDIT_CARDS = 50_000;
 const OTHER_USERS = 3;
 const OTHER_RECORDS = 20_000;
-const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_SEARCH_SECONDS ?? 20);
 
 // Names as staff meet them: a few hundred first and last names, so a name is shared by hundreds of records.
@@ -69,17 +67,8 @@ export const queries: (() => string)[] = [
   () => `zq${digits(3)}`, // finds nothing: the whole range is empty
 ];
 
-export interface SearchFigures {
-  database: string;
-  'requests/s': number;
-  'p50 ms': number;
-  'p99 ms': number;
-  errors: number;
-  'seed s': number;
-}
-
 /** 1,000,000 notices and 50,000 credit cards for one user among others; random searches, 50 connections, 20 s. */
-export async function benchSearch(label: BenchTarget['label']): Promise<SearchFigures> {
+export async function benchSearch(label: BenchTarget['label']): Promise<HttpFigures> {
   const target = await benchTarget(label, 'search');
   const server = await startServerProcess(target.env);
   try {
@@ -105,21 +94,11 @@ export async function benchSearch(label: BenchTarget['label']): Promise<SearchFi
     if (checked.results[0]?.matched.value !== loanNo(42)) throw new Error('seeded search is wrong');
 
     const path = () => `/api/search?${new URLSearchParams({ q: pick(queries)() })}`;
-    const result = await autocannon({
-      url: server.baseUrl,
-      connections: CONNECTIONS,
-      duration: DURATION_S,
-      headers: main.headers,
-      requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: path() }) }],
-    });
-    return {
-      database: label,
-      'requests/s': Math.round(result.requests.average),
-      'p50 ms': result.latency.p50,
-      'p99 ms': result.latency.p99,
-      errors: result.errors + result.non2xx,
-      'seed s': Math.round(seedSeconds),
-    };
+    return await hammer(
+      label,
+      { baseUrl: server.baseUrl, headers: main.headers, path },
+      { seconds: DURATION_S, seedSeconds },
+    );
   } finally {
     await server.stop();
     await target.cleanup();

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import autocannon from 'autocannon';
 import pg from 'pg';
 import { loadConfig, type Config } from '../src/config/env.ts';
 import { openDatabase } from '../src/db/database.ts';
@@ -161,4 +162,41 @@ export function seedSendableNotices(target: BenchTarget, ownerId: string, count:
       row.modeOfDispatch = 'Email and WhatsApp';
     },
   });
+}
+
+/** Throughput and latency of one endpoint under load, as the list and search benchmarks print them. */
+export interface HttpFigures {
+  database: string;
+  'requests/s': number;
+  'p50 ms': number;
+  'p99 ms': number;
+  errors: number;
+  'seed s': number;
+}
+
+/** `connections` clients asking `path()` again the moment each answer arrives, for `seconds`. */
+export async function hammer(
+  label: BenchTarget['label'],
+  request: { baseUrl: string; headers: Record<string, string>; path: () => string },
+  {
+    connections = 50,
+    seconds = 20,
+    seedSeconds,
+  }: { connections?: number; seconds?: number; seedSeconds: number },
+): Promise<HttpFigures> {
+  const result = await autocannon({
+    url: request.baseUrl,
+    connections,
+    duration: seconds,
+    headers: request.headers,
+    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: request.path() }) }],
+  });
+  return {
+    database: label,
+    'requests/s': Math.round(result.requests.average),
+    'p50 ms': result.latency.p50,
+    'p99 ms': result.latency.p99,
+    errors: result.errors + result.non2xx,
+    'seed s': Math.round(seedSeconds),
+  };
 }

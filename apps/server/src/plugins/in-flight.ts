@@ -1,11 +1,4 @@
-import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Lets go of this request's hold on the app; set by trackInFlight's onRequest hook. */
-    releaseInFlight?: () => void;
-  }
-}
+import type { FastifyInstance, RouteHandlerMethod } from 'fastify';
 
 export interface InFlight {
   /** Requests and handlers still at work. */
@@ -20,7 +13,7 @@ export interface InFlight {
  * connections, and a client that hangs up mid-request closes its connection while the handler
  * goes on: without this, that handler's next query would meet a destroyed database.
  *
- * A request holds the app from onRequest until its answer is sent or its client is gone; its
+ * A request holds the app from onRequest until its response closes (sent, or its client gone); its
  * handler holds it too, from its start until its promise settles.
  */
 export function trackInFlight(app: FastifyInstance): InFlight {
@@ -40,12 +33,11 @@ export function trackInFlight(app: FastifyInstance): InFlight {
     };
   };
 
-  app.addHook('onRequest', async (request) => {
-    request.releaseInFlight = hold();
+  // A callback hook and one listener: async hooks cost every request a few promises.
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.raw.once('close', hold());
+    done();
   });
-  const release = async (request: FastifyRequest) => request.releaseInFlight?.();
-  app.addHook('onResponse', release);
-  app.addHook('onRequestAbort', release);
   app.addHook('onRoute', (route) => {
     const handler = route.handler as RouteHandlerMethod;
     route.handler = function (this: FastifyInstance, request, reply) {

@@ -29,11 +29,25 @@ export class ExportsService {
     private readonly store: FileStore,
   ) {}
 
-  private async campaign(ownerId: string, kind: RecordKind, campaignId: string) {
+  /** The owner's campaign of this kind, its export written to the audit log (`what`: 'Report', 'PDFs'). */
+  private async exportedCampaign(
+    ownerId: string,
+    kind: RecordKind,
+    campaignId: string,
+    action: 'export.report' | 'export.zip',
+    what: string,
+  ) {
     const campaign = await campaigns.findCampaign(this.db, ownerId, campaignId);
     if (!campaign) throw notFound('Campaign');
     if (campaign.kind !== kind)
       throw badRequest(`That campaign holds ${campaign.kind} records, not ${kind} records.`);
+    await appendAudit(this.db, {
+      actorId: ownerId,
+      action,
+      subjectType: 'campaign',
+      subjectId: campaignId,
+      summary: `${what} of campaign ${campaign.name}`,
+    });
     return campaign;
   }
 
@@ -43,14 +57,7 @@ export class ExportsService {
     kind: RecordKind,
     campaignId: string,
   ): Promise<{ name: string; stream: Readable }> {
-    const campaign = await this.campaign(ownerId, kind, campaignId);
-    await appendAudit(this.db, {
-      actorId: ownerId,
-      action: 'export.report',
-      subjectType: 'campaign',
-      subjectId: campaignId,
-      summary: `Report of campaign ${campaign.name}`,
-    });
+    const campaign = await this.exportedCampaign(ownerId, kind, campaignId, 'export.report', 'Report');
     const info = recordKinds[kind];
     const db = this.db;
     async function* rows() {
@@ -93,14 +100,7 @@ export class ExportsService {
     kind: RecordKind,
     campaignId: string,
   ): Promise<{ name: string; stream: Readable }> {
-    const campaign = await this.campaign(ownerId, kind, campaignId);
-    await appendAudit(this.db, {
-      actorId: ownerId,
-      action: 'export.zip',
-      subjectType: 'campaign',
-      subjectId: campaignId,
-      summary: `PDFs of campaign ${campaign.name}`,
-    });
+    const campaign = await this.exportedCampaign(ownerId, kind, campaignId, 'export.zip', 'PDFs');
     const info = recordKinds[kind];
     const zip = new yazl.ZipFile();
     const out = new PassThrough();

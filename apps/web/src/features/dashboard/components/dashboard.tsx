@@ -7,6 +7,8 @@ import { Spinner } from '../../../components/ui/spinner.tsx';
 import { paths } from '../../../config/paths.ts';
 import { formatListDate } from '../../../utils/format-date.ts';
 import { useGetDashboardQuery } from '../api/dashboard-api.ts';
+// The product's table look, shared with every list (a failure's reason tooltip sits in its scroller).
+import tableStyles from '../../../components/ui/data-table.module.css';
 import styles from './dashboard.module.css';
 
 export const NO_MAIL_DETAILS = 'No Mail Details Found!!';
@@ -71,8 +73,8 @@ export function Dashboard() {
         {data.mailInfo.length === 0 ? (
           <p className="state-message">{NO_MAIL_DETAILS}</p>
         ) : (
-          <div className={styles.scroller} role="region" aria-label="Mails Details table" tabIndex={0}>
-            <table className={styles.table} aria-busy={isFetching}>
+          <div className={tableStyles.scroller} role="region" aria-label="Mails Details table" tabIndex={0}>
+            <table className={tableStyles.table} aria-busy={isFetching}>
               <thead>
                 <tr>
                   <th scope="col">No.</th>
@@ -89,7 +91,7 @@ export function Dashboard() {
                     <td>{mail.name}</td>
                     <td>{channelName[mail.channel] ?? mail.channel}</td>
                     <td>
-                      <time dateTime={mail.date} title={new Date(mail.date).toLocaleString()}>
+                      <time className={styles.nowrap} dateTime={mail.date} title={new Date(mail.date).toLocaleString()}>
                         {formatListDate(mail.date)}
                       </time>
                     </td>
