@@ -91,7 +91,11 @@ export function Dashboard() {
                     <td>{mail.name}</td>
                     <td>{channelName[mail.channel] ?? mail.channel}</td>
                     <td>
-                      <time className={styles.nowrap} dateTime={mail.date} title={new Date(mail.date).toLocaleString()}>
+                      <time
+                        className={styles.nowrap}
+                        dateTime={mail.date}
+                        title={new Date(mail.date).toLocaleString()}
+                      >
                         {formatListDate(mail.date)}
                       </time>
                     </td>
