@@ -28,8 +28,19 @@ describe('configuration', () => {
     expect(loadConfig({ JOB_RETRY_BACKOFF: '1m' }).jobRetryBackoffMs).toBe(60_000);
   });
 
+  it('sizes the PostgreSQL pool and times statements out, 10 and 5 minutes unless told otherwise', () => {
+    expect(loadConfig({})).toMatchObject({ databasePoolMax: 10, databaseStatementTimeoutMs: 300_000 });
+    expect(loadConfig({ DATABASE_POOL_MAX: '40', DATABASE_STATEMENT_TIMEOUT: '30s' })).toMatchObject({
+      databasePoolMax: 40,
+      databaseStatementTimeoutMs: 30_000,
+    });
+  });
+
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
+    [{ DATABASE_POOL_MAX: '0' }, 'DATABASE_POOL_MAX must be a whole number from 1 to 200'],
+    [{ DATABASE_POOL_MAX: 'ten' }, 'DATABASE_POOL_MAX must be a whole number from 1 to 200'],
+    [{ DATABASE_STATEMENT_TIMEOUT: '60' }, 'DATABASE_STATEMENT_TIMEOUT must look like 30s, 15m, 12h or 30d'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must be unset (SQLite) or start with postgres://'],
     [{ JWT_SECRET: 'short' }, 'JWT_SECRET must be at least 32 characters'],
     [{ SESSION_TTL: '12 hours' }, 'SESSION_TTL must look like 30s, 15m, 12h or 30d'],

@@ -18,6 +18,13 @@ const envSchema = z.object({
     .string()
     .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'DATABASE_SCHEMA must be a lowercase SQL identifier')
     .default('public'),
+  DATABASE_POOL_MAX: z.coerce
+    .number({ error: 'DATABASE_POOL_MAX must be a whole number from 1 to 200' })
+    .int('DATABASE_POOL_MAX must be a whole number from 1 to 200')
+    .min(1, 'DATABASE_POOL_MAX must be a whole number from 1 to 200')
+    .max(200, 'DATABASE_POOL_MAX must be a whole number from 1 to 200')
+    .default(10),
+  DATABASE_STATEMENT_TIMEOUT: duration('DATABASE_STATEMENT_TIMEOUT').default('5m'),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   SESSION_TTL: duration('SESSION_TTL').default('12h'),
   REMEMBER_TTL: duration('REMEMBER_TTL').default('30d'),
@@ -63,6 +70,10 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   databaseSchema: string;
+  /** PostgreSQL: connections this process may hold at once. */
+  databasePoolMax: number;
+  /** PostgreSQL: a statement running longer is cancelled (its transaction rolls back). */
+  databaseStatementTimeoutMs: number;
   jwtSecret: string | undefined;
   sessionTtlSeconds: number;
   rememberTtlSeconds: number;
@@ -136,6 +147,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     databaseSchema: e.DATABASE_SCHEMA,
+    databasePoolMax: e.DATABASE_POOL_MAX,
+    databaseStatementTimeoutMs: seconds(e.DATABASE_STATEMENT_TIMEOUT) * 1000,
     jwtSecret: e.JWT_SECRET,
     sessionTtlSeconds: seconds(e.SESSION_TTL),
     rememberTtlSeconds: seconds(e.REMEMBER_TTL),

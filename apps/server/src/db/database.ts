@@ -19,7 +19,7 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export async function openDatabase(config: Config): Promise<OpenDatabase> {
   if (config.databaseUrl)
-    return { db: await openPostgres(config.databaseUrl, config.databaseSchema), kind: 'postgres' };
+    return { db: await openPostgres({ ...config, databaseUrl: config.databaseUrl }), kind: 'postgres' };
   fs.mkdirSync(config.dataDir, { recursive: true });
   const file = new SqliteDatabase(path.join(config.dataDir, 'notice-desk.sqlite'));
   file.pragma('journal_mode = WAL');
@@ -55,7 +55,12 @@ function withStatementCache(file: SqliteDatabase.Database, size = 256): SqliteDa
   });
 }
 
-async function openPostgres(connectionString: string, schema: string): Promise<Database> {
+async function openPostgres({
+  databaseUrl: connectionString,
+  databaseSchema: schema,
+  databasePoolMax,
+  databaseStatementTimeoutMs,
+}: Config & { databaseUrl: string }): Promise<Database> {
   if (schema !== 'public') {
     const client = new pg.Client({ connectionString });
     await client.connect();
@@ -67,9 +72,11 @@ async function openPostgres(connectionString: string, schema: string): Promise<D
   }
   const pool = new pg.Pool({
     connectionString,
-    max: 10,
+    max: databasePoolMax,
     connectionTimeoutMillis: 5000,
-    options: `-c search_path="${schema}"`,
+    // A server that vanished without closing the connection (a dead host, a dropped NAT entry) is noticed.
+    keepAlive: true,
+    options: `-c search_path="${schema}" -c statement_timeout=${databaseStatementTimeoutMs}`,
   });
   // A client losing its server (a PostgreSQL restart) must not crash the process. The pool listens on
   // its idle clients; a checked-out client between two queries (inside a transaction, say) emits
