@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { noticeFields } from '@notice-desk/contract/notice';
-import { signUpOver, startServerProcess } from '../src/test/server-process.ts';
+import { signUpOver, startNoticeImportOver, startServerProcess } from '../src/test/server-process.ts';
 import { benchTarget, type BenchTarget } from './support.ts';
 
 const ROWS = 100_000;
@@ -104,21 +104,7 @@ export async function benchImport(
   try {
     const user = await signUpOver(server.baseUrl, 'bench-import');
     const start = performance.now();
-    const form = new FormData();
-    form.append('type', 'notice');
-    form.append('name', 'bench.xlsx');
-    form.append('file', new Blob([fs.readFileSync(file)]), 'bench.xlsx');
-    const uploaded = await fetch(`${server.baseUrl}/temporary-upload`, {
-      method: 'POST',
-      headers: user.headers,
-      body: form,
-    });
-    const { data } = (await uploaded.json()) as { data: string };
-    await fetch(`${server.baseUrl}/api/notices/upload-notice-info`, {
-      method: 'POST',
-      headers: { ...user.headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ file: data }),
-    });
+    await startNoticeImportOver(server.baseUrl, user.headers, file);
     let progress: { status?: string; imported?: number; error?: string };
     for (;;) {
       const res = await fetch(`${server.baseUrl}/api/notices/by-user-id/progress-count`, {

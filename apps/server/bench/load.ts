@@ -7,7 +7,12 @@ import { noticeFields } from '@notice-desk/contract/notice';
 import { openDatabase } from '../src/db/database.ts';
 import { creditCardKind, noticeKind } from '../src/modules/records/record-kinds.ts';
 import { startSmtpListener, startWhatsappPeer } from '../src/test/peers.ts';
-import { signUpOver, startServerProcess, type ServerProcess } from '../src/test/server-process.ts';
+import {
+  type ServerProcess,
+  signUpOver,
+  startNoticeImportOver,
+  startServerProcess,
+} from '../src/test/server-process.ts';
 import { recordSheet, writeSheet } from '../src/test/xlsx.ts';
 import { benchTarget, seedCampaign, seedSendableNotices, type BenchTarget } from './support.ts';
 
@@ -172,15 +177,7 @@ export async function benchLoad(label: BenchTarget['label']): Promise<LoadFigure
       });
     const importing = (async () => {
       const start = performance.now();
-      const form = new FormData();
-      form.append('file', new Blob([fs.readFileSync(sheet)]), 'load.xlsx');
-      const uploaded = await fetch(`${server.baseUrl}/temporary-upload`, {
-        method: 'POST',
-        headers: background.headers,
-        body: form,
-      });
-      const { data } = (await uploaded.json()) as { data: string };
-      await post('/api/notices/upload-notice-info', { file: data });
+      await startNoticeImportOver(server.baseUrl, background.headers, sheet);
       for (;;) {
         const res = await fetch(`${server.baseUrl}/api/notices/by-user-id/progress-count`, {
           headers: background.headers,

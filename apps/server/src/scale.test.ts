@@ -9,10 +9,11 @@ import { loadConfig } from './config/env.ts';
 import { openDatabase } from './db/database.ts';
 import { startSmtpListener, startWhatsappPeer } from './test/peers.ts';
 import {
+  type ServerProcess,
   signUpOver,
+  startNoticeImportOver,
   startServerProcess,
   startWorkerProcess,
-  type ServerProcess,
 } from './test/server-process.ts';
 import { recordSheet, writeSheet } from './test/xlsx.ts';
 
@@ -72,16 +73,7 @@ describe.skipIf(!process.env.DATABASE_URL)('several processes on one PostgreSQL'
     });
     const file = path.join(dataDir, 'notices.xlsx');
     await writeSheet(file, rows);
-    const form = new FormData();
-    form.append('file', new Blob([fs.readFileSync(file)]), 'notices.xlsx');
-    const stored = (await (
-      await fetch(`${a.baseUrl}/temporary-upload`, { method: 'POST', headers: user.headers, body: form })
-    ).json()) as { data: string };
-    const started = await fetch(`${b.baseUrl}/api/notices/upload-notice-info`, {
-      method: 'POST',
-      headers: { ...user.headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ file: stored.data }),
-    });
+    const started = await startNoticeImportOver(a.baseUrl, user.headers, file, b.baseUrl);
     expect(started.status).toBe(202);
     let progress: { status?: string; imported?: number; campaignId?: string } = {};
     for (let i = 0; i < 600 && progress.status !== 'done' && progress.status !== 'failed'; i++) {

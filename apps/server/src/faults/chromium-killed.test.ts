@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { noticeFields } from '@notice-desk/contract/notice';
 import { PDFDocument } from 'pdf-lib';
@@ -10,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PdfRenderer } from '../lib/pdf/renderer.ts';
 import { createTestApp, signUp } from '../test/app.ts';
 import { pdfPagesText } from '../test/pdf-text.ts';
-import { signUpOver, startServerProcess } from '../test/server-process.ts';
+import { signUpOver, startNoticeImportOver, startServerProcess } from '../test/server-process.ts';
 import { recordSheet, writeSheet } from '../test/xlsx.ts';
 
 // Chromium killed with SIGKILL in the middle of printing: the renderer sees the browser go, starts a
@@ -144,20 +143,7 @@ describe.skipIf(onPostgres)('Chromium killed under a server exporting a campaign
       const records = 240;
       const sheet = path.join(server.dataDir, 'notices.xlsx');
       await writeSheet(sheet, recordSheet(noticeFields, records));
-      const form = new FormData();
-      form.append('file', new Blob([fs.readFileSync(sheet)]), 'notices.xlsx');
-      const stored = (await (
-        await fetch(`${server.baseUrl}/temporary-upload`, {
-          method: 'POST',
-          headers: user.headers,
-          body: form,
-        })
-      ).json()) as { data: string };
-      await fetch(`${server.baseUrl}/api/notices/upload-notice-info`, {
-        method: 'POST',
-        headers: { ...user.headers, 'content-type': 'application/json' },
-        body: JSON.stringify({ file: stored.data }),
-      });
+      await startNoticeImportOver(server.baseUrl, user.headers, sheet);
       const progress = await waitForAsync(async () => {
         const res = await fetch(`${server.baseUrl}/api/notices/by-user-id/progress-count`, {
           headers: user.headers,

@@ -95,6 +95,28 @@ export async function signUpOver(baseUrl: string, username: string, password = '
   return { token, userId: user._id, headers: { authorization: `Bearer ${token}` } };
 }
 
+/**
+ * Uploads a notice sheet and starts its import over HTTP, as the Import Excel modal does; answers
+ * the start's response (202). `startAt` sends the start to another process than the upload.
+ */
+export async function startNoticeImportOver(
+  baseUrl: string,
+  headers: Record<string, string>,
+  sheetPath: string,
+  startAt = baseUrl,
+): Promise<Response> {
+  const form = new FormData();
+  form.append('file', new Blob([fs.readFileSync(sheetPath)]), path.basename(sheetPath));
+  const uploaded = await fetch(`${baseUrl}/temporary-upload`, { method: 'POST', headers, body: form });
+  if (!uploaded.ok) throw new Error(`the upload answered ${uploaded.status}: ${await uploaded.text()}`);
+  const { data } = (await uploaded.json()) as { data: string };
+  return fetch(`${startAt}/api/notices/upload-notice-info`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ file: data }),
+  });
+}
+
 /** Starts a job worker process (`npm run worker`) on the given data; it has no port, so it is ready when spawned. */
 export function startWorkerProcess(env: Record<string, string>): {
   child: ChildProcess;

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/env.ts';
 import { openDatabase } from '../../db/database.ts';
-import { signUpOver, startServerProcess } from '../../test/server-process.ts';
+import { signUpOver, startNoticeImportOver, startServerProcess } from '../../test/server-process.ts';
 import { recordSheet, writeSheet } from '../../test/xlsx.ts';
 
 // Kills the server (API and in-process worker) with SIGKILL while it imports, restarts it on the same
@@ -43,20 +43,7 @@ describe('an import survives its process being killed', () => {
       }
       let server = await startServerProcess(env);
       const user = await signUpOver(server.baseUrl, 'asha');
-      const form = new FormData();
-      form.append('file', new Blob([fs.readFileSync(sheet)]), 'notices.xlsx');
-      const stored = (await (
-        await fetch(`${server.baseUrl}/temporary-upload`, {
-          method: 'POST',
-          headers: user.headers,
-          body: form,
-        })
-      ).json()) as { data: string };
-      await fetch(`${server.baseUrl}/api/notices/upload-notice-info`, {
-        method: 'POST',
-        headers: { ...user.headers, 'content-type': 'application/json' },
-        body: JSON.stringify({ file: stored.data }),
-      });
+      await startNoticeImportOver(server.baseUrl, user.headers, sheet);
       if (killAtRows > 0) {
         // Watch the rows the import writes (hidden, no owner yet) and kill at the chosen point.
         const watch = await openDatabase(loadConfig(env));

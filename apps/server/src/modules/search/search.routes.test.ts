@@ -11,7 +11,7 @@ import { loadConfig } from '../../config/env.ts';
 import { openDatabase, type Database } from '../../db/database.ts';
 import { newId } from '../../lib/ids.ts';
 import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
-import { signUpOver, startServerProcess } from '../../test/server-process.ts';
+import { signUpOver, startNoticeImportOver, startServerProcess } from '../../test/server-process.ts';
 import { multipart, recordSheet, writeSheet } from '../../test/xlsx.ts';
 import { insertImportCampaign, deleteUnfinishedImport } from '../campaigns/campaigns.repository.ts';
 import { noticeKind } from '../records/record-kinds.ts';
@@ -372,16 +372,7 @@ describe('an import killed mid-way', () => {
 
     let server = await startServerProcess(env);
     const user = await signUpOver(server.baseUrl, 'meena');
-    const form = new FormData();
-    form.append('file', new Blob([fs.readFileSync(file)]), 'many.xlsx');
-    const stored = (await (
-      await fetch(`${server.baseUrl}/temporary-upload`, { method: 'POST', headers: user.headers, body: form })
-    ).json()) as { data: string };
-    await fetch(`${server.baseUrl}/api/notices/upload-notice-info`, {
-      method: 'POST',
-      headers: { ...user.headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ file: stored.data }),
-    });
+    await startNoticeImportOver(server.baseUrl, user.headers, file);
     const watch = await openDatabase(loadConfig(env));
     const count = async (table: 'record_search' | 'notices') =>
       Number(

@@ -8,7 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/env.ts';
 import { openDatabase } from '../../db/database.ts';
 import { startSmtpListener, startWhatsappPeer } from '../../test/peers.ts';
-import { signUpOver, startServerProcess, type ServerProcess } from '../../test/server-process.ts';
+import {
+  type ServerProcess,
+  signUpOver,
+  startNoticeImportOver,
+  startServerProcess,
+} from '../../test/server-process.ts';
 import { writeSheet } from '../../test/xlsx.ts';
 
 // Kills the server with SIGKILL in the middle of sending 1,000 notices by e-mail and WhatsApp, starts it
@@ -62,21 +67,8 @@ describe('a send survives its process being killed', () => {
     let server: ServerProcess | undefined = await startServerProcess(env);
     try {
       const user = await signUpOver(server.baseUrl, 'asha');
-      const form = new FormData();
-      form.append('file', new Blob([fs.readFileSync(sheet)]), 'notices.xlsx');
-      const { data: file } = (await (
-        await fetch(`${server.baseUrl}/temporary-upload`, {
-          method: 'POST',
-          headers: user.headers,
-          body: form,
-        })
-      ).json()) as { data: string };
+      await startNoticeImportOver(server.baseUrl, user.headers, sheet);
       const json = { ...user.headers, 'content-type': 'application/json' };
-      await fetch(`${server.baseUrl}/api/notices/upload-notice-info`, {
-        method: 'POST',
-        headers: json,
-        body: JSON.stringify({ file }),
-      });
       const { items } = await until('the import is done', async () => {
         const list = (await (
           await fetch(`${server!.baseUrl}/api/notices/by-user-id?limit=${NOTICES}`, { headers: user.headers })
