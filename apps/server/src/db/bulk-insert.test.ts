@@ -1,42 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertUser } from '../modules/auth/auth.repository.ts';
+import { ensureManualCampaign } from '../modules/campaigns/campaigns.repository.ts';
 import { createTestDatabase } from '../test/app.ts';
 import { insertTextRows } from './bulk-insert.ts';
 import type { Database } from './database.ts';
 
 let db: Database;
 let close: () => Promise<void>;
+let campaignId: string;
 beforeAll(async () => {
   ({ db, close } = await createTestDatabase());
   // A campaign for the terms to belong to (record_search.campaign_id references campaigns).
   const now = new Date().toISOString();
-  await db
-    .insertInto('users')
-    .values({
-      id: 'u1',
-      name: 'U',
-      username: 'u1',
-      password_hash: 'x',
-      role: 'USER',
-      created_at: now,
-      updated_at: now,
-      tokens_valid_after: 0,
-    })
-    .execute();
-  await db
-    .insertInto('campaigns')
-    .values({
-      id: 'c1',
-      owner_id: 'u1',
-      kind: 'notice',
-      name: 'c',
-      source: 'manual',
-      status: 'ready',
-      created_at: now,
-      imported_count: 0,
-      skipped_count: 0,
-      job_id: null,
-    })
-    .execute();
+  await insertUser(db, { id: 'u1', name: 'U', username: 'u1', password_hash: 'x', created_at: now });
+  campaignId = await ensureManualCampaign(db, 'u1', 'notice', now);
 });
 afterAll(async () => close());
 
@@ -61,7 +38,7 @@ const row = (i: number) => ({
   record_id: `r${String(i).padStart(6, '0')}`,
   kind: 'notice',
   field: 'custName',
-  campaign_id: 'c1',
+  campaign_id: campaignId,
 });
 
 describe('insertTextRows', () => {

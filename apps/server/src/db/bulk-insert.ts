@@ -1,5 +1,5 @@
-import { CompiledQuery, PostgresAdapter, sql } from 'kysely';
-import type { Database } from './database.ts';
+import { CompiledQuery, sql } from 'kysely';
+import { isPostgres, type Database } from './database.ts';
 
 /** SQLite binds at most this many values per statement here (its own limit is 32,766). */
 const SQLITE_VALUES_PER_STATEMENT = 4200;
@@ -7,6 +7,8 @@ const SQLITE_VALUES_PER_STATEMENT = 4200;
 const POSTGRES_ROWS_PER_STATEMENT = 5000;
 
 const statements = new Map<string, string>();
+
+type Row = Readonly<Record<string, string | undefined>>;
 
 /**
  * Inserts many rows of text columns (records, search terms) the fastest way each database takes
@@ -25,14 +27,14 @@ export async function insertTextRows(
   db: Database,
   table: string,
   columns: readonly string[],
-  rows: Iterable<Readonly<Record<string, string | undefined>>>,
+  rows: Iterable<Row>,
 ): Promise<void> {
-  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const postgres = isPostgres(db);
   const perStatement = postgres
     ? POSTGRES_ROWS_PER_STATEMENT
     : Math.max(1, Math.floor(SQLITE_VALUES_PER_STATEMENT / columns.length));
   const write = postgres ? insertAsArrays : insertAsValues;
-  let chunk: Readonly<Record<string, string | undefined>>[] = [];
+  let chunk: Row[] = [];
   for (const row of rows) {
     chunk.push(row);
     if (chunk.length === perStatement) {
@@ -50,8 +52,6 @@ export async function insertTextRows(
     start += size;
   }
 }
-
-type Row = Readonly<Record<string, string | undefined>>;
 
 async function insertAsValues(db: Database, table: string, columns: readonly string[], chunk: Row[]) {
   const key = `sqlite:${table}:${columns.join(',')}:${chunk.length}`;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config/env.ts';
 import type { DB } from './schema.ts';
@@ -16,6 +16,9 @@ export interface OpenDatabase {
 
 // COUNT(*) and BIGINT columns come back from pg as strings; every such value here fits a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+/** Whether `db` talks to PostgreSQL (else SQLite): for the few statements written per dialect. */
+export const isPostgres = (db: Database) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 export async function openDatabase(config: Config): Promise<OpenDatabase> {
   if (config.databaseUrl)

@@ -1,6 +1,6 @@
-import { CompiledQuery, sql } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import { insertTextRows } from '../../db/bulk-insert.ts';
-import type { Database } from '../../db/database.ts';
+import { isPostgres, type Database } from '../../db/database.ts';
 import type { RecordKind, RecordSearchTable } from '../../db/schema.ts';
 
 export type SearchTermRow = RecordSearchTable;
@@ -57,7 +57,7 @@ export async function findMatches(
   field?: string,
 ): Promise<MatchRow[]> {
   // Building the Kysely query costs twice what running it does; its SQL is compiled once per dialect and shape.
-  const key = `${sql`${0}`.compile(db).sql}:${field ? 'field' : 'any'}`;
+  const key = `${isPostgres(db) ? 'postgres' : 'sqlite'}:${field ? 'field' : 'any'}`;
   let compiled = matchSql.get(key);
   if (!compiled) {
     compiled = matchQuery(db, field !== undefined).compile();
