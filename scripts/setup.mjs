@@ -50,20 +50,33 @@ function installDependencies() {
 
 export const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
+const hasCommand = (name) => spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;
+
+/** Installs Debian packages when running as root on Debian; answers false when it cannot. */
+function aptInstall(packages, why) {
+  if (process.getuid?.() !== 0 || !hasCommand('apt-get')) return false;
+  say(`${why}: installing Debian's ${packages.join(', ')}`);
+  run('apt-get update -q');
+  run(`DEBIAN_FRONTEND=noninteractive apt-get install -y -q ${packages.join(' ')}`);
+  return true;
+}
+
 function ensureChromium() {
   if (fs.existsSync(chromiumPath)) return;
-  const isRoot = process.getuid?.() === 0;
-  const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
-  if (isRoot && hasApt) {
-    say("Chromium is missing: installing Debian's chromium package");
-    run('apt-get update -q');
-    run('DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium');
-    return;
-  }
+  if (aptInstall(['chromium'], 'Chromium is missing')) return;
   console.warn(
     `[setup] Chromium was not found at ${chromiumPath}. PDF rendering and the browser tests need it:\n` +
       '        on Debian or Ubuntu run `sudo apt-get install chromium`; elsewhere install Chromium or Chrome\n' +
       '        and set CHROMIUM_PATH to its executable.',
+  );
+}
+
+/** The tests read PDFs as a person's tools do: pdftotext and pdffonts (poppler-utils). */
+function ensurePdfTools() {
+  if (hasCommand('pdftotext')) return;
+  if (aptInstall(['poppler-utils'], 'The tests read PDFs with pdftotext')) return;
+  console.warn(
+    '[setup] pdftotext was not found: install poppler-utils (`sudo apt-get install poppler-utils`).',
   );
 }
 
@@ -83,4 +96,5 @@ function buildWeb() {
 checkNode();
 installDependencies();
 ensureChromium();
+if (process.argv.includes('--test')) ensurePdfTools();
 buildWeb();

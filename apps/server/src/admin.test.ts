@@ -40,6 +40,8 @@ function admin(args: string[], stdin = ''): Promise<Run> {
 }
 
 const passwords = ['root-pass-1', 'bob-first-pass', 'bob-new-pass'];
+/** An e-mail address, so reset links reach it. */
+const bobName = 'bob@example.com';
 const runs: Run[] = [];
 async function adminRun(args: string[], stdin?: string): Promise<Run> {
   const run = await admin(args, stdin);
@@ -71,40 +73,76 @@ describe('npm run admin', { timeout: 90_000 }, () => {
     expect(root).toMatchObject({ code: 0, stdout: 'Created ADMIN "root".\n', stderr: '' });
 
     // The password is read from stdin when it is piped in rather than given as a flag.
-    const bob = await adminRun(['create-user', '--username', 'bob', '--name', 'Bob B'], `${passwords[1]}\n`);
-    expect(bob).toMatchObject({ code: 0, stdout: 'Created user "bob".\n', stderr: '' });
+    const bob = await adminRun(
+      ['create-user', '--username', bobName, '--name', 'Bob B'],
+      `${passwords[1]}\n`,
+    );
+    expect(bob).toMatchObject({ code: 0, stdout: `Created user "${bobName}".\n`, stderr: '' });
 
-    const [taken, unknown, weak] = await Promise.all([
-      adminRun(['create-user', '--username', 'BOB', '--password', 'another-pass']),
+    const [taken, unknown, empty] = await Promise.all([
+      adminRun(['create-user', '--username', 'BOB@Example.com', '--password', 'another-pass']),
       adminRun(['promote', '--username', 'nobody']),
       adminRun(['create-user', '--username', 'carol'], '\n'),
     ]);
-    expect(taken).toMatchObject({ code: 1, stdout: '', stderr: 'Username "BOB" is already taken.\n' });
+    expect(taken).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: 'Username "BOB@Example.com" is already taken.\n',
+    });
     expect(unknown).toMatchObject({ code: 1, stdout: '', stderr: 'No user named "nobody".\n' });
-    expect(weak).toMatchObject({ code: 1, stdout: '', stderr: '--password: Password is required!!\n' });
+    expect(empty).toMatchObject({ code: 1, stdout: '', stderr: '--password: Password is required!!\n' });
 
-    const signedIn = await login('bob', passwords[1]!);
-    expect(signedIn.json()).toMatchObject({ user: { username: 'bob', name: 'Bob B', role: 'USER' } });
+    const signedIn = await login(bobName, passwords[1]!);
+    expect(signedIn.json()).toMatchObject({ user: { username: bobName, name: 'Bob B', role: 'USER' } });
 
-    const promoted = await adminRun(['promote', '--username', 'bob']);
-    expect(promoted).toMatchObject({ code: 0, stdout: '"bob" is now an ADMIN.\n', stderr: '' });
+    const promoted = await adminRun(['promote', '--username', bobName]);
+    expect(promoted).toMatchObject({ code: 0, stdout: `"${bobName}" is now an ADMIN.\n`, stderr: '' });
+  });
+
+  it('holds the API’s rules: a short password, the username as password, a look-alike, an invisible character', async () => {
+    const [short, same, lookAlike, hidden] = await Promise.all([
+      adminRun(['create-user', '--username', 'carol'], 'seven-7\n'),
+      adminRun(['create-user', '--username', 'carol.davis'], 'CAROL.DAVIS\n'),
+      adminRun(['create-user', '--username', 'r00t'], 'another-pass\n'),
+      adminRun(['create-user', '--username', 'dave\u200b'], 'another-pass\n'),
+    ]);
+    expect(short).toMatchObject({
+      code: 1,
+      stderr: '--password: Password must be at least 8 characters.\n',
+    });
+    expect(same).toMatchObject({ code: 1, stderr: '--password: Password must not be the username.\n' });
+    expect(lookAlike).toMatchObject({ code: 1, stdout: '' });
+    expect(lookAlike.stderr).toMatch(/^Username "r00t" looks like an existing one/);
+    expect(hidden).toMatchObject({ code: 1, stdout: '' });
+    expect(hidden.stderr).toMatch(/^--username: Username must not contain control, invisible/);
   });
 
   it('resets a password: the new one signs in as ADMIN, the old one and old reset links stop working', async () => {
     const forgot = await t.app.inject({
       method: 'POST',
       url: '/api/auth/forgot-password',
-      payload: { email: 'bob' },
+      payload: { email: bobName },
     });
     expect(forgot.statusCode).toBe(200);
+    await t.app.settled();
     const oldLink = resetTokenFromOutbox();
+    const earlier = await login(bobName, passwords[1]!);
 
-    const reset = await adminRun(['reset-password', '--username', 'bob'], `${passwords[2]}\n`);
+    const weak = await adminRun(['reset-password', '--username', bobName], `${bobName.toUpperCase()}\n`);
+    expect(weak).toMatchObject({ code: 1, stderr: '--password: Password must not be the username.\n' });
+    const reset = await adminRun(['reset-password', '--username', bobName], `${passwords[2]}\n`);
     expect(reset).toMatchObject({ code: 0, stderr: '' });
-    expect(reset.stdout).toMatch(/^Password of "bob" reset/);
+    expect(reset.stdout).toMatch(/^Password of "bob@example.com" reset/);
+    // The session opened before the reset has ended with it.
+    const ended = await t.app.inject({
+      method: 'GET',
+      url: '/api/dashboard',
+      headers: { authorization: `Bearer ${earlier.json().token}` },
+    });
+    expect(ended.statusCode).toBe(401);
 
-    expect((await login('bob', passwords[1]!)).statusCode).toBe(401);
-    const signedIn = await login('bob', passwords[2]!);
+    expect((await login(bobName, passwords[1]!)).statusCode).toBe(401);
+    const signedIn = await login(bobName, passwords[2]!);
     expect(signedIn.statusCode).toBe(200);
     const { token, user } = signedIn.json<{ token: string; user: { role: string } }>();
     expect(user.role).toBe('ADMIN');
@@ -141,7 +179,7 @@ describe('npm run admin', { timeout: 90_000 }, () => {
     const [unknownUser, unknownCommand, stray] = await Promise.all([
       adminRun(['reset-password', '--username', 'nobody'], 'whatever-pass\n'),
       adminRun(['frobnicate']),
-      adminRun(['promote', '--username', 'bob', '--password', 'not-needed']),
+      adminRun(['promote', '--username', bobName, '--password', 'not-needed']),
     ]);
     expect(unknownUser).toMatchObject({ code: 1, stdout: '', stderr: 'No user named "nobody".\n' });
     expect(unknownCommand.code).toBe(1);

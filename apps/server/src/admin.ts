@@ -1,23 +1,31 @@
 import { parseArgs } from 'node:util';
-import { registerBody, resetPasswordBody, type Role } from '@notice-desk/contract/auth';
+import {
+  PASSWORD_IS_USERNAME,
+  passwordIsUsername,
+  registerBody,
+  resetPasswordBody,
+  usernameBody,
+  type Role,
+} from '@notice-desk/contract/auth';
 import type { z } from 'zod';
 import { ConfigError, loadConfig } from './config/env.ts';
 import { openDatabase, type Database } from './db/database.ts';
-import { isUniqueViolation } from './db/errors.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { newId } from './lib/ids.ts';
+import { AppError } from './lib/errors.ts';
 import { hashPassword } from './lib/password.ts';
 import { nowIso } from './lib/time.ts';
 import { appendAudit } from './modules/audit/audit.repository.ts';
 import { expirePasswordResets, setUserRole } from './modules/auth/admin.repository.ts';
-import { findUserByUsername, insertUser, updateUser } from './modules/auth/auth.repository.ts';
+import { deleteSessions, findUserByUsername, updateUser } from './modules/auth/auth.repository.ts';
+import { assertUsernameFree, createAccount, fillUsernameSkeletons } from './modules/auth/auth.service.ts';
 
 const usage = `Usage: npm run admin -- <command> [options]
 
 Commands:
   create-user     --username <username> [--name <name>] [--password <password>] [--admin]
                   Creates an account: a plain user, or an ADMIN with --admin (the very first
-                  account is always an ADMIN). The name defaults to the username.
+                  account is always an ADMIN). The name defaults to the username. This is how
+                  accounts are made when sign-up is closed (SIGNUP=closed or first-only).
   reset-password  --username <username> [--password <password>]
                   Sets a new password and ends the user's sessions and unused reset links.
   promote         --username <username>
@@ -25,7 +33,8 @@ Commands:
   help            Shows this.
 
 Without --password the password is read from standard input when it is piped in, or asked
-for without echo. A password given with --password stays in the shell's history.
+for without echo. A password given with --password stays in the shell's history. Passwords
+have at least 8 characters and are not the username.
 The database is the server's: DATA_DIR, or DATABASE_URL and DATABASE_SCHEMA.`;
 
 /** A mistake the person at the terminal can fix: printed as one line, exit code 1. */
@@ -67,8 +76,7 @@ function valid<T>(schema: z.ZodType<T>, value: unknown): T {
   throw new AdminError(`--${issue.path.join('.')}: ${issue.message}`);
 }
 
-const validUsername = (username: string | undefined) =>
-  valid(registerBody.pick({ username: true }), { username }).username;
+const validUsername = (username: string | undefined) => valid(usernameBody, { username }).username;
 
 async function existingUser(db: Database, given: string | undefined) {
   const username = validUsername(given);
@@ -77,47 +85,55 @@ async function existingUser(db: Database, given: string | undefined) {
   return user;
 }
 
+/** The API's answer to a refused username (taken, or a look-alike of a taken one), as one line. */
+async function asAdminError<T>(username: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof AppError && err.statusCode === 409)
+      throw new AdminError(err.message.replace(/^Username /, `Username "${username}" `));
+    throw err;
+  }
+}
+
 async function createUser(db: Database, flags: Flags): Promise<string> {
   const username = validUsername(flags.username);
-  if (await findUserByUsername(db, username))
-    throw new AdminError(`Username "${username}" is already taken.`);
+  await asAdminError(username, () => assertUsernameFree(db, username));
   const account = valid(registerBody, {
     name: flags.name ?? username,
     username,
     password: await readPassword(flags.password),
   });
   const passwordHash = await hashPassword(account.password);
-  try {
-    const role = await db.transaction().execute(async (trx): Promise<Role> => {
-      const row = await insertUser(trx, {
-        id: newId(),
-        name: account.name,
-        username: account.username,
-        password_hash: passwordHash,
-        created_at: nowIso(),
-      });
-      const role = flags.admin ? 'ADMIN' : row.role;
-      if (role !== row.role) await setUserRole(trx, row.id, role, nowIso());
-      await appendAudit(trx, {
-        actorId: null,
-        action: 'user.create',
-        subjectType: 'user',
-        subjectId: row.id,
-        summary: `${row.username} created as ${role} from the admin command line`,
-        after: { name: row.name, username: row.username, role },
-      });
-      return role;
-    });
-    return `Created ${role === 'ADMIN' ? 'ADMIN' : 'user'} "${account.username}".`;
-  } catch (err) {
-    if (isUniqueViolation(err)) throw new AdminError(`Username "${account.username}" is already taken.`);
-    throw err;
-  }
+  const role = await asAdminError(username, () =>
+    createAccount(
+      db,
+      { name: account.name, username: account.username, passwordHash },
+      {
+        then: async (trx, row): Promise<Role> => {
+          const role = flags.admin ? 'ADMIN' : row.role;
+          if (role !== row.role) await setUserRole(trx, row.id, role, nowIso());
+          await appendAudit(trx, {
+            actorId: null,
+            action: 'user.create',
+            subjectType: 'user',
+            subjectId: row.id,
+            summary: `${row.username} created as ${role} from the admin command line`,
+            after: { name: row.name, username: row.username, role },
+          });
+          return role;
+        },
+      },
+    ),
+  );
+  return `Created ${role === 'ADMIN' ? 'ADMIN' : 'user'} "${account.username}".`;
 }
 
 async function resetPassword(db: Database, flags: Flags): Promise<string> {
   const user = await existingUser(db, flags.username);
   const { password } = valid(resetPasswordBody, { password: await readPassword(flags.password) });
+  if (passwordIsUsername(password, user.username))
+    throw new AdminError(`--password: ${PASSWORD_IS_USERNAME}`);
   const passwordHash = await hashPassword(password);
   const now = nowIso();
   await db.transaction().execute(async (trx) => {
@@ -128,6 +144,7 @@ async function resetPassword(db: Database, flags: Flags): Promise<string> {
       { password_hash: passwordHash, tokens_valid_after: Math.floor(Date.now() / 1000) },
       now,
     );
+    await deleteSessions(trx, user.id);
     await expirePasswordResets(trx, user.id, now);
     await appendAudit(trx, {
       actorId: null,
@@ -247,6 +264,7 @@ async function main(argv: string[]): Promise<string> {
   const { db, kind } = await openDatabase(config);
   try {
     await migrateToLatest(db, kind === 'postgres' ? config.databaseSchema : undefined);
+    await fillUsernameSkeletons(db);
     return await command.run(db, flags);
   } finally {
     await db.destroy();

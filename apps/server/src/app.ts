@@ -19,16 +19,21 @@ import { searchRoutes } from './modules/search/search.routes.ts';
 import { sendingRoutes } from './modules/sending/sending.routes.ts';
 import { templatesRoutes } from './modules/templates/templates.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
+import { webhooksRoutes } from './modules/sending/webhooks.routes.ts';
 import { registerApiDocs } from './plugins/api-docs.ts';
 import { createGuards } from './plugins/authenticate.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { trackInFlight } from './plugins/in-flight.ts';
+import { registerRateLimit } from './plugins/rate-limit.ts';
+import { registerRequestInput } from './plugins/request-input.ts';
 import { registerWebApp } from './plugins/web-app.ts';
 import { createServices } from './services.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     routeTable: { method: string; url: string }[];
+    /** Resolves once work requests started and did not wait for (reset mails) has ended. */
+    settled(): Promise<void>;
   }
 }
 
@@ -54,7 +59,11 @@ export async function buildApp(
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
     },
-    trustProxy: false,
+    // TRUST_PROXY: behind a load balancer, the client's address is read from X-Forwarded-For.
+    trustProxy: trustProxy(config.trustProxy),
+    // JSON keyed __proto__ or constructor.prototype is refused (registerRequestInput says so in words).
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -70,6 +79,7 @@ export async function buildApp(
   app.setSerializerCompiler(serializerCompiler);
   // JSON only: a text/plain body is refused with 415 rather than parsed as a string.
   app.removeContentTypeParser('text/plain');
+  registerRequestInput(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -95,6 +105,7 @@ export async function buildApp(
   });
 
   const services = await createServices(config, app.log);
+  app.decorate('settled', () => services.auth.mailsSettled());
   // Closing waits for handlers still at work (even for clients that hung up) before closing what they use.
   app.addHook('onClose', async () => {
     await inFlight.idle();
@@ -104,6 +115,7 @@ export async function buildApp(
   await app.register(multipart, {
     limits: { fileSize: config.uploadMaxBytes, files: 1, fields: 10, parts: 12, fieldSize: 10_000 },
   });
+  await registerRateLimit(app, { perMinute: config.rateLimitPerMinute, redis: services.redis });
   const context: AppContext = { ...services, guards: createGuards(services.auth) };
   await registerApiDocs(app, context.guards);
 
@@ -118,11 +130,19 @@ export async function buildApp(
   templatesRoutes(app, context);
   pdfsRoutes(app, context);
   sendingRoutes(app, context);
+  webhooksRoutes(app, context);
   exportsRoutes(app, context);
   evidenceRoutes(app, context);
   dashboardRoutes(app, context);
   await registerWebApp(app, config.webDist);
   return app;
+}
+
+/** A hop count as the function proxy-addr makes of one (Fastify's types take no number), else as given. */
+function trustProxy(
+  setting: Config['trustProxy'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
 }
 
 /** Reset tokens travel in the path and PDF-link signatures in the query; neither reaches a log line. */

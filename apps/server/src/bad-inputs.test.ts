@@ -164,6 +164,12 @@ const webhook = (body: string, signature?: string) =>
     },
   });
 
+/** A body signed with the right secret: what it holds is all that can be wrong with it. */
+const signedWebhook = (body: string) =>
+  webhook(body, `sha256=${createHmac('sha256', APP_SECRET).update(body).digest('hex')}`);
+const webhookStatus = (status: Record<string, unknown>) =>
+  JSON.stringify({ entry: [{ changes: [{ value: { statuses: [status] } }] }] });
+
 const cases: BadInput[] = [
   // Sign-up and login: field errors in the spec's { error: { field: message } } shape.
   {
@@ -199,14 +205,16 @@ const cases: BadInput[] = [
         json: { name: 'A', username: 'long-pass', password: 'p'.repeat(201) },
       }),
     status: 400,
-    message: /password: Must be at most 200 characters/,
+    message: /password: Password is too long: use at most 200 characters\./,
     fields: ['password'],
   },
   {
     area: 'sign-up',
     sent: 'a username already taken, in other letter case',
     send: () =>
-      ask('POST', '/api/auth/register', { json: { name: 'Other', username: 'ASHA', password: 'x' } }),
+      ask('POST', '/api/auth/register', {
+        json: { name: 'Other', username: 'ASHA', password: 'pass-word-9' },
+      }),
     status: 409,
     message: /Username is already taken/,
     fields: ['username'],
@@ -215,10 +223,110 @@ const cases: BadInput[] = [
     area: 'sign-up',
     sent: 'a number for the name',
     send: () =>
-      ask('POST', '/api/auth/register', { json: { name: 42, username: 'numbered', password: 'p' } }),
+      ask('POST', '/api/auth/register', {
+        json: { name: 42, username: 'numbered', password: 'pass-word-9' },
+      }),
     status: 400,
     message: /^name: Must be text\.$/,
     fields: ['name'],
+  },
+  // Sign-up: usernames and passwords (accounts).
+  ...(
+    [
+      ['CR LF and a Bcc header', 'ctl\r\nBcc: x@evil.test'],
+      ['a zero-width space', 'as\u200bha-2'],
+      ['a right-to-left override', 'admin\u202egpj'],
+      ['a byte order mark', '\ufeffmeena'],
+      ['a Hangul filler', 'meena\u3164'],
+      ['a variation selector', 'meena\ufe0f'],
+    ] as const
+  ).map(([what, username]): BadInput => ({
+    area: 'sign-up',
+    sent: `a username with ${what}`,
+    send: () => ask('POST', '/api/auth/register', { json: { name: 'A', username, password: 'pass-word-9' } }),
+    status: 400,
+    message: /username: Username must not contain control, invisible or text-direction characters/,
+    fields: ['username'],
+  })),
+  ...(
+    [
+      ['a trailing space', 'meena '],
+      ['a leading no-break space', '\u00a0meena'],
+      ['a trailing ideographic space', 'meena\u3000'],
+    ] as const
+  ).map(([what, username]): BadInput => ({
+    area: 'sign-up',
+    sent: `a username with ${what}`,
+    send: () => ask('POST', '/api/auth/register', { json: { name: 'A', username, password: 'pass-word-9' } }),
+    status: 400,
+    message: /username: Username must not begin or end with a space/,
+    fields: ['username'],
+  })),
+  {
+    area: 'sign-up',
+    sent: 'a username of combining accents only',
+    send: () =>
+      ask('POST', '/api/auth/register', {
+        json: { name: 'A', username: '\u0301\u0308', password: 'pass-word-9' },
+      }),
+    status: 400,
+    message: /username: Username must contain a letter or a digit/,
+    fields: ['username'],
+  },
+  {
+    area: 'sign-up',
+    sent: 'a username taken, in full-width letters (ＡＳＨＡ)',
+    send: () =>
+      ask('POST', '/api/auth/register', {
+        json: { name: 'A', username: 'ＡＳＨＡ', password: 'pass-word-9' },
+      }),
+    status: 409,
+    message: /Username is already taken/,
+    fields: ['username'],
+  },
+  ...(
+    [
+      ['a Cyrillic а for the a of asha', 'аsha'],
+      ['rn for the m of admin', 'adrnin'],
+      ['1 for the i of ravi', 'rav1'],
+      ['a Greek α for the a of ravi', 'rαvi'],
+    ] as const
+  ).map(([what, username]): BadInput => ({
+    area: 'sign-up',
+    sent: `a look-alike of a taken username: ${what}`,
+    send: () => ask('POST', '/api/auth/register', { json: { name: 'A', username, password: 'pass-word-9' } }),
+    status: 409,
+    message: /Username looks like an existing one/,
+    fields: ['username'],
+  })),
+  {
+    area: 'sign-up',
+    sent: 'a 7-character password',
+    send: () =>
+      ask('POST', '/api/auth/register', { json: { name: 'A', username: 'seven', password: 'seven-7' } }),
+    status: 400,
+    message: /password: Password must be at least 8 characters\./,
+    fields: ['password'],
+  },
+  {
+    area: 'sign-up',
+    sent: 'a password of 4 emoji (8 UTF-16 units, 4 characters)',
+    send: () =>
+      ask('POST', '/api/auth/register', { json: { name: 'A', username: 'emoji', password: '😀😀😀😀' } }),
+    status: 400,
+    message: /password: Password must be at least 8 characters\./,
+    fields: ['password'],
+  },
+  {
+    area: 'sign-up',
+    sent: 'the username as password, in capitals',
+    send: () =>
+      ask('POST', '/api/auth/register', {
+        json: { name: 'A', username: 'leela.kumari', password: 'LEELA.KUMARI' },
+      }),
+    status: 400,
+    message: /password: Password must not be the username\./,
+    fields: ['password'],
   },
   {
     area: 'login',
@@ -253,7 +361,7 @@ const cases: BadInput[] = [
       return ask('POST', '/api/auth/login', { json: { username: 'ravi', password: 'bad' } });
     },
     status: 429,
-    message: /Too many login attempts\. Try again in \d+ seconds/,
+    message: /Too many login attempts\. Try again in \d+ seconds?/,
   },
   {
     area: 'login',
@@ -261,6 +369,29 @@ const cases: BadInput[] = [
     send: () => ask('POST', '/api/auth/login', { json: [] }),
     status: 400,
     message: /body is not valid.*object/i,
+  },
+  // Login: hostile usernames get the one unknown-user answer, never a 500 (accounts).
+  ...(
+    [
+      ['CR LF and a header', 'asha\r\nX-Admin: 1'],
+      ['zero-width spaces only', '\u200b\u200b\u200b'],
+      ['a right-to-left override', 'asha\u202e'],
+    ] as const
+  ).map(([what, username]): BadInput => ({
+    area: 'login',
+    sent: `a username with ${what}`,
+    send: () => ask('POST', '/api/auth/login', { json: { username, password: 'pass-word-1x' } }),
+    status: 401,
+    message: /Invalid username or password/,
+    fields: ['password'],
+  })),
+  {
+    area: 'login',
+    sent: 'a 201-character password',
+    send: () => ask('POST', '/api/auth/login', { json: { username: 'asha', password: 'p'.repeat(201) } }),
+    status: 400,
+    message: /password: Password is too long: use at most 200 characters\./,
+    fields: ['password'],
   },
   // Sessions.
   {
@@ -334,7 +465,7 @@ const cases: BadInput[] = [
     send: () =>
       ask('POST', '/api/dashboard/change-password', {
         who: ravi,
-        json: { oldPassword: 'bad', newPassword: 'n' },
+        json: { oldPassword: 'bad', newPassword: 'new-pass-word' },
       }),
     status: 400,
     message: /Old password is incorrect/,
@@ -365,6 +496,119 @@ const cases: BadInput[] = [
     status: 400,
     message: /Email is required!!/,
     fields: ['email'],
+  },
+  // Account: password rules on every route, update-password's current password, renames, reset limits.
+  {
+    area: 'account',
+    sent: 'update-password without the current password (oldPassword)',
+    send: () =>
+      ask('PUT', '/api/auth/update-password', { who: ravi, json: { password: 'stolen-token-pass' } }),
+    status: 400,
+    message: /oldPassword: Old Password is required!/,
+    fields: ['oldPassword'],
+  },
+  {
+    area: 'account',
+    sent: 'update-password with a wrong current password',
+    send: () =>
+      ask('PUT', '/api/auth/update-password', {
+        who: ravi,
+        json: { oldPassword: 'guess-pass', password: 'stolen-token-pass' },
+      }),
+    status: 400,
+    message: /Old password is incorrect/,
+  },
+  {
+    area: 'account',
+    sent: 'update-password with a 7-character new password',
+    send: () =>
+      ask('PUT', '/api/auth/update-password', {
+        who: ravi,
+        json: { oldPassword: 'pass-word-1', password: 'seven-7' },
+      }),
+    status: 400,
+    message: /password: Password must be at least 8 characters\./,
+    fields: ['password'],
+  },
+  {
+    area: 'account',
+    sent: 'update-password with a 201-character new password',
+    send: () =>
+      ask('PUT', '/api/auth/update-password', {
+        who: ravi,
+        json: { oldPassword: 'pass-word-1', password: 'u'.repeat(201) },
+      }),
+    status: 400,
+    message: /password: Password is too long: use at most 200 characters\./,
+    fields: ['password'],
+  },
+  {
+    area: 'account',
+    sent: 'change-password with a 201-character new password',
+    send: () =>
+      ask('POST', '/api/dashboard/change-password', {
+        who: ravi,
+        json: { oldPassword: 'pass-word-1', newPassword: 'n'.repeat(201) },
+      }),
+    status: 400,
+    message: /newPassword: New Password is too long: use at most 200 characters\./,
+    fields: ['newPassword'],
+  },
+  {
+    area: 'account',
+    sent: 'change-password with a 7-character new password',
+    send: () =>
+      ask('POST', '/api/dashboard/change-password', {
+        who: ravi,
+        json: { oldPassword: 'pass-word-1', newPassword: 'seven-7' },
+      }),
+    status: 400,
+    message: /newPassword: New Password must be at least 8 characters\./,
+    fields: ['newPassword'],
+  },
+  {
+    area: 'account',
+    sent: 'reset-password with a 201-character password',
+    send: () =>
+      ask('PUT', '/api/auth/reset-password/not-a-real-token', { json: { password: 'r'.repeat(201) } }),
+    status: 400,
+    message: /password: Password is too long: use at most 200 characters\./,
+    fields: ['password'],
+  },
+  {
+    area: 'account',
+    sent: 'a rename to a look-alike of another username (Cyrillic а in asha)',
+    send: () => ask('PUT', '/api/auth/update-user', { who: ravi, json: { username: 'аsha' } }),
+    status: 409,
+    message: /Username looks like an existing one/,
+    fields: ['username'],
+  },
+  {
+    area: 'account',
+    sent: 'a rename to a username with CR LF',
+    send: () =>
+      ask('PUT', '/api/auth/update-user', { who: ravi, json: { username: 'ravi\r\nBcc: x@evil.test' } }),
+    status: 400,
+    message: /username: Username must not contain control, invisible or text-direction characters/,
+    fields: ['username'],
+  },
+  {
+    area: 'account',
+    sent: 'forgot-password a 4th time within the hour for one username (limit 3)',
+    send: async () => {
+      const forgot = (ip: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/auth/forgot-password',
+          payload: { email: 'someone@example.com' },
+          remoteAddress: ip,
+        });
+      for (let i = 1; i <= 3; i++) await forgot(`10.20.0.${i}`);
+      const res = await forgot('10.20.0.4');
+      return { statusCode: res.statusCode, body: res.json() };
+    },
+    status: 429,
+    message: /Too many password reset requests\. Try again in \d+ minutes\./,
   },
   // Records.
   {
@@ -483,6 +727,96 @@ const cases: BadInput[] = [
     status: 400,
     message: /type must be 'credit-card' or 'notice'/,
     fields: ['type'],
+  },
+  // Paging: one schema for every list (packages/contract/src/paging.ts).
+  {
+    area: 'lists',
+    sent: 'page=1e15 on the campaign list',
+    send: () => ask('GET', '/api/campaigns/notice?page=1e15', { who: asha }),
+    status: 400,
+    message: /page must be at most 1000000000/,
+    fields: ['page'],
+  },
+  {
+    area: 'lists',
+    sent: 'page=1e15&limit=10000 on the campaign detail',
+    send: () =>
+      ask('GET', `/api/campaigns/single-campaign/${mine.campaign}?page=1e15&limit=10000`, { who: asha }),
+    status: 400,
+    message: /page must be at most 1000000000/,
+    fields: ['page'],
+  },
+  {
+    area: 'lists',
+    sent: 'page=1e15&limit=10000 on the PDF template list (SQLite answered 500)',
+    send: () => ask('GET', '/api/emailTemplates/getdata?page=1e15&limit=10000', { who: asha }),
+    status: 400,
+    message: /page must be at most 1000000000/,
+    fields: ['page'],
+  },
+  {
+    area: 'lists',
+    sent: 'page=1e308 on the WhatsApp template list',
+    send: () => ask('GET', '/api/whatsapptemplates/getdata?page=1e308', { who: asha }),
+    status: 400,
+    message: /page must be at most 1000000000/,
+    fields: ['page'],
+  },
+  {
+    area: 'lists',
+    sent: 'page=-1 on the audit log',
+    send: () => ask('GET', '/api/audit?page=-1', { who: admin }),
+    status: 400,
+    message: /page must be 1 or more/,
+    fields: ['page'],
+  },
+  {
+    area: 'lists',
+    sent: 'page=1.5 on the notice list',
+    send: () => ask('GET', '/api/notices/by-user-id?page=1.5', { who: asha }),
+    status: 400,
+    message: /page must be a whole number/,
+    fields: ['page'],
+  },
+  {
+    area: 'lists',
+    sent: 'page=NaN on the credit-card list',
+    send: () => ask('GET', '/api/credit-cards/by-user-id?page=NaN', { who: asha }),
+    status: 400,
+    message: /page must be a number/,
+    fields: ['page'],
+  },
+  {
+    area: 'lists',
+    sent: 'page=0x10 on the campaign list',
+    send: () => ask('GET', '/api/campaigns/credit-card?page=0x10', { who: asha }),
+    status: 400,
+    message: /page must be written in plain digits/,
+    fields: ['page'],
+  },
+  {
+    area: 'lists',
+    sent: 'limit=1e9 on the campaign detail',
+    send: () => ask('GET', `/api/campaigns/single-campaign/${mine.campaign}?limit=1e9`, { who: asha }),
+    status: 400,
+    message: /limit must be at most 10000/,
+    fields: ['limit'],
+  },
+  {
+    area: 'lists',
+    sent: 'page given twice: page=1&page=2',
+    send: () => ask('GET', '/api/notices/by-user-id?page=1&page=2', { who: asha }),
+    status: 400,
+    message: /page must be given once/,
+    fields: ['page'],
+  },
+  {
+    area: 'lists',
+    sent: 'search limit=0x10',
+    send: () => ask('GET', '/api/search?q=asha&limit=0x10', { who: asha }),
+    status: 400,
+    message: /limit must be written in plain digits/,
+    fields: ['limit'],
   },
   // Ids.
   {
@@ -650,6 +984,90 @@ const cases: BadInput[] = [
     status: 404,
     message: /^Uploaded file not found\.$/,
   },
+  // Broken multipart forms: 400 saying how, never 500.
+  {
+    area: 'uploads',
+    sent: 'multipart/form-data with no boundary',
+    send: () => {
+      const form = multipart({ type: 'notice' }, { name: 'a.xlsx', data: Buffer.alloc(100, 1) });
+      return ask('POST', '/temporary-upload', {
+        who: asha,
+        headers: { 'content-type': 'multipart/form-data' },
+        body: form.payload,
+      });
+    },
+    status: 400,
+    message: /names no usable boundary/,
+  },
+  {
+    area: 'uploads',
+    sent: 'multipart/form-data with an empty boundary',
+    send: () => {
+      const form = multipart({ type: 'notice' }, { name: 'a.xlsx', data: Buffer.alloc(100, 1) });
+      return ask('POST', '/temporary-upload', {
+        who: asha,
+        headers: { 'content-type': 'multipart/form-data; boundary=' },
+        body: form.payload,
+      });
+    },
+    status: 400,
+    message: /names no usable boundary/,
+  },
+  {
+    area: 'uploads',
+    sent: 'a multipart body cut off in the middle of the file',
+    send: () => {
+      const form = multipart({ type: 'notice' }, { name: 'a.xlsx', data: Buffer.alloc(5000, 1) });
+      return ask('POST', '/temporary-upload', {
+        who: asha,
+        headers: form.headers,
+        body: form.payload.subarray(0, 3000),
+      });
+    },
+    status: 400,
+    message: /ended before the form was complete/,
+  },
+  {
+    area: 'uploads',
+    sent: 'a multipart body whose parts use another boundary',
+    send: () => {
+      const form = multipart({ type: 'notice' }, { name: 'a.xlsx', data: Buffer.alloc(100, 1) });
+      return ask('POST', '/temporary-upload', {
+        who: asha,
+        headers: { 'content-type': 'multipart/form-data; boundary=not-the-one' },
+        body: form.payload,
+      });
+    },
+    status: 400,
+    message: /ended before the form was complete/,
+  },
+  {
+    area: 'uploads',
+    sent: 'upload-and-import with its body cut off in the first part’s headers',
+    send: () => {
+      const form = multipart({ type: 'notice' }, { name: 'a.xlsx', data: Buffer.alloc(100, 1) });
+      return ask('POST', '/api/notices/upload-import-file', {
+        who: asha,
+        headers: form.headers,
+        body: form.payload.subarray(0, 40),
+      });
+    },
+    status: 400,
+    message: /ended before the form was complete/,
+  },
+  {
+    area: 'uploads',
+    sent: 'a form field named __proto__',
+    send: async () => {
+      const form = multipart(Object.fromEntries([['__proto__', 'x']]), {
+        name: 'a.xlsx',
+        data: await xlsx(recordSheet(noticeFields, 1)),
+      });
+      return ask('POST', '/temporary-upload', { who: asha, headers: form.headers, body: form.payload });
+    },
+    status: 400,
+    message: /named after a built-in property/,
+  },
   {
     area: 'imports',
     sent: 'a workbook that unpacks to 30 MB (limit 2 MB): a zip bomb',
@@ -793,6 +1211,67 @@ const cases: BadInput[] = [
     message: /Body is required!!/,
     fields: ['html'],
   },
+  // Prototype names are never fields (modules/templates/placeholders.ts).
+  {
+    area: 'templates',
+    sent: 'a notice template preview naming {{constructor}}',
+    send: () =>
+      ask('POST', '/api/emailTemplates/preview', {
+        who: admin,
+        json: { kind: 'notice', html: '<p>{{custName}} {{constructor}}</p>' },
+      }),
+    status: 400,
+    message: /\{\{constructor\}\} names no field of a notice record/,
+    fields: ['html'],
+  },
+  {
+    area: 'templates',
+    sent: 'a credit-card template preview naming {{__proto__}}',
+    send: () =>
+      ask('POST', '/api/emailTemplates/preview', {
+        who: admin,
+        json: { kind: 'credit-card', html: '<p>{{__proto__}}</p>' },
+      }),
+    status: 400,
+    message: /\{\{__proto__\}\} names no field of a credit card record/,
+    fields: ['html'],
+  },
+  {
+    area: 'templates',
+    sent: 'a template preview naming {{ valueOf }} and {{toString}}',
+    send: () =>
+      ask('POST', '/api/emailTemplates/preview', {
+        who: admin,
+        json: { kind: 'notice', html: '<p>{{ valueOf }} {{toString}}</p>' },
+      }),
+    status: 400,
+    message: /\{\{valueOf\}\}, \{\{toString\}\} name no field of a notice record/,
+    fields: ['html'],
+  },
+  {
+    area: 'templates',
+    sent: 'an e-mail subject template naming {{hasOwnProperty}}',
+    send: async () =>
+      ask('PUT', `/api/emailTemplates/update/${await templateId('emailTemplates', 'email-subject-notice')}`, {
+        who: admin,
+        json: { html: 'Notice {{loanNo}} {{hasOwnProperty}}' },
+      }),
+    status: 400,
+    message: /\{\{hasOwnProperty\}\} names no field of a notice record/,
+    fields: ['html'],
+  },
+  {
+    area: 'templates',
+    sent: 'a WhatsApp template naming {{constructor}}',
+    send: async () =>
+      ask('PUT', `/api/whatsapptemplates/update/${await templateId('whatsapptemplates', 'notice')}`, {
+        who: admin,
+        json: { value: 'Dear {{custName}} {{constructor}}' },
+      }),
+    status: 400,
+    message: /\{\{constructor\}\} names no field of a notice record/,
+    fields: ['value'],
+  },
   // Sending.
   {
     area: 'send-mail',
@@ -856,6 +1335,30 @@ const cases: BadInput[] = [
     status: 404,
     message: /^Campaign not found\.$/,
   },
+  // Query strings read once, without NUL.
+  {
+    area: 'exports',
+    sent: 'a report export with campaignid given twice',
+    send: () =>
+      ask(
+        'GET',
+        `/api/campaigns/export-reports/notice?campaignid=${mine.campaign}&campaignid=${mine.campaign}`,
+        {
+          who: asha,
+        },
+      ),
+    status: 400,
+    message: /campaignid must be given once/,
+    fields: ['campaignid'],
+  },
+  {
+    area: 'exports',
+    sent: 'a PDF zip export with a NUL (%00) in campaignid',
+    send: () =>
+      ask('GET', `/api/campaigns/export-campaign/notice?campaignid=${mine.campaign}%00`, { who: asha }),
+    status: 400,
+    message: /holds a NUL character \(%00\)/,
+  },
   // Webhooks.
   {
     area: 'webhooks',
@@ -891,6 +1394,109 @@ const cases: BadInput[] = [
       ask('GET', '/api/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=wrong&hub.challenge=1'),
     status: 403,
     message: /verify token does not match/,
+  },
+  // Webhooks: signed bodies that are not what the Cloud API sends, and events outside the time window.
+  {
+    area: 'webhooks',
+    sent: 'a signed empty body',
+    send: () => signedWebhook(''),
+    status: 400,
+    message: /webhook body is empty/,
+  },
+  {
+    area: 'webhooks',
+    sent: 'a signed body of null',
+    send: () => signedWebhook('null'),
+    status: 400,
+    message: /webhook body is not valid: must be a JSON object/,
+  },
+  {
+    area: 'webhooks',
+    sent: 'a signed body whose entry is not a list',
+    send: () => signedWebhook('{"entry":{"changes":[]}}'),
+    status: 400,
+    message: /entry must be a list/,
+  },
+  {
+    area: 'webhooks',
+    sent: 'a signed body whose changes are an object',
+    send: () => signedWebhook('{"entry":[{"changes":{"value":{"statuses":[]}}}]}'),
+    status: 400,
+    message: /entry\[0\]\.changes must be a list/,
+  },
+  {
+    area: 'webhooks',
+    sent: 'a signed body whose entries are [null]',
+    send: () => signedWebhook('{"entry":[null]}'),
+    status: 400,
+    message: /entry\[0\] must be an object/,
+  },
+  {
+    area: 'webhooks',
+    sent: 'a signed status with the timestamp "abc"',
+    send: () => signedWebhook(webhookStatus({ id: 'wamid.1', status: 'read', timestamp: 'abc' })),
+    status: 400,
+    message: /timestamp "abc" is not Unix seconds/,
+  },
+  {
+    area: 'webhooks',
+    sent: 'a signed status with the timestamp 1e20',
+    send: () => signedWebhook(webhookStatus({ id: 'wamid.1', status: 'read', timestamp: 1e20 })),
+    status: 400,
+    message: /timestamp 100000000000000000000 is not Unix seconds/,
+  },
+  {
+    area: 'webhooks',
+    sent: "a signed status of 'constructor'",
+    send: () =>
+      signedWebhook(webhookStatus({ id: 'wamid.1', status: 'constructor', timestamp: '1700000000' })),
+    status: 400,
+    message: /status "constructor" is not a WhatsApp status/,
+  },
+  {
+    area: 'webhooks',
+    sent: "a signed status of '__proto__'",
+    send: () => signedWebhook(webhookStatus({ id: 'wamid.1', status: '__proto__', timestamp: '1700000000' })),
+    status: 400,
+    message: /status "__proto__" is not a WhatsApp status/,
+  },
+  {
+    area: 'webhooks',
+    sent: 'a signed failed status whose errors are a string',
+    send: () =>
+      signedWebhook(
+        webhookStatus({ id: 'wamid.1', status: 'failed', timestamp: '1700000000', errors: 'boom' }),
+      ),
+    status: 400,
+    message: /errors must be a list of error objects/,
+  },
+  {
+    area: 'webhooks',
+    sent: 'a signed status whose id is an object',
+    send: () => signedWebhook(webhookStatus({ id: { $ne: null }, status: 'read', timestamp: '1700000000' })),
+    status: 400,
+    message: /statuses\[0\]\.id must be text/,
+  },
+  {
+    area: 'webhooks',
+    sent: 'a signed body whose every status is older than WEBHOOK_MAX_AGE (7d)',
+    send: () =>
+      signedWebhook(
+        webhookStatus({
+          id: 'wamid.1',
+          status: 'read',
+          timestamp: String(Math.floor(Date.now() / 1000) - 8 * 86_400),
+        }),
+      ),
+    status: 400,
+    message: /No status was applied: each one is older than WEBHOOK_MAX_AGE \(7d\) or dated in the future/,
+  },
+  {
+    area: 'webhooks',
+    sent: 'an empty status update with no content type and no signature',
+    send: () => ask('POST', '/api/webhooks/whatsapp', { body: '' }),
+    status: 401,
+    message: /webhook signature does not match/,
   },
   // Signed PDF links.
   {
@@ -1008,6 +1614,99 @@ const cases: BadInput[] = [
     status: 404,
     message: /No route DELETE \/api\/dashboard/,
   },
+  // Request bodies and addresses (plugins/request-input.ts).
+  {
+    area: 'requests',
+    sent: 'a JSON body with a __proto__ key',
+    send: () =>
+      ask('POST', '/api/auth/login', {
+        body: '{"username":"a","password":"b","__proto__":{"isAdmin":true}}',
+        headers: { 'content-type': 'application/json' },
+      }),
+    status: 400,
+    message: /__proto__ or constructor\.prototype as a key; those keys are not allowed/,
+  },
+  {
+    area: 'requests',
+    sent: 'a JSON body with a constructor.prototype key',
+    send: () =>
+      ask('POST', '/api/notices', {
+        who: asha,
+        body: '{"loanNo":"1","constructor":{"prototype":{"isAdmin":true}}}',
+        headers: { 'content-type': 'application/json' },
+      }),
+    status: 400,
+    message: /__proto__ or constructor\.prototype as a key; those keys are not allowed/,
+  },
+  {
+    area: 'requests',
+    sent: 'a JSON body with __proto__ nested in a list, written \\u005f_proto__',
+    send: () =>
+      ask('PUT', `/api/notices/${mine.notice}`, {
+        who: asha,
+        body: '{"loanNo":"1","list":[{"\\u005f_proto__":{"x":1}}]}',
+        headers: { 'content-type': 'application/json' },
+      }),
+    status: 400,
+    message: /those keys are not allowed/,
+  },
+  {
+    area: 'requests',
+    sent: 'a NUL character (\\u0000) in a record field (PostgreSQL answered 500)',
+    send: () =>
+      ask('POST', '/api/notices', {
+        who: asha,
+        json: { ...sample(noticeKind, 'nul'), custName: 'Asha\u0000' },
+      }),
+    status: 400,
+    message: /custName holds a NUL character/,
+    fields: ['custName'],
+  },
+  {
+    area: 'requests',
+    sent: 'a NUL character in the login username (PostgreSQL answered 500)',
+    send: () => ask('POST', '/api/auth/login', { json: { username: 'asha\u0000', password: 'x' } }),
+    status: 400,
+    message: /username holds a NUL character/,
+    fields: ['username'],
+  },
+  {
+    area: 'requests',
+    sent: 'a lone surrogate (\\uD800) in a record field',
+    send: () =>
+      ask('POST', '/api/notices', {
+        who: asha,
+        json: { ...sample(noticeKind, 'half'), custName: 'Asha\uD800' },
+      }),
+    status: 400,
+    message: /custName holds a lone surrogate \(\\uD800\)/,
+    fields: ['custName'],
+  },
+  {
+    area: 'requests',
+    sent: 'a NUL (%00) in a query parameter (PostgreSQL answered 500)',
+    send: () => ask('GET', '/api/audit?actor=asha%00', { who: admin }),
+    status: 400,
+    message: /The address holds a NUL character \(%00\)/,
+  },
+  {
+    area: 'requests',
+    sent: 'a query parameter given twice: actor=a&actor=b',
+    send: () => ask('GET', '/api/audit?actor=a&actor=b', { who: admin }),
+    status: 400,
+    message: /actor must be given once/,
+    fields: ['actor'],
+  },
+  {
+    area: 'requests',
+    sent: 'a multipart form sent to a route that takes JSON',
+    send: () => {
+      const form = multipart({ loanNo: '1', custName: 'Asha' });
+      return ask('POST', '/api/notices', { who: asha, headers: form.headers, body: form.payload });
+    },
+    status: 415,
+    message: /Unsupported content type: send application\/json/,
+  },
 ];
 
 interface Row {
@@ -1094,7 +1793,7 @@ describe('bad inputs', () => {
 const stable = (text: string) =>
   text
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>')
-    .replace(/Try again in \d+ seconds/, 'Try again in N seconds');
+    .replace(/Try again in \d+ (seconds?|minutes|hours)/, 'Try again in N $1');
 const cell = (text: string) => stable(text).replace(/\s+/g, ' ').replace(/\|/g, '\\|').trim();
 
 function writeTable(): void {

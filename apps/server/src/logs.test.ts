@@ -50,6 +50,7 @@ describe('request logs', () => {
 
     // Last: a reset ends the sessions opened before it.
     await post('/api/auth/forgot-password', { email: 'asha@example.com' });
+    await t.app.settled();
     const outbox = path.join(t.config.dataDir, 'outbox');
     const mail = fs
       .readFileSync(path.join(outbox, fs.readdirSync(outbox)[0]!), 'utf8')

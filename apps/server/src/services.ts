@@ -10,16 +10,17 @@ import { PdfLinks } from './lib/pdf/links.ts';
 import { PdfRenderer } from './lib/pdf/renderer.ts';
 import { FileStore } from './lib/storage.ts';
 import { cloudApiSender, outboxSender } from './lib/whatsapp.ts';
-import { FailureThrottle } from './lib/throttle.ts';
 import { SessionTokens } from './lib/tokens.ts';
 import { AuditService } from './modules/audit/audit.service.ts';
-import { AuthService } from './modules/auth/auth.service.ts';
+import { AuthService, fillUsernameSkeletons } from './modules/auth/auth.service.ts';
 import { CampaignsService } from './modules/campaigns/campaigns.service.ts';
 import { DashboardService } from './modules/dashboard/dashboard.service.ts';
 import { EvidenceService } from './modules/evidence/evidence.service.ts';
 import { ExportsService } from './modules/exports/exports.service.ts';
 import { IMPORT_JOB, importJob } from './modules/imports/import.job.ts';
 import { ImportsService } from './modules/imports/imports.service.ts';
+import { AccountLimits, databaseLimiters, redisLimiters } from './modules/limits/limits.service.ts';
+import { connectRedis, type RedisClient } from './modules/limits/redis.ts';
 import { PdfsService } from './modules/pdfs/pdfs.service.ts';
 import { RecordsService } from './modules/records/records.service.ts';
 import { SearchService } from './modules/search/search.service.ts';
@@ -36,6 +37,8 @@ export interface Services {
   store: FileStore;
   mailer: Mailer;
   auth: AuthService;
+  /** Set when REDIS_URL is: limits count there (the global request limit too), else in the database. */
+  redis: RedisClient | undefined;
   audit: AuditService;
   records: RecordsService;
   search: SearchService;
@@ -55,8 +58,11 @@ export interface Services {
 
 export async function createServices(config: Config, log: FastifyBaseLogger): Promise<Services> {
   const { db, kind } = await openDatabase(config);
+  let redis: RedisClient | undefined;
   try {
     await migrateToLatest(db, kind === 'postgres' ? config.databaseSchema : undefined);
+    await fillUsernameSkeletons(db);
+    if (config.redisUrl) redis = await connectRedis(config.redisUrl);
   } catch (err) {
     await db.destroy();
     throw err;
@@ -115,7 +121,9 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     db,
     tokens: new SessionTokens(secret),
     mailer,
-    loginThrottle: new FailureThrottle(config.loginMaxAttempts, config.loginWindowSeconds * 1000),
+    limits: new AccountLimits(redis ? redisLimiters(redis) : databaseLimiters(db), config.limits),
+    signup: config.signup,
+    log,
     sessionTtlSeconds: config.sessionTtlSeconds,
     rememberTtlSeconds: config.rememberTtlSeconds,
     appUrl: config.appUrl,
@@ -127,6 +135,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     store,
     mailer,
     auth,
+    redis,
     audit: new AuditService(db),
     records: new RecordsService(db, links),
     search: new SearchService(db),
@@ -135,7 +144,11 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     exports: new ExportsService(db, pdfs, store),
     evidence: new EvidenceService(db, pdfs, store),
     dashboard: new DashboardService(db),
-    webhooks: new WhatsappWebhooks(db, wa.appSecret, wa.verifyToken),
+    webhooks: new WhatsappWebhooks(db, {
+      appSecret: wa.appSecret,
+      verifyToken: wa.verifyToken,
+      maxAgeSeconds: config.webhookMaxAgeSeconds,
+    }),
     uploads,
     imports: new ImportsService(db, uploads, () => jobs.nudge()),
     campaigns: new CampaignsService(db),
@@ -144,7 +157,10 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     async close() {
       await jobs.stop();
       await renderer.close();
+      // Reset mails still on their way are sent before the mailer goes.
+      await auth.mailsSettled();
       mailer.close();
+      await redis?.quit();
       await db.destroy();
     },
   };

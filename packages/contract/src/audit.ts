@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pagingQuery } from './paging.ts';
 
 /** What staff did, in the product's words. Each action names the kind of thing it touched. */
 export const auditActions = [
@@ -17,6 +18,8 @@ export const auditActions = [
   'user.password-reset',
   'user.create',
   'user.promote',
+  'user.rename',
+  'user.password-change',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -37,6 +40,8 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'user.password-reset': 'Reset a password',
   'user.create': 'Created a user',
   'user.promote': 'Promoted to ADMIN',
+  'user.rename': 'Changed name or username',
+  'user.password-change': 'Changed a password',
 };
 
 const isoDate = (name: string) =>
@@ -45,19 +50,11 @@ const isoDate = (name: string) =>
     .regex(/^\d{4}-\d{2}-\d{2}$/, { error: `${name} must be a date written YYYY-MM-DD.` })
     .optional();
 
-/** GET /api/audit: newest first, filtered by action, actor (username, exact) and date range (UTC days, inclusive). */
-export const auditQuery = z.object({
-  page: z.coerce
-    .number({ error: 'page must be a number.' })
-    .int({ error: 'page must be a whole number.' })
-    .min(1, { error: 'page must be 1 or more.' })
-    .default(1),
-  limit: z.coerce
-    .number({ error: 'limit must be a number.' })
-    .int({ error: 'limit must be a whole number.' })
-    .min(1, { error: 'limit must be 1 or more.' })
-    .max(100, { error: 'limit must be at most 100.' })
-    .default(25),
+/**
+ * GET /api/audit: newest first, filtered by action, actor (a username, exact: the one an entry was
+ * written under or the actor's username now) and date range (UTC days, inclusive).
+ */
+export const auditQuery = pagingQuery({ limit: 25, limitMax: 100 }).extend({
   action: z.enum(auditActions, { error: 'action must be one of the audit actions.' }).optional(),
   actor: z.string().trim().max(100, { error: 'actor must be at most 100 characters.' }).optional(),
   from: isoDate('from'),
@@ -69,8 +66,11 @@ export interface AuditEntry {
   _id: string;
   /** ISO time. */
   at: string;
-  /** Who did it (null for the admin command line). */
-  actor: { _id: string; username: string; name: string } | null;
+  /**
+   * Who did it (null for the admin command line): the user's id, username and name now, and the username
+   * the entry was written under (null on entries from before it was kept).
+   */
+  actor: { _id: string; username: string; name: string; usernameThen: string | null } | null;
   action: AuditAction;
   /** 'notice', 'credit-card', 'campaign', 'template', 'user'. */
   subjectType: string;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { countParam } from './paging.ts';
 
 /** Fewest characters a search runs on: one letter would match most of the records. */
 export const SEARCH_MIN_LENGTH = 2;
@@ -12,12 +13,7 @@ export const searchQuery = z.object({
     .trim()
     .min(SEARCH_MIN_LENGTH, { error: `Type at least ${SEARCH_MIN_LENGTH} characters to search.` })
     .max(SEARCH_MAX_LENGTH, { error: `Search text must be at most ${SEARCH_MAX_LENGTH} characters.` }),
-  limit: z.coerce
-    .number({ error: 'limit must be a number.' })
-    .int({ error: 'limit must be a whole number.' })
-    .min(1, { error: 'limit must be 1 or more.' })
-    .max(SEARCH_LIMIT_MAX, { error: `limit must be at most ${SEARCH_LIMIT_MAX}.` })
-    .default(10),
+  limit: countParam('limit', { max: SEARCH_LIMIT_MAX, fallback: 10 }),
 });
 export type SearchQuery = z.infer<typeof searchQuery>;
 

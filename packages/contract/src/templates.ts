@@ -48,7 +48,15 @@ export const emailTemplateUpdate = z.object({
 });
 export type EmailTemplateUpdate = z.infer<typeof emailTemplateUpdate>;
 
+/** A `{{ name }}` placeholder; `name` is what the template names, spaces around it ignored. */
+const placeholderPattern = () => /\{\{\s*([^{}\s]+)\s*\}\}/g;
+
 /** Every `{{ name }}` a template uses. */
 export function placeholdersIn(text: string): string[] {
-  return [...new Set([...text.matchAll(/\{\{\s*([^{}\s]+)\s*\}\}/g)].map((m) => m[1]!))];
+  return [...new Set([...text.matchAll(placeholderPattern())].map((m) => m[1]!))];
+}
+
+/** The text with every `{{ name }}` replaced by `valueOf(name)`. */
+export function replacePlaceholders(text: string, valueOf: (name: string) => string): string {
+  return text.replace(placeholderPattern(), (_, name: string) => valueOf(name));
 }

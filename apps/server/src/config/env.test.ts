@@ -36,6 +36,69 @@ describe('configuration', () => {
     });
   });
 
+  it('refuses webhook events older than WEBHOOK_MAX_AGE, 7 days unless told otherwise', () => {
+    expect(loadConfig({}).webhookMaxAgeSeconds).toBe(7 * 86_400);
+    expect(loadConfig({ WEBHOOK_MAX_AGE: '36h' }).webhookMaxAgeSeconds).toBe(36 * 3600);
+  });
+
+  it('reads the account limits, sign-up, the proxy setting and the request limit, with their defaults', () => {
+    expect(loadConfig({})).toMatchObject({
+      limits: {
+        loginMaxAttempts: 10,
+        loginWindowSeconds: 60,
+        loginUsernameMaxPerHour: 100,
+        loginAddressMaxPerHour: 100,
+        passwordChecksPerMinute: 120,
+        resetMailsPerHour: 3,
+      },
+      rateLimitPerMinute: 20_000,
+      signup: 'open',
+      trustProxy: false,
+      redisUrl: undefined,
+    });
+    expect(
+      loadConfig({
+        SIGNUP: 'first-only',
+        RATE_LIMIT: '0',
+        PASSWORD_CHECKS_PER_MINUTE: '0',
+        RESET_MAILS_PER_HOUR: '5',
+        REDIS_URL: 'redis://cache:6379',
+      }),
+    ).toMatchObject({
+      signup: 'first-only',
+      rateLimitPerMinute: 0,
+      limits: { passwordChecksPerMinute: 0, resetMailsPerHour: 5 },
+      redisUrl: 'redis://cache:6379',
+    });
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,loopback,::1' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      'loopback',
+      '::1',
+    ]);
+  });
+
+  it.each([
+    [{ SIGNUP: 'invite-only' }, 'SIGNUP must be open, first-only or closed'],
+    [{ TRUST_PROXY: 'true' }, "TRUST_PROXY: true would take any client's X-Forwarded-For"],
+    [{ TRUST_PROXY: '11' }, 'TRUST_PROXY: 11 proxies is more than 10'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY: "10.0.0.0/33" is not an address'],
+    [{ TRUST_PROXY: 'proxy.internal' }, 'TRUST_PROXY: "proxy.internal" is not an address'],
+    [{ RATE_LIMIT: '-1' }, 'RATE_LIMIT must be a whole number from 0 to 10000000'],
+    [{ RATE_LIMIT: 'lots' }, 'RATE_LIMIT must be a whole number from 0 to 10000000'],
+    [{ LOGIN_MAX_ATTEMPTS: '0' }, 'LOGIN_MAX_ATTEMPTS must be a whole number from 1 to 10000'],
+    [{ PASSWORD_CHECKS_PER_MINUTE: '1.5' }, 'PASSWORD_CHECKS_PER_MINUTE must be a whole number'],
+    [{ RESET_MAILS_PER_HOUR: 'three' }, 'RESET_MAILS_PER_HOUR must be a whole number'],
+    [{ LOGIN_USERNAME_MAX_PER_HOUR: '-5' }, 'LOGIN_USERNAME_MAX_PER_HOUR must be a whole number'],
+    [{ LOGIN_ADDRESS_MAX_PER_HOUR: 'x' }, 'LOGIN_ADDRESS_MAX_PER_HOUR must be a whole number'],
+    [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL must start with redis:// or rediss://'],
+  ])('refuses %o with a message naming the variable (accounts and limits)', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
     [{ DATABASE_POOL_MAX: '0' }, 'DATABASE_POOL_MAX must be a whole number from 1 to 200'],
@@ -45,6 +108,9 @@ describe('configuration', () => {
     [{ JWT_SECRET: 'short' }, 'JWT_SECRET must be at least 32 characters'],
     [{ SESSION_TTL: '12 hours' }, 'SESSION_TTL must look like 30s, 15m, 12h or 30d'],
     [{ RUN_JOBS: 'yes' }, 'RUN_JOBS must be true or false'],
+    [{ WEBHOOK_MAX_AGE: '7 days' }, 'WEBHOOK_MAX_AGE must look like 30s, 15m, 12h or 30d'],
+    [{ WEBHOOK_MAX_AGE: '-1d' }, 'WEBHOOK_MAX_AGE must look like 30s, 15m, 12h or 30d'],
+    [{ WEBHOOK_MAX_AGE: '0d' }, 'WEBHOOK_MAX_AGE must be more than 0'],
     [{ JOB_RETRY_BACKOFF: '2 seconds' }, 'JOB_RETRY_BACKOFF must look like 500ms, 2s or 1m'],
     [{ JOB_RETRY_BACKOFF: '0s' }, 'JOB_RETRY_BACKOFF must be more than 0'],
     [{ DEFAULT_COUNTRY_CODE: '+91' }, 'DEFAULT_COUNTRY_CODE must be 1 to 3 digits'],

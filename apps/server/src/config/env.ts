@@ -1,10 +1,19 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseSendWindow, type SendWindow } from '../lib/send-window.ts';
+import type { SignupMode } from '../modules/auth/auth.service.ts';
+import type { LimitSettings } from '../modules/limits/limits.service.ts';
 
 /** The one reader of process.env. Everything the server can be told lives here, validated once at start. */
 const duration = (name: string) =>
   z.string().regex(/^\d+(s|m|h|d)$/, `${name} must look like 30s, 15m, 12h or 30d`);
+
+/** A whole number from `min` to `max`, with one message naming the variable whatever is wrong. */
+const wholeNumber = (name: string, min: number, max: number) => {
+  const message = `${name} must be a whole number from ${min} to ${max}`;
+  return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
+};
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -28,8 +37,21 @@ const envSchema = z.object({
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   SESSION_TTL: duration('SESSION_TTL').default('12h'),
   REMEMBER_TTL: duration('REMEMBER_TTL').default('30d'),
-  LOGIN_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(10),
+  LOGIN_MAX_ATTEMPTS: wholeNumber('LOGIN_MAX_ATTEMPTS', 1, 10_000).default(10),
   LOGIN_WINDOW: duration('LOGIN_WINDOW').default('1m'),
+  LOGIN_USERNAME_MAX_PER_HOUR: wholeNumber('LOGIN_USERNAME_MAX_PER_HOUR', 0, 1_000_000).default(100),
+  LOGIN_ADDRESS_MAX_PER_HOUR: wholeNumber('LOGIN_ADDRESS_MAX_PER_HOUR', 0, 1_000_000).default(100),
+  PASSWORD_CHECKS_PER_MINUTE: wholeNumber('PASSWORD_CHECKS_PER_MINUTE', 0, 1_000_000).default(120),
+  RESET_MAILS_PER_HOUR: wholeNumber('RESET_MAILS_PER_HOUR', 0, 1_000_000).default(3),
+  RATE_LIMIT: wholeNumber('RATE_LIMIT', 0, 10_000_000).default(20_000),
+  SIGNUP: z
+    .enum(['open', 'first-only', 'closed'], { error: 'SIGNUP must be open, first-only or closed' })
+    .default('open'),
+  TRUST_PROXY: z.string().optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://')
+    .optional(),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://')
@@ -44,6 +66,9 @@ const envSchema = z.object({
   WHATSAPP_PHONE_NUMBER_ID: z.string().regex(/^\d+$/, 'WHATSAPP_PHONE_NUMBER_ID must be digits').optional(),
   WHATSAPP_APP_SECRET: z.string().min(1).optional(),
   WHATSAPP_VERIFY_TOKEN: z.string().min(1).optional(),
+  WEBHOOK_MAX_AGE: duration('WEBHOOK_MAX_AGE')
+    .refine((value) => seconds(value) > 0, 'WEBHOOK_MAX_AGE must be more than 0')
+    .default('7d'),
   WHATSAPP_TEMPLATE_NAME: z.string().min(1).optional(),
   WHATSAPP_TEMPLATE_LANGUAGE: z.string().min(2).default('en'),
   DEFAULT_COUNTRY_CODE: z
@@ -77,8 +102,16 @@ export interface Config {
   jwtSecret: string | undefined;
   sessionTtlSeconds: number;
   rememberTtlSeconds: number;
-  loginMaxAttempts: number;
-  loginWindowSeconds: number;
+  /** Account limits (login, password work, reset mails); see modules/limits/limits.service.ts. */
+  limits: LimitSettings;
+  /** Requests per minute one client address may make to one API process; 0 for no limit. */
+  rateLimitPerMinute: number;
+  /** Who may sign up: anyone, only the first account, or nobody (an ADMIN creates accounts). */
+  signup: SignupMode;
+  /** Fastify's trustProxy: false, the number of proxies in front, or the proxies' addresses. */
+  trustProxy: false | number | string[];
+  /** Limits are counted in Redis (shared by every process) when set, else in the database. */
+  redisUrl: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
   appUrl: string;
@@ -96,6 +129,8 @@ export interface Config {
     templateName: string | undefined;
     templateLanguage: string;
   };
+  /** A provider's status webhook event older than this is refused: skipped, counted and logged. */
+  webhookMaxAgeSeconds: number;
   defaultCountryCode: string;
   /** How long a worker may go silent before another takes its job over. */
   jobLeaseSeconds: number;
@@ -109,6 +144,39 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * TRUST_PROXY: unset or false (the connection's address is the client's), a hop count (1 for one load
+ * balancer in front), or a comma-separated list of the proxies' addresses or CIDR ranges (or loopback,
+ * linklocal, uniquelocal). `true` would believe any client's X-Forwarded-For, so it is refused.
+ */
+function trustProxy(value: string | undefined): false | number | string[] {
+  if (value === undefined || value === 'false' || value === '0') return false;
+  const wrong = (why: string) =>
+    new ConfigError(
+      `Invalid configuration:\n  TRUST_PROXY: ${why}. Give the number of proxies in front of the server (such as 1) or their addresses (such as 10.0.0.0/8,127.0.0.1).`,
+    );
+  if (value === 'true') throw wrong("true would take any client's X-Forwarded-For as its address");
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > 10) throw wrong(`${value} proxies is more than 10`);
+    return hops;
+  }
+  const entries = value.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address = '', prefix, extra] = entry.split('/');
+    const bits = isIP(address) === 4 ? 32 : 128;
+    const valid =
+      PROXY_NAMES.includes(entry) ||
+      (isIP(address) !== 0 &&
+        extra === undefined &&
+        (prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= bits)));
+    if (!valid) throw wrong(`"${entry}" is not an address, a CIDR range or one of ${PROXY_NAMES.join(', ')}`);
+  }
+  return entries;
+}
 
 const unitSeconds = { s: 1, m: 60, h: 3600, d: 86400 } as const;
 export function seconds(value: string): number {
@@ -152,8 +220,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jwtSecret: e.JWT_SECRET,
     sessionTtlSeconds: seconds(e.SESSION_TTL),
     rememberTtlSeconds: seconds(e.REMEMBER_TTL),
-    loginMaxAttempts: e.LOGIN_MAX_ATTEMPTS,
-    loginWindowSeconds: seconds(e.LOGIN_WINDOW),
+    limits: {
+      loginMaxAttempts: e.LOGIN_MAX_ATTEMPTS,
+      loginWindowSeconds: seconds(e.LOGIN_WINDOW),
+      loginUsernameMaxPerHour: e.LOGIN_USERNAME_MAX_PER_HOUR,
+      loginAddressMaxPerHour: e.LOGIN_ADDRESS_MAX_PER_HOUR,
+      passwordChecksPerMinute: e.PASSWORD_CHECKS_PER_MINUTE,
+      resetMailsPerHour: e.RESET_MAILS_PER_HOUR,
+    },
+    rateLimitPerMinute: e.RATE_LIMIT,
+    signup: e.SIGNUP,
+    trustProxy: trustProxy(e.TRUST_PROXY),
+    redisUrl: e.REDIS_URL,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
@@ -172,6 +250,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       templateName: e.WHATSAPP_TEMPLATE_NAME,
       templateLanguage: e.WHATSAPP_TEMPLATE_LANGUAGE,
     },
+    webhookMaxAgeSeconds: seconds(e.WEBHOOK_MAX_AGE),
     defaultCountryCode: e.DEFAULT_COUNTRY_CODE,
     uploadMaxBytes: Math.round(e.UPLOAD_MAX_MB * 1024 * 1024),
     importMaxRows: e.IMPORT_MAX_ROWS,

@@ -7,9 +7,14 @@ import * as templates from './migrations/20261122_04_templates.ts';
 import * as deliveries from './migrations/20261122_05_deliveries.ts';
 import * as search from './migrations/20261123_01_search.ts';
 import * as audit from './migrations/20261123_02_audit.ts';
+import * as webhookEvents from './migrations/20261124_webhooks_01_provider_events.ts';
+import * as accountUsernames from './migrations/20261124_accounts_01_usernames.ts';
+import * as accountSessions from './migrations/20261124_accounts_02_sessions.ts';
+import * as accountRateLimits from './migrations/20261124_accounts_03_rate_limits.ts';
+import * as accountAuditActorUsername from './migrations/20261124_accounts_04_audit_actor_username.ts';
 
 /** Every migration, in order. A new migration file is added here with its date-prefixed name. */
-const migrations: Record<string, Migration> = {
+export const migrations: Record<string, Migration> = {
   '20261122_01_users': users,
   '20261122_02_records': records,
   '20261122_03_jobs': jobs,
@@ -17,6 +22,11 @@ const migrations: Record<string, Migration> = {
   '20261122_05_deliveries': deliveries,
   '20261123_01_search': search,
   '20261123_02_audit': audit,
+  '20261124_webhooks_01_provider_events': webhookEvents,
+  '20261124_accounts_01_usernames': accountUsernames,
+  '20261124_accounts_02_sessions': accountSessions,
+  '20261124_accounts_03_rate_limits': accountRateLimits,
+  '20261124_accounts_04_audit_actor_username': accountAuditActorUsername,
 };
 
 /**

@@ -12,6 +12,27 @@ export interface UsersTable {
   tokens_valid_after: number;
   created_at: string;
   updated_at: string;
+  /** The username NFKC-normalised and case-folded: unique, what login and sign-up compare. */
+  username_key: string | null;
+  /** The username's look-alike form (lib/username-skeleton.ts): unique, so no look-alike is let in. */
+  username_skeleton: string | null;
+  /** 1 on the first account ever created, null on the others: unique, so only one can be first. */
+  first_account: number | null;
+}
+
+/** One sign-in: a session token is good while its row is. */
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** rate-limiter-flexible's counters: points used by a key in its window, which ends at `expire` (epoch ms). */
+export interface RateLimitsTable {
+  key: string;
+  points: number;
+  expire: number | null;
 }
 
 export interface PasswordResetsTable {
@@ -146,12 +167,16 @@ export interface DeliveryEventsTable {
   status: DeliveryStatus;
   at: string;
   detail: string | null;
+  /** A provider-reported event's identity, '<status>@<Unix seconds>', unique per delivery; null for our own. */
+  provider_event: string | null;
 }
 
 export interface AuditLogTable {
   id: string;
   at: string;
   actor_id: string | null;
+  /** The actor's username when the entry was written (null on entries older than the column). */
+  actor_username: string | null;
   action: string;
   subject_type: string;
   subject_id: string | null;
@@ -176,6 +201,8 @@ export interface RecordSearchTable {
 export interface DB {
   users: UsersTable;
   password_resets: PasswordResetsTable;
+  sessions: SessionsTable;
+  rate_limits: RateLimitsTable;
   campaigns: CampaignsTable;
   record_counts: RecordCountsTable;
   credit_cards: CreditCardsTable;

@@ -9,10 +9,16 @@ export interface MailAttachment {
   contentType?: string;
 }
 
+/** One recipient given as an object: nodemailer takes it as it is, without parsing it as an address list. */
+export interface MailAddress {
+  name: string;
+  address: string;
+}
+
 export interface MailMessage {
   /** '<id@host>': set it to one value per message, so a message sent twice can be known as one. */
   messageId?: string;
-  to: string;
+  to: string | MailAddress;
   subject: string;
   text: string;
   html?: string;

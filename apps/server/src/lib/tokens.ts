@@ -3,6 +3,8 @@ import { jwtVerify, SignJWT } from 'jose';
 
 export interface SessionClaims {
   userId: string;
+  /** The sign-in this token belongs to (a row of `sessions`). */
+  sessionId: string;
   issuedAt: number;
   expiresAt: number;
 }
@@ -15,8 +17,8 @@ export class SessionTokens {
     this.key = new TextEncoder().encode(secret);
   }
 
-  sign(userId: string, ttlSeconds: number): Promise<string> {
-    return new SignJWT({})
+  sign(userId: string, sessionId: string, ttlSeconds: number): Promise<string> {
+    return new SignJWT({ sid: sessionId })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(userId)
       .setIssuedAt()
@@ -30,12 +32,13 @@ export class SessionTokens {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
       if (
         typeof payload.sub !== 'string' ||
+        typeof payload.sid !== 'string' ||
         typeof payload.iat !== 'number' ||
         typeof payload.exp !== 'number'
       ) {
         return null;
       }
-      return { userId: payload.sub, issuedAt: payload.iat, expiresAt: payload.exp };
+      return { userId: payload.sub, sessionId: payload.sid, issuedAt: payload.iat, expiresAt: payload.exp };
     } catch {
       return null;
     }

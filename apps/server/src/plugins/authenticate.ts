@@ -7,6 +7,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in user; set by the `requireUser` hook on every route that uses it. */
     user: User;
+    /** The sign-in the request's token belongs to; set with `user`. */
+    sessionId: string;
   }
 }
 
@@ -18,9 +20,10 @@ export function createGuards(auth: AuthService): { requireUser: Guard; requireAd
     const header = request.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
     if (!token) throw unauthorized('Sign in to continue.');
-    const user = await auth.authenticate(token);
-    if (!user) throw unauthorized('Your session has expired or is not valid. Please sign in again.');
-    request.user = user;
+    const session = await auth.authenticate(token);
+    if (!session) throw unauthorized('Your session has expired or is not valid. Please sign in again.');
+    request.user = session.user;
+    request.sessionId = session.sessionId;
   };
   const requireAdmin: Guard = async (request, reply) => {
     await requireUser(request, reply);

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '@notice-desk/contract/errors';
 import { isDatabaseUnavailable } from '../db/errors.ts';
-import { AppError } from '../lib/errors.ts';
+import { AppError, TooManyRequests } from '../lib/errors.ts';
 
 function body(statusCode: number, code: string, message: string, fields?: Record<string, string>): ErrorBody {
   return { statusCode, code, message, error: fields ?? message };
@@ -16,14 +16,18 @@ export function registerErrorHandling(app: FastifyInstance): void {
     for (const header of ['content-type', 'content-length', 'content-disposition'])
       reply.removeHeader(header);
     if (err instanceof AppError) {
+      if (err instanceof TooManyRequests) reply.header('retry-after', String(err.retryAfterSeconds));
       return reply.status(err.statusCode).send(body(err.statusCode, err.code, err.message, err.fields));
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const fields: Record<string, string> = {};
       const general: string[] = [];
+      const query = err.validationContext === 'querystring' ? (request.query as object) : undefined;
       for (const issue of err.validation) {
         const field = issue.instancePath.split('/').filter(Boolean).join('.');
-        const text = issue.message ?? 'is not valid';
+        // A parameter repeated in the address (?actor=a&actor=b) arrives as a list where one value is read.
+        const repeated = query && Object.hasOwn(query, field) && Array.isArray(query[field as keyof object]);
+        const text = repeated ? `${field} must be given once.` : (issue.message ?? 'is not valid');
         if (field) fields[field] ??= text;
         else general.push(text);
       }

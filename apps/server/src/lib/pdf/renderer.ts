@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { PDFPage } from 'pdf-lib';
+import { randomBytes } from 'node:crypto';
+import { batchSkeleton, buildBatchInPage, markerPrefix, type BatchLayout } from './record-isolation.ts';
 
 // playwright-core and pdf-lib load on the first render, not at start: a process that never prints
 // (an API process, a worker busy with imports) does not carry them.
@@ -18,7 +20,7 @@ export interface RendererOptions {
   batchSize?: number;
 }
 
-const MARKER_HOST = 'record-start.invalid';
+const pdfOptions = { format: 'A4', preferCSSPageSize: true, printBackground: true } as const;
 const launchArgs = [
   '--no-sandbox',
   '--disable-gpu',
@@ -51,10 +53,9 @@ class PrintDeadlineError extends Error {}
  * One warm headless Chromium shared by the server. Pages run with JavaScript off and every network
  * request refused (templates are staff-edited HTML: nothing they say may run or be fetched).
  *
- * Speed: records are printed in batches, one document per batch with a page break between records,
- * then split per record. Each record starts with an invisible link to a marker URL; Chromium keeps
- * links in the PDF, so the page holding each marker is exactly where that record starts. The markers
- * are removed from the split files. If a batch's markers do not add up, its records print one by one.
+ * Speed: records are printed in batches, several to one document, then split per record at marker
+ * links only this batch knows. Isolation: no record can reach another's pages, whatever its template
+ * does (record-isolation.ts says how); a template that needs a document of its own prints one per record.
  */
 export class PdfRenderer {
   private browser: Promise<RunningBrowser> | undefined;
@@ -112,20 +113,9 @@ export class PdfRenderer {
     const tab = await this.takeTab();
     let healthy = false;
     try {
-      const pdf = await this.print(tab, batch);
-      const split = await splitAtMarkers(pdf, batch.length);
-      if (split) {
-        healthy = true;
-        return split;
-      }
-      this.options.log.warn(
-        { records: batch.length },
-        'record markers did not add up; printing records one by one',
-      );
-      const singles: Buffer[] = [];
-      for (const html of batch) singles.push(Buffer.from(await this.print(tab, [html])));
+      const pdfs = await this.printRecords(tab, batch);
       healthy = true;
-      return singles;
+      return pdfs;
     } catch (err) {
       // A browser that cannot print a batch in two minutes is wedged: it goes, the next use starts another.
       if (err instanceof PrintDeadlineError) void tab.browser.close().catch(() => undefined);
@@ -136,26 +126,50 @@ export class PdfRenderer {
     }
   }
 
-  private async print({ page, gone }: Tab, documents: string[]): Promise<Uint8Array> {
-    const sections = documents
-      .map(
-        (html, i) =>
-          `<section class="nd-record"><a href="https://${MARKER_HOST}/${i}" style="font-size:1px;line-height:0;color:transparent;text-decoration:none">.</a>${html}</section>`,
-      )
-      .join('');
-    const printing = (async () => {
-      await page.setContent(
-        `<!doctype html><html><head><meta charset="utf-8"><style>.nd-record{break-after:page}.nd-record:last-child{break-after:auto}</style></head><body>${sections}</body></html>`,
-        { waitUntil: 'load', timeout: PRINT_DEADLINE_MS / 2 },
+  /**
+   * One PDF per record. Several records share one document, each isolated (record-isolation.ts), then
+   * the PDF is split at their markers; a batch whose template needs a document of its own, or whose
+   * markers do not add up, prints one document per record.
+   */
+  private async printRecords(tab: Tab, batch: string[]): Promise<Buffer[]> {
+    const { page } = tab;
+    if (batch.length > 1) {
+      const prefix = markerPrefix(randomBytes(12).toString('hex'));
+      await this.step(tab, page.setContent(batchSkeleton, { waitUntil: 'load' }));
+      const layout = await this.step(
+        tab,
+        page.evaluate<BatchLayout>(`(${buildBatchInPage})(${JSON.stringify({ documents: batch, prefix })})`),
       );
-      return page.pdf({ format: 'A4', preferCSSPageSize: true, printBackground: true });
-    })();
+      if (!layout.alone) {
+        const split = await splitAtMarkers(await this.step(tab, page.pdf(pdfOptions)), batch.length, prefix);
+        if (split) return split;
+        this.options.log.warn(
+          { records: batch.length },
+          'record markers did not add up; printing records one by one',
+        );
+      } else {
+        this.options.log.debug(
+          { records: batch.length, reason: layout.alone },
+          'printing one record per document',
+        );
+      }
+    }
+    const alone: Buffer[] = [];
+    for (const html of batch) {
+      await this.step(tab, page.setContent(standardsMode(html), { waitUntil: 'load' }));
+      alone.push(Buffer.from(await this.step(tab, page.pdf(pdfOptions))));
+    }
+    return alone;
+  }
+
+  /** A browser call, abandoned when the browser dies or the call passes the print deadline. */
+  private async step<T>({ gone }: Tab, call: Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new PrintDeadlineError('Printing took too long.')), PRINT_DEADLINE_MS);
     });
     try {
-      return await whileAlive(Promise.race([printing, deadline]), gone);
+      return await whileAlive(Promise.race([call, deadline]), gone);
     } finally {
       clearTimeout(timer);
     }
@@ -257,6 +271,14 @@ export class PdfRenderer {
   }
 }
 
+/**
+ * A template as a document in standards mode, as the editor shows it and as the shared document prints
+ * it: without a doctype Chromium would print it in quirks mode (tables not inheriting font sizes).
+ */
+function standardsMode(html: string): string {
+  return /^\s*<!doctype/i.test(html) ? html : `<!doctype html><meta charset="utf-8">${html}`;
+}
+
 /** The call's result, or the browser's death, whichever comes first. */
 function whileAlive<T>(call: Promise<T>, gone: Promise<never>): Promise<T> {
   return Promise.race([call, gone]);
@@ -267,16 +289,22 @@ function usable(page: Page): boolean {
   return !page.isClosed() && page.context().browser()?.isConnected() === true;
 }
 
-/** Splits a batch's PDF at its record markers; null when they do not match the number of records. */
-async function splitAtMarkers(pdf: Uint8Array, records: number): Promise<Buffer[] | null> {
+/**
+ * Splits a batch's PDF where each record's marker sits; null unless every record's marker is found,
+ * once, each on a later page than the one before, the first on the first page.
+ */
+async function splitAtMarkers(pdf: Uint8Array, records: number, prefix: string): Promise<Buffer[] | null> {
   const lib = await pdfLib();
   const { PDFDocument } = lib;
   const doc = await PDFDocument.load(pdf);
   const pages = doc.getPages();
   const starts: number[] = [];
-  pages.forEach((page, index) => {
-    if (markerLinks(lib, page).length > 0) starts.push(index);
-  });
+  for (const [index, page] of pages.entries()) {
+    for (const { record } of markerLinks(lib, page, prefix)) {
+      if (record !== starts.length || starts.at(-1) === index) return null;
+      starts.push(index);
+    }
+  }
   if (starts.length !== records || starts[0] !== 0) return null;
   const out: Buffer[] = [];
   for (let r = 0; r < records; r++) {
@@ -288,7 +316,7 @@ async function splitAtMarkers(pdf: Uint8Array, records: number): Promise<Buffer[
       Array.from({ length: to - from }, (_, k) => from + k),
     );
     for (const page of copied) {
-      removeMarkers(lib, page);
+      removeMarkers(lib, page, prefix);
       single.addPage(page);
     }
     out.push(Buffer.from(await single.save()));
@@ -298,27 +326,31 @@ async function splitAtMarkers(pdf: Uint8Array, records: number): Promise<Buffer[
 
 type PdfLib = Awaited<ReturnType<typeof pdfLib>>;
 
+/** The batch's record markers on a page: the annotation's index and the record it starts. */
 function markerLinks(
   { PDFArray, PDFDict, PDFHexString, PDFName, PDFString }: PdfLib,
   page: PDFPage,
-): number[] {
+  prefix: string,
+): { annotation: number; record: number }[] {
   const annots = page.node.lookup(PDFName.of('Annots'));
-  const found: number[] = [];
+  const found: { annotation: number; record: number }[] = [];
   if (!(annots instanceof PDFArray)) return found;
   for (let i = 0; i < annots.size(); i++) {
     const annot = annots.lookup(i);
     const action = annot instanceof PDFDict ? annot.lookup(PDFName.of('A')) : undefined;
     const uri = action instanceof PDFDict ? action.lookup(PDFName.of('URI')) : undefined;
-    if ((uri instanceof PDFString || uri instanceof PDFHexString) && uri.decodeText().includes(MARKER_HOST))
-      found.push(i);
+    if (!(uri instanceof PDFString || uri instanceof PDFHexString)) continue;
+    const text = uri.decodeText();
+    if (text.startsWith(prefix) && /^\d+$/.test(text.slice(prefix.length)))
+      found.push({ annotation: i, record: Number(text.slice(prefix.length)) });
   }
   return found;
 }
 
-function removeMarkers(lib: PdfLib, page: PDFPage): void {
+function removeMarkers(lib: PdfLib, page: PDFPage, prefix: string): void {
   const { PDFArray, PDFName } = lib;
   const annots = page.node.lookup(PDFName.of('Annots'));
   if (!(annots instanceof PDFArray)) return;
-  for (const index of markerLinks(lib, page).reverse()) annots.remove(index);
+  for (const { annotation } of markerLinks(lib, page, prefix).reverse()) annots.remove(annotation);
   if (annots.size() === 0) page.node.delete(PDFName.of('Annots'));
 }

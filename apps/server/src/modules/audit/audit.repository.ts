@@ -18,14 +18,20 @@ export interface AuditFact {
 /**
  * Appends one entry. Call it with the transaction that made the change, so the change and its entry
  * are written together or not at all. The table refuses updates and deletes (database triggers).
+ * The actor's username is copied in as it is now, so the entry keeps the name it was done under.
  */
 export async function appendAudit(db: Database, fact: AuditFact): Promise<void> {
+  const actorId = fact.actorId;
   await db
     .insertInto('audit_log')
     .values({
       id: newId(),
       at: nowIso(),
-      actor_id: fact.actorId,
+      actor_id: actorId,
+      actor_username:
+        actorId === null
+          ? null
+          : (eb) => eb.selectFrom('users').select('users.username').where('users.id', '=', actorId),
       action: fact.action,
       subject_type: fact.subjectType,
       subject_id: fact.subjectId ?? null,
@@ -37,24 +43,32 @@ export async function appendAudit(db: Database, fact: AuditFact): Promise<void> 
 }
 
 export type AuditRow = AuditLogTable & {
-  actor_username: string | null;
+  /** The actor's username and name now. */
+  actor_current_username: string | null;
   actor_name: string | null;
 };
 
-/** Newest first. Filters use the (action, id) and (actor_id, id) indexes; days are UTC and inclusive. */
+/**
+ * Newest first. Filters use the (action, id) and (actor_id, id) indexes; days are UTC and inclusive. The
+ * actor filter matches the username an entry was written under and the actor's username now, so a
+ * renamed user's entries are found by either name.
+ */
 export async function listAudit(
   db: Database,
   { page, limit, action, actor, from, to }: AuditQuery,
 ): Promise<{ rows: AuditRow[]; total: number }> {
   let query = db.selectFrom('audit_log').leftJoin('users', 'users.id', 'audit_log.actor_id');
   if (action) query = query.where('audit_log.action', '=', action);
-  if (actor) query = query.where('users.username', '=', actor);
+  if (actor)
+    query = query.where((eb) =>
+      eb.or([eb('users.username', '=', actor), eb('audit_log.actor_username', '=', actor)]),
+    );
   if (from) query = query.where('audit_log.at', '>=', `${from}T00:00:00.000Z`);
   if (to) query = query.where('audit_log.at', '<=', `${to}T23:59:59.999Z`);
   const [rows, count] = await Promise.all([
     query
       .selectAll('audit_log')
-      .select(['users.username as actor_username', 'users.name as actor_name'])
+      .select(['users.username as actor_current_username', 'users.name as actor_name'])
       .orderBy('audit_log.id', 'desc')
       .limit(limit)
       .offset((page - 1) * limit)

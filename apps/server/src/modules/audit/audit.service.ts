@@ -10,7 +10,12 @@ function toEntry(row: audit.AuditRow): AuditEntry {
     _id: row.id,
     at: row.at,
     actor: row.actor_id
-      ? { _id: row.actor_id, username: row.actor_username ?? '', name: row.actor_name ?? '' }
+      ? {
+          _id: row.actor_id,
+          username: row.actor_current_username ?? row.actor_username ?? '',
+          name: row.actor_name ?? '',
+          usernameThen: row.actor_username,
+        }
       : null,
     action: row.action as AuditAction,
     subjectType: row.subject_type,

@@ -11,9 +11,13 @@ import {
   updateUserBody,
   user,
 } from '@notice-desk/contract/auth';
+import type { FastifyRequest } from 'fastify';
 import type { AppContext, App } from '../../app-context.ts';
+import type { Session } from './auth.service.ts';
 
 const tags = ['auth'];
+
+const session = (req: FastifyRequest): Session => ({ user: req.user, sessionId: req.sessionId });
 
 export function authRoutes(app: App, { auth, guards }: AppContext): void {
   app.post(
@@ -23,12 +27,12 @@ export function authRoutes(app: App, { auth, guards }: AppContext): void {
         tags,
         summary: 'Sign up',
         description:
-          'Creates an account and answers it. The first account ever created is the ADMIN; later ones are plain users. A username already taken answers 409.',
+          'Creates an account and answers it. The first account ever created is the ADMIN; later ones are plain users. A username already taken in any letter case or normalisation form, or one that looks like a taken one, answers 409. The password has at least 8 characters and is not the username. With SIGNUP=closed (or first-only once an account exists) it answers 403: an ADMIN creates accounts with the admin command line.',
         body: registerBody,
         response: { 201: user },
       },
     },
-    async (req, reply) => reply.status(201).send(await auth.register(req.body)),
+    async (req, reply) => reply.status(201).send(await auth.register(req.body, req.ip)),
   );
 
   app.post(
@@ -38,7 +42,7 @@ export function authRoutes(app: App, { auth, guards }: AppContext): void {
         tags,
         summary: 'Sign in',
         description:
-          "Checks a username and password and answers a session token (send it as a bearer token) with the user. 'Remeber this Device' (remember) gives a longer session. Too many failed attempts answer 429.",
+          "Checks a username (any letter case or normalisation form) and password and answers a session token (send it as a bearer token) with the user. 'Remeber this Device' (remember) gives a longer session. Too many attempts for a username from one address, for a username or from an address answer 429, saying when to try again.",
         body: loginBody,
         response: { 200: loginResponse },
       },
@@ -53,7 +57,8 @@ export function authRoutes(app: App, { auth, guards }: AppContext): void {
       schema: {
         tags,
         summary: 'Update my profile',
-        description: 'Changes the signed-in user’s name or username and answers the user.',
+        description:
+          'Changes the signed-in user’s name or username and answers the user. The change is audited with the names before and after.',
         body: updateUserBody,
         response: { 200: user },
       },
@@ -68,13 +73,13 @@ export function authRoutes(app: App, { auth, guards }: AppContext): void {
         tags,
         summary: 'Ask for a password reset link',
         description:
-          'Mails a one-hour reset link to the account whose username is this address. The answer is the same whether or not the account exists.',
+          'Mails a one-hour reset link to the account whose username is this address, when that username is one valid e-mail address. The answer is the same, and as quick, whether or not the account exists or has an address. More than RESET_MAILS_PER_HOUR requests for a username or from an address answer 429.',
         body: forgotPasswordBody,
         response: { 200: messageResponse },
       },
     },
     async (req) => {
-      await auth.forgotPassword(req.body.email);
+      await auth.forgotPassword(req.body.email, req.ip);
       return { message: 'If that account exists, a reset link has been sent.' };
     },
   );
@@ -93,7 +98,7 @@ export function authRoutes(app: App, { auth, guards }: AppContext): void {
       },
     },
     async (req) => {
-      await auth.resetPassword(req.params.token, req.body.password);
+      await auth.resetPassword(req.params.token, req.body.password, req.ip);
       return { message: 'Password has been reset. Please sign in.' };
     },
   );
@@ -105,13 +110,14 @@ export function authRoutes(app: App, { auth, guards }: AppContext): void {
       schema: {
         tags,
         summary: 'Set my password',
-        description: 'Sets a new password for the signed-in user.',
+        description:
+          'Sets a new password for the signed-in user after checking the current one (oldPassword), so a stolen session token alone cannot. Every other session of the user ends; this one goes on.',
         body: updatePasswordBody,
         response: { 200: messageResponse },
       },
     },
     async (req) => {
-      await auth.setPassword(req.user._id, req.body.password);
+      await auth.setPassword(session(req), req.body.oldPassword, req.body.password, req.ip);
       return { message: 'Password updated successfully.' };
     },
   );
@@ -124,13 +130,13 @@ export function authRoutes(app: App, { auth, guards }: AppContext): void {
         tags,
         summary: 'Change my password',
         description:
-          'Changes the signed-in user’s password after checking the old one (the dashboard’s Change Password form).',
+          'Changes the signed-in user’s password after checking the old one (the dashboard’s Change Password form). Every other session of the user ends; this one goes on.',
         body: changePasswordBody,
         response: { 200: messageResponse },
       },
     },
     async (req) => {
-      await auth.changePassword(req.user._id, req.body.oldPassword, req.body.newPassword);
+      await auth.changePassword(session(req), req.body.oldPassword, req.body.newPassword, req.ip);
       return { message: 'Password updated successfully.' };
     },
   );

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { campaignType } from '@notice-desk/contract/campaigns';
-import { pageQuery } from '@notice-desk/contract/paging';
+import { pageQuery, pagingQuery } from '@notice-desk/contract/paging';
 import { recordId } from '@notice-desk/contract/record-fields';
 import type { App, AppContext } from '../../app-context.ts';
 
@@ -20,7 +20,7 @@ export function campaignsRoutes(app: App, { campaigns, guards }: AppContext): vo
         description:
           'Answers one of the caller’s campaigns with a page of its records (50 by default), each with its latest e-mail and WhatsApp status and error, and how many records have been sent.',
         params: idParams,
-        querystring: pageQuery.extend({ limit: pageQuery.shape.limit.default(50) }),
+        querystring: pagingQuery({ limit: 50 }),
       },
     },
     (req) => campaigns.single(req.user._id, req.params.id, req.query),

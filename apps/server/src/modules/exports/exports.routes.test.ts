@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
 import { pdfPagesText } from '../../test/pdf-text.ts';
+import { strictXmlParts } from '../../test/xml.ts';
 import { unzip } from '../../test/zip.ts';
 import { noticeKind } from '../records/record-kinds.ts';
 
@@ -117,6 +118,38 @@ describe('campaign exports', () => {
     expect(rows[0]!['Email PDF SHA-256']).toMatch(/^[0-9a-f]{64}$/);
     expect(rows[1]!['Customer Name']).toBe(`'=HYPERLINK("http://evil","x")`);
     expect(rows[1]!['Remark']).toBe("'+1+1");
+  });
+
+  it('reports fields holding characters XML forbids as U+FFFD, in a file whose every XML part is well-formed', async () => {
+    const hostile: Record<string, [sent: string, shown: string]> = {
+      custName: ['Asha\uFFFERao', 'Asha\uFFFDRao'],
+      address: ['12\uFFFF MG Road\uFDD0', '12\uFFFD MG Road\uFFFD'],
+      remark: ['a\u0001b\u0008c\u000Bd\u000Ce\u001Ff', 'a\uFFFDb\uFFFDc\uFFFDd\uFFFDe\uFFFDf'],
+      state: ['\u007FKA\u{10FFFF}', '\uFFFDKA\uFFFD'],
+      legalManager: ['Line one\nLine\ttwo', 'Line one\nLine\ttwo'],
+      zipCode: ['आशा 😀', 'आशा 😀'],
+    };
+    const { campaignId } = await notices(1, () =>
+      Object.fromEntries(Object.entries(hostile).map(([key, [sent]]) => [key, sent])),
+    );
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/campaigns/export-reports/notice?campaignid=${campaignId}`,
+      headers: asha.headers,
+    });
+    expect(res.statusCode).toBe(200);
+    const parts = await strictXmlParts(res.rawPayload);
+    expect(parts.map((p) => p.name)).toEqual(expect.arrayContaining(['xl/worksheets/sheet1.xml']));
+    const sheetText = parts.find((p) => p.name === 'xl/worksheets/sheet1.xml')!.text;
+    for (const [, shown] of Object.values(hostile)) expect(sheetText).toContain(shown);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0]!;
+    const header = (sheet.getRow(1).values as string[]).slice(1);
+    for (const [key, [, shown]] of Object.entries(hostile)) {
+      const label = noticeKind.fields.find((f) => f.key === key)!.label;
+      expect(String(sheet.getRow(2).getCell(header.indexOf(label) + 1).value), key).toBe(shown);
+    }
   });
 });
 

@@ -94,7 +94,11 @@ function kindRoutes(
       },
     },
     async (req, reply) => {
-      const { fields, file } = await readUploadForm(req, (incoming) => uploads.save(req.user._id, incoming));
+      const { fields, file } = await readUploadForm(
+        req,
+        (incoming) => uploads.save(req.user._id, incoming),
+        (stored) => uploads.discard(req.user._id, stored.storedName),
+      );
       const name = plainName.optional().safeParse(fields.file_name || fields.name || undefined);
       if (!name.success) {
         const message = name.error.issues[0]!.message;

@@ -133,6 +133,21 @@ describe('notice PDFs behind signed links', () => {
     });
     expect(denied.statusCode).toBe(403);
   });
+
+  it('refuses a preview naming a prototype property as a placeholder, for either kind, with 400', async () => {
+    const names = ['{{constructor}}', '{{__proto__}}', '{{toString}}', '{{hasOwnProperty}}', '{{ valueOf }}'];
+    for (const kind of ['notice', 'credit-card'])
+      for (const name of names) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/emailTemplates/preview',
+          headers: admin.headers,
+          payload: { kind, html: `<p>Dear {{custName}}, ${name}</p>` },
+        });
+        expect(res.statusCode, `${kind} ${name}: ${res.body}`).toBe(400);
+        expect(res.json().error.html).toContain(`{{${name.replace(/[{}\s]/g, '')}}} names no field of a`);
+      }
+  });
 });
 
 describe('rendering hostile templates', () => {

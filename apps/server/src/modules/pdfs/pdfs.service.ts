@@ -7,6 +7,7 @@ import { RendererUnavailableError, type PdfRenderer } from '../../lib/pdf/render
 import type { FileStore } from '../../lib/storage.ts';
 import { recordKinds } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
+import { checkPlaceholders, fillPlaceholders } from '../templates/placeholders.ts';
 import { pdfTemplatesOf, type EmailTemplateRow } from '../templates/templates.repository.ts';
 
 export interface RenderedPdf {
@@ -29,7 +30,7 @@ const squash = (text: string) => text.toLowerCase().replace(/\s+/g, '');
 
 /** A template with every `{{field}}` replaced by the record's value, HTML-escaped so values stay text. */
 export function mergeTemplate(html: string, fields: Record<string, string | undefined>): string {
-  return html.replace(/\{\{\s*([^{}\s]+)\s*\}\}/g, (_, key: string) => escapeHtml(fields[key] ?? ''));
+  return fillPlaceholders(html, fields, escapeHtml);
 }
 
 /**
@@ -136,6 +137,7 @@ export class PdfsService {
 
   /** A template rendered with one of the caller's records, or with sample values when there is none. */
   async preview(ownerId: string, kind: RecordKind, html: string): Promise<Buffer> {
+    checkPlaceholders(kind, html, 'html');
     const info = recordKinds[kind];
     const [row] = await records.listRecords(this.db, info, ownerId, 0, 1);
     const fields = Object.fromEntries(info.fields.map((f) => [f.key, row?.[f.key] || `[${f.label}]`]));

@@ -4,20 +4,26 @@ import type { Channel, DeliveriesTable, DeliveryEventsTable, DeliveryStatus } fr
 export type DeliveryRow = DeliveriesTable;
 
 /** Statuses in the order they happen; a status never moves back down this list. */
-const order: Record<Exclude<DeliveryStatus, 'failed'>, number> = {
-  queued: 0,
-  outbox: 1,
-  sent: 1,
-  delivered: 2,
-  read: 3,
-};
-const statuses = Object.keys(order) as Exclude<DeliveryStatus, 'failed'>[];
+const order = new Map<DeliveryStatus, number>([
+  ['queued', 0],
+  ['outbox', 1],
+  ['sent', 1],
+  ['delivered', 2],
+  ['read', 3],
+]);
+const statuses = [...order.keys()];
 
-/** Forward only: failed is final, and a message already delivered cannot fail any more. */
+/**
+ * Forward only: failed is final, and a message already delivered cannot fail any more. Outbox is final
+ * too: nothing was handed to a provider, so no provider can report it delivered, read or failed.
+ */
 function canMove(from: DeliveryStatus, to: DeliveryStatus): boolean {
-  if (from === 'failed') return false;
-  if (to === 'failed') return order[from] < order.delivered;
-  return order[to] > order[from];
+  if (from === 'failed' || from === 'outbox') return false;
+  const rank = order.get(from);
+  if (rank === undefined) return false;
+  if (to === 'failed') return rank < order.get('delivered')!;
+  const next = order.get(to);
+  return next !== undefined && next > rank;
 }
 
 export const activeKey = (recordId: string, channel: Channel) => `${recordId}:${channel}`;
@@ -63,18 +69,16 @@ async function appendEvent(
   await db.insertInto('delivery_events').values({ delivery_id: deliveryId, status, at, detail }).execute();
 }
 
-/**
- * Moves a delivery to a new status when that is forward (a late 'delivered' never undoes 'read'),
- * recording the event either way. Answers whether the status changed.
- */
-export async function advanceStatus(
+type StatusChanges = Partial<Pick<DeliveryRow, 'provider_message_id' | 'error' | 'pdf_sha256' | 'pdf_key'>>;
+
+/** The forward move itself, guarded in SQL so a concurrent change between read and write cannot undo it. */
+async function moveForward(
   db: Database,
   delivery: Pick<DeliveryRow, 'id' | 'status'>,
   status: DeliveryStatus,
   at: string,
-  changes: Partial<Pick<DeliveryRow, 'provider_message_id' | 'error' | 'pdf_sha256' | 'pdf_key'>> = {},
+  changes: StatusChanges,
 ): Promise<boolean> {
-  await appendEvent(db, delivery.id, status, at, changes.error ?? null);
   if (!canMove(delivery.status, status)) return false;
   const allowedFrom = statuses.filter((from) => canMove(from, status));
   const result = await db
@@ -92,6 +96,54 @@ export async function advanceStatus(
   return Number(result.numUpdatedRows) === 1;
 }
 
+/**
+ * Moves a delivery to a new status when that is forward (a late 'delivered' never undoes 'read'),
+ * recording the event either way. Answers whether the status changed.
+ */
+export async function advanceStatus(
+  db: Database,
+  delivery: Pick<DeliveryRow, 'id' | 'status'>,
+  status: DeliveryStatus,
+  at: string,
+  changes: StatusChanges = {},
+): Promise<boolean> {
+  await appendEvent(db, delivery.id, status, at, changes.error ?? null);
+  return moveForward(db, delivery, status, at, changes);
+}
+
+/** What a provider's report did: moved the status, was recorded without moving it, or was already known. */
+export type ProviderEventOutcome = 'applied' | 'unchanged' | 'replayed';
+
+/**
+ * A status a provider reported, recorded once per delivery and event identity (`eventKey`): the insert
+ * of a key already held does nothing, so a replay, even many at once on several processes, neither
+ * adds a row nor moves the status. A new event is recorded either way and moves the status forward
+ * only, in the same transaction.
+ */
+export function recordProviderEvent(
+  db: Database,
+  delivery: Pick<DeliveryRow, 'id' | 'status'>,
+  event: { status: DeliveryStatus; at: string; eventKey: string; error?: string },
+): Promise<ProviderEventOutcome> {
+  return db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('delivery_events')
+      .values({
+        delivery_id: delivery.id,
+        status: event.status,
+        at: event.at,
+        detail: event.error ?? null,
+        provider_event: event.eventKey,
+      })
+      .onConflict((oc) => oc.columns(['delivery_id', 'provider_event']).doNothing())
+      .returning('delivery_id')
+      .executeTakeFirst();
+    if (!inserted) return 'replayed';
+    const changes = event.error !== undefined ? { error: event.error } : {};
+    return (await moveForward(trx, delivery, event.status, event.at, changes)) ? 'applied' : 'unchanged';
+  });
+}
+
 export async function noteRetry(db: Database, id: string, error: string, at: string): Promise<void> {
   await db.updateTable('deliveries').set({ error }).where('id', '=', id).execute();
   await appendEvent(db, id, 'queued', at, error);
@@ -107,11 +159,21 @@ export function findDeliveries(db: Database, ids: string[]): Promise<DeliveryRow
   return db.selectFrom('deliveries').selectAll().where('id', 'in', ids).execute();
 }
 
-export function findByProviderId(db: Database, providerMessageId: string): Promise<DeliveryRow | undefined> {
+/**
+ * The delivery a WhatsApp Cloud API status speaks of: a WhatsApp one with that provider message id.
+ * Never another channel's (an e-mail's Message-ID is no WhatsApp message), and never an outbox one,
+ * which no provider ever saw.
+ */
+export function findCloudApiDelivery(
+  db: Database,
+  providerMessageId: string,
+): Promise<DeliveryRow | undefined> {
   return db
     .selectFrom('deliveries')
     .selectAll()
+    .where('channel', '=', 'whatsapp')
     .where('provider_message_id', '=', providerMessageId)
+    .where('status', '<>', 'outbox')
     .executeTakeFirst();
 }
 

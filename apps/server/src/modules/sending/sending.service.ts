@@ -22,6 +22,7 @@ import { appendAudit } from '../audit/audit.repository.ts';
 import { mergeTemplate, pdfFileName, type PdfsService } from '../pdfs/pdfs.service.ts';
 import { recordKinds } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
+import { fillPlaceholders } from '../templates/placeholders.ts';
 import * as deliveries from './deliveries.repository.ts';
 
 export const SEND_JOB = 'send';
@@ -313,8 +314,7 @@ export class SendingService {
   ): Promise<{ status: DeliveryStatus; messageId: string }> {
     const kind = delivery.record_kind;
     const filename = pdfFileName(kind, row);
-    const plain = (text: string) =>
-      text.replace(/\{\{\s*([^{}\s]+)\s*\}\}/g, (_, key: string) => row[key] ?? '');
+    const plain = (text: string) => fillPlaceholders(text, row);
     if (delivery.channel === 'email') {
       const to = checkEmail(row.emailId ?? '');
       const html = mergeTemplate(templates.body, row);

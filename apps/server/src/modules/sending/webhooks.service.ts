@@ -1,76 +1,150 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../../db/database.ts';
-import type { DeliveryStatus } from '../../db/schema.ts';
-import { AppError, forbidden } from '../../lib/errors.ts';
+import { AppError, badRequest, forbidden } from '../../lib/errors.ts';
 import * as deliveries from './deliveries.repository.ts';
+import { deliveryStatusOf, readStatusUpdates, type StatusUpdate } from './whatsapp-status-body.ts';
 
-interface StatusUpdate {
-  id?: string;
-  status?: string;
-  timestamp?: string;
-  errors?: { title?: string; message?: string; code?: number }[];
+/** How far ahead of our clock a provider's timestamp may be and still be believed. */
+const CLOCK_SKEW_SECONDS = 5 * 60;
+
+/** What a webhook did with its statuses, one count each (see the route's description). */
+export interface WebhookOutcome {
+  applied: number;
+  unchanged: number;
+  replayed: number;
+  refused: number;
+  unmatched: number;
+  ignored: number;
 }
 
-const statusOf: Record<string, DeliveryStatus> = {
-  sent: 'sent',
-  delivered: 'delivered',
-  read: 'read',
-  failed: 'failed',
-};
+/** Where the service writes why it skipped a status: the request's logger. */
+export interface WebhookLog {
+  warn(details: object, message: string): void;
+}
+
+export interface WhatsappWebhooksOptions {
+  appSecret: string | undefined;
+  verifyToken: string | undefined;
+  /** Events older than this are refused. */
+  maxAgeSeconds: number;
+  now?: () => number;
+}
 
 /** WhatsApp Cloud API status webhooks: the verification handshake and signed status updates. */
 export class WhatsappWebhooks {
+  private readonly now: () => number;
+
   constructor(
     private readonly db: Database,
-    private readonly appSecret: string | undefined,
-    private readonly verifyToken: string | undefined,
-  ) {}
+    private readonly options: WhatsappWebhooksOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+  }
 
   /** GET handshake: echo the challenge when the verify token matches. */
   verify(mode: string | undefined, token: string | undefined, challenge: string | undefined): string {
-    if (!this.verifyToken) throw new AppError(404, 'NOT_FOUND', 'WhatsApp webhooks are not configured.');
-    if (mode !== 'subscribe' || !token || token !== this.verifyToken || !challenge)
+    const { verifyToken } = this.options;
+    if (!verifyToken) throw new AppError(404, 'NOT_FOUND', 'WhatsApp webhooks are not configured.');
+    if (mode !== 'subscribe' || !token || token !== verifyToken || !challenge)
       throw forbidden('The verify token does not match.');
     return challenge;
   }
 
-  /** POST: checks X-Hub-Signature-256 over the raw body, then applies each status, forward only. */
-  async receive(rawBody: Buffer, signature: string | undefined): Promise<{ applied: number }> {
-    if (!this.appSecret) throw new AppError(404, 'NOT_FOUND', 'WhatsApp webhooks are not configured.');
-    const expected = Buffer.from(
-      `sha256=${createHmac('sha256', this.appSecret).update(rawBody).digest('hex')}`,
-    );
+  /**
+   * POST: checks X-Hub-Signature-256 over the raw body, reads the whole body (a malformed one is refused
+   * whole), then applies each status to its WhatsApp delivery, once, forward only. A status outside the
+   * time window is skipped, counted and logged, so one stale status never makes Meta retry its batch;
+   * a body whose every status is outside the window is refused.
+   */
+  async receive(
+    rawBody: Buffer | undefined,
+    signature: string | undefined,
+    log: WebhookLog,
+  ): Promise<WebhookOutcome> {
+    const { appSecret } = this.options;
+    if (!appSecret) throw new AppError(404, 'NOT_FOUND', 'WhatsApp webhooks are not configured.');
+    const body = rawBody ?? Buffer.alloc(0);
+    const expected = Buffer.from(`sha256=${createHmac('sha256', appSecret).update(body).digest('hex')}`);
     const given = Buffer.from(signature ?? '');
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
       throw new AppError(401, 'BAD_SIGNATURE', 'The webhook signature does not match.');
     }
-    let payload: { entry?: { changes?: { value?: { statuses?: StatusUpdate[] } }[] }[] };
-    try {
-      payload = JSON.parse(rawBody.toString('utf8'));
-    } catch {
-      throw new AppError(400, 'BAD_REQUEST', 'The webhook body is not valid JSON.');
-    }
-    let applied = 0;
-    for (const entry of payload.entry ?? []) {
-      for (const change of entry.changes ?? []) {
-        for (const update of change.value?.statuses ?? []) {
-          const status = statusOf[update.status ?? ''];
-          if (!update.id || !status) continue;
-          const delivery = await deliveries.findByProviderId(this.db, update.id);
-          if (!delivery) continue;
-          const at = update.timestamp
-            ? new Date(Number(update.timestamp) * 1000).toISOString()
-            : new Date().toISOString();
-          const error =
-            status === 'failed'
-              ? update.errors?.map((e) => e.message ?? e.title).join('; ') ||
-                'WhatsApp could not deliver the message.'
-              : undefined;
-          if (await deliveries.advanceStatus(this.db, delivery, status, at, error ? { error } : {}))
-            applied += 1;
-        }
+    const updates = readStatusUpdates(body);
+    if (typeof updates === 'string') throw badRequest(updates);
+
+    const outcome: WebhookOutcome = {
+      applied: 0,
+      unchanged: 0,
+      replayed: 0,
+      refused: 0,
+      unmatched: 0,
+      ignored: 0,
+    };
+    const nowSeconds = Math.floor(this.now() / 1000);
+    const window = { from: nowSeconds - this.options.maxAgeSeconds, to: nowSeconds + CLOCK_SKEW_SECONDS };
+    let firstRefusal: string | undefined;
+    for (const update of updates) {
+      const status = deliveryStatusOf.get(update.status);
+      if (!status) {
+        outcome.ignored += 1;
+        continue;
       }
+      if (update.timestamp < window.from || update.timestamp > window.to) {
+        outcome.refused += 1;
+        const reason = update.timestamp < window.from ? 'older than WEBHOOK_MAX_AGE' : 'in the future';
+        firstRefusal ??= `the first is '${update.status}' for ${update.id}`;
+        log.warn(
+          { providerMessageId: update.id, status: update.status, timestamp: update.timestamp, reason },
+          'WhatsApp status outside the accepted window: skipped',
+        );
+        continue;
+      }
+      const delivery = await deliveries.findCloudApiDelivery(this.db, update.id);
+      if (!delivery) {
+        outcome.unmatched += 1;
+        continue;
+      }
+      const result = await deliveries.recordProviderEvent(this.db, delivery, {
+        status,
+        at: isoOf(update.timestamp),
+        eventKey: `${status}@${update.timestamp}`,
+        ...(status === 'failed' ? { error: failureReason(update) } : {}),
+      });
+      outcome[result] += 1;
     }
-    return { applied };
+    if (outcome.refused > 0 && outcome.refused === updates.length) {
+      throw new AppError(
+        400,
+        'WEBHOOK_OUTSIDE_WINDOW',
+        `No status was applied: each one is older than WEBHOOK_MAX_AGE (${durationText(this.options.maxAgeSeconds)}) or dated in the future; ${firstRefusal}.`,
+      );
+    }
+    return outcome;
   }
+}
+
+/** 604800 as '7d', 5400 as '90m': the setting's own grammar. */
+function durationText(seconds: number): string {
+  for (const [unit, size] of [
+    ['d', 86_400],
+    ['h', 3600],
+    ['m', 60],
+  ] as const)
+    if (seconds % size === 0) return `${seconds / size}${unit}`;
+  return `${seconds}s`;
+}
+
+const isoOf = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString();
+
+/** The reason a failed status gives, as people read it: '(#131026) Message undeliverable: details'. */
+function failureReason(update: StatusUpdate): string {
+  const reasons = (update.errors ?? [])
+    .map((e) => {
+      const what = [e.title ?? e.message, e.error_data?.details].filter(Boolean).join(': ');
+      return `${e.code !== undefined ? `(#${e.code}) ` : ''}${what}`.trim();
+    })
+    .filter(Boolean);
+  return reasons.length > 0
+    ? `WhatsApp could not deliver the message: ${reasons.join('; ')}`
+    : 'WhatsApp could not deliver the message.';
 }

@@ -11,6 +11,15 @@ beforeEach(async () => {
 });
 afterEach(async () => t.close());
 
+/** Names an object's prototype answers to, as a template writes them and as the refusal names them. */
+const prototypeNames = [
+  ['{{constructor}}', 'constructor'],
+  ['{{__proto__}}', '__proto__'],
+  ['{{toString}}', 'toString'],
+  ['{{hasOwnProperty}}', 'hasOwnProperty'],
+  ['{{ valueOf }}', 'valueOf'],
+] as const;
+
 const call = (who: SignedIn | undefined, method: 'GET' | 'PUT', url: string, payload?: object) =>
   t.app.inject({ method, url, headers: who?.headers ?? {}, ...(payload ? { payload } : {}) });
 
@@ -79,6 +88,43 @@ describe('templates', () => {
       html: '<p><b>unclosed <div>',
     });
     expect(malformed.statusCode).toBe(200);
+  });
+
+  it('refuses prototype names as placeholders in every kind of template, naming them', async () => {
+    const pdf = (await call(admin, 'GET', '/api/emailTemplates/getdata')).json().items as {
+      _id: string;
+      key: string;
+      html: string;
+    }[];
+    const whatsapp = (await call(admin, 'GET', '/api/whatsapptemplates/getdata')).json().items as {
+      _id: string;
+      value: string;
+    }[];
+    // The notice PDF, a credit-card activity template, the e-mail subject and body, both WhatsApp texts.
+    const targets = [
+      ...['notice-default', 'dln-performa', 'email-subject-notice', 'email-body-credit-card'].map((key) => {
+        const template = pdf.find((t) => t.key === key)!;
+        return { url: `/api/emailTemplates/update/${template._id}`, field: 'html', before: template.html };
+      }),
+      ...whatsapp.map((t) => ({
+        url: `/api/whatsapptemplates/update/${t._id}`,
+        field: 'value',
+        before: t.value,
+      })),
+    ];
+    for (const [written, named] of prototypeNames) {
+      for (const target of targets) {
+        const res = await call(admin, 'PUT', target.url, { [target.field]: `Dear {{custName}}, ${written}` });
+        expect(res.statusCode, `${target.url} ${written}: ${res.body}`).toBe(400);
+        expect(res.json().error[target.field]).toMatch(
+          /^\{\{\w+\}\} names no field of a (notice|credit card) record/,
+        );
+        expect(res.json().error[target.field]).toContain(`{{${named}}}`);
+        expect((await call(admin, 'GET', target.url.replace('/update', ''))).json()[target.field]).toBe(
+          target.before,
+        );
+      }
+    }
   });
 
   it('answers 404 for an unknown template and 400 for a malformed id', async () => {

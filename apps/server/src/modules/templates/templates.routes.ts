@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuery } from '@notice-desk/contract/paging';
+import { pagingQuery } from '@notice-desk/contract/paging';
 import { recordId } from '@notice-desk/contract/record-fields';
 import {
   emailTemplateUpdate,
@@ -24,7 +24,7 @@ export function templatesRoutes(app: App, { templates, guards }: AppContext): vo
         summary: 'List WhatsApp templates',
         description:
           'Answers a page of the WhatsApp message templates (50 by default), each with its text and the {{placeholders}} it may use.',
-        querystring: pageQuery.extend({ limit: pageQuery.shape.limit.default(50) }),
+        querystring: pagingQuery({ limit: 50 }),
       },
     },
     (req) => templates.listWhatsapp(req.query),
@@ -68,7 +68,7 @@ export function templatesRoutes(app: App, { templates, guards }: AppContext): vo
         summary: 'List PDF Editor templates',
         description:
           'Answers a page of the PDF Editor templates (25 by default) with the total: the notice PDF of each kind, the credit-card activity templates, and the e-mail subject and body of each kind.',
-        querystring: pageQuery.extend({ limit: pageQuery.shape.limit.default(25) }),
+        querystring: pagingQuery({ limit: 25 }),
       },
     },
     (req) => templates.listEmail(req.query),

@@ -1,6 +1,5 @@
 import type { PageQuery } from '@notice-desk/contract/paging';
 import {
-  placeholdersIn,
   TEMPLATE_MAX_BYTES,
   type EmailTemplate,
   type EmailTemplateUpdate,
@@ -9,28 +8,11 @@ import {
   type WhatsappTemplateUpdate,
 } from '@notice-desk/contract/templates';
 import type { Database } from '../../db/database.ts';
-import type { RecordKind } from '../../db/schema.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { nowIso } from '../../lib/time.ts';
 import { appendAudit } from '../audit/audit.repository.ts';
-import { recordKinds } from '../records/record-kinds.ts';
+import { checkPlaceholders, placeholdersFor } from './placeholders.ts';
 import * as templates from './templates.repository.ts';
-
-/** The placeholders a template of a kind may use: the kind's field keys. */
-export function placeholdersFor(kind: RecordKind): string[] {
-  return recordKinds[kind].fields.map((field) => field.key);
-}
-
-/** Refuses a template that names a placeholder no record of its kind has, naming it. */
-function checkPlaceholders(kind: RecordKind, text: string, field: string): void {
-  const allowed = new Set(placeholdersFor(kind));
-  const unknown = placeholdersIn(text).filter((name) => !allowed.has(name));
-  if (unknown.length > 0) {
-    const names = unknown.map((name) => `{{${name}}}`).join(', ');
-    const message = `${names} ${unknown.length === 1 ? 'names' : 'name'} no field of a ${recordKinds[kind].label.toLowerCase()} record. Use one of the listed placeholders.`;
-    throw badRequest(message, { [field]: message });
-  }
-}
 
 function checkFixed(row: { key: string; name: string }, body: { key?: string; name?: string }): void {
   if (

@@ -17,3 +17,11 @@ export function findUpload(
     .where('owner_id', '=', ownerId)
     .executeTakeFirst();
 }
+
+export async function deleteUpload(db: Database, ownerId: string, storedName: string): Promise<void> {
+  await db
+    .deleteFrom('uploads')
+    .where('stored_name', '=', storedName)
+    .where('owner_id', '=', ownerId)
+    .execute();
+}

@@ -21,7 +21,11 @@ export function uploadsRoutes(app: App, { uploads, guards }: AppContext): void {
       },
     },
     async (req): Promise<TemporaryUploadResponse> => {
-      const { file } = await readUploadForm(req, (incoming) => uploads.save(req.user._id, incoming));
+      const { file } = await readUploadForm(
+        req,
+        (incoming) => uploads.save(req.user._id, incoming),
+        (stored) => uploads.discard(req.user._id, stored.storedName),
+      );
       return { data: file.storedName };
     },
   );

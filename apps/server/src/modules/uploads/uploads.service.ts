@@ -67,6 +67,12 @@ export class UploadsService {
     return { storedName, originalName };
   }
 
+  /** Removes an upload whose form turned out broken after the file was stored: nothing may import it. */
+  async discard(ownerId: string, storedName: string): Promise<void> {
+    await uploads.deleteUpload(this.db, ownerId, storedName);
+    await this.store.remove(uploadKey(ownerId, storedName));
+  }
+
   /** The caller's upload by stored name; another user's name answers exactly as an unknown one does. */
   async find(ownerId: string, storedName: string): Promise<{ key: string; originalName: string }> {
     const upload = await uploads.findUpload(this.db, ownerId, storedName);

@@ -12,7 +12,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const asha = { _id: 'u1', username: 'asha', name: 'Asha Admin' };
+const asha = { _id: 'u1', username: 'asha', name: 'Asha Admin', usernameThen: 'asha' };
 
 const entry = (n: number, overrides: Partial<AuditEntry> = {}): AuditEntry => ({
   _id: `audit-${n}`,
@@ -82,11 +82,14 @@ describe('AuditLog', () => {
 
   it("names who did it with their username, and offers an edit's changed fields only, folded", async () => {
     const user = userEvent.setup();
-    auditServer([edit, entry(2)]);
+    auditServer([edit, entry(2, { actor: { ...asha, usernameThen: 'asha.k' } })]);
     renderLog();
 
     const disclosure = await screen.findByText(/^Show changes/);
     expect(within(bodyRows()[0]!).getAllByRole('cell')[1]!.textContent).toBe('Asha Admin (asha)');
+    // Done under another name: the name now and the name then.
+    const renamed = screen.getByRole('cell', { name: 'Notice for Customer 2' }).closest('tr')!;
+    expect(within(renamed).getAllByRole('cell')[1]!.textContent).toBe('Asha Admin (asha, then asha.k)');
     expect(disclosure.textContent).toContain('(2 fields changed)');
     // A creation has no before to compare.
     expect(within(bodyRows()[1]!).queryByText(/^Show changes/)).toBeNull();

@@ -35,7 +35,15 @@ const columns: DataTableColumn<AuditEntry>[] = [
     cell: (entry) =>
       entry.actor ? (
         <>
-          {entry.actor.name} <span className={styles.username}>({entry.actor.username})</span>
+          {entry.actor.name}{' '}
+          <span className={styles.username}>
+            ({entry.actor.username}
+            {/* A renamed user: the name this was done under, beside the name now. */}
+            {entry.actor.usernameThen && entry.actor.usernameThen !== entry.actor.username
+              ? `, then ${entry.actor.usernameThen}`
+              : ''}
+            )
+          </span>
         </>
       ) : (
         <span className={styles.username}>System</span>

@@ -6,7 +6,11 @@ import { noticeFields } from '@notice-desk/contract/notice';
 export type AuditChange = { field: string; label: string; before: string; after: string };
 
 /** The entries that are edits: the ones with a before and an after to compare. */
-export const editActions: ReadonlySet<AuditEntry['action']> = new Set(['record.update', 'template.update']);
+export const editActions: ReadonlySet<AuditEntry['action']> = new Set([
+  'record.update',
+  'template.update',
+  'user.rename',
+]);
 
 const labelsOf = (fields: readonly { key: string; label: string }[]) =>
   new Map(fields.map(({ key, label }) => [key, label]));
@@ -18,6 +22,10 @@ const fieldLabels: Record<string, Map<string, string>> = {
   template: new Map([
     ['value', 'Value'],
     ['html', 'Body'],
+  ]),
+  user: new Map([
+    ['name', 'Name'],
+    ['username', 'Username'],
   ]),
 };
 

@@ -22,6 +22,32 @@ describe('SignUpForm', () => {
     expect(screen.getByText('Password is required!!')).toBeTruthy();
   });
 
+  it('says a new password is too short, too long or the username, under the password field, and sends nothing', async () => {
+    const fetch = vi.fn();
+    vi.stubGlobal('fetch', fetch);
+    const user = userEvent.setup();
+    renderWithApp(<SignUpForm onSuccess={() => {}} />);
+    const password = screen.getByLabelText('Password');
+
+    await user.type(screen.getByLabelText('Name'), 'Ravi');
+    await user.type(screen.getByLabelText('Username'), 'ravi.kumar');
+    await user.type(password, 'short');
+    await user.click(screen.getByRole('button', { name: 'Sign Up' }));
+    expect(await screen.findByText('Password must be at least 8 characters.')).toBeTruthy();
+
+    await user.clear(password);
+    await user.type(password, 'RAVI.KUMAR');
+    await user.click(screen.getByRole('button', { name: 'Sign Up' }));
+    expect(await screen.findByText('Password must not be the username.')).toBeTruthy();
+
+    await user.clear(password);
+    await user.click(password);
+    await user.paste('p'.repeat(201));
+    await user.click(screen.getByRole('button', { name: 'Sign Up' }));
+    expect(await screen.findByText('Password is too long: use at most 200 characters.')).toBeTruthy();
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
   it('shows a taken username under the username field', async () => {
     vi.stubGlobal('fetch', async () =>
       jsonResponse(409, {
@@ -36,7 +62,7 @@ describe('SignUpForm', () => {
 
     await user.type(screen.getByLabelText('Name'), 'Ravi');
     await user.type(screen.getByLabelText('Username'), 'ravi');
-    await user.type(screen.getByLabelText('Password'), 'secret');
+    await user.type(screen.getByLabelText('Password'), 'secret-pass');
     await user.click(screen.getByRole('button', { name: 'Sign Up' }));
 
     const message = await screen.findByText('Username is already taken.');
@@ -53,14 +79,14 @@ describe('SignUpForm', () => {
 
     await user.type(screen.getByLabelText('Name'), 'Ravi');
     await user.type(screen.getByLabelText('Username'), 'ravi');
-    await user.type(screen.getByLabelText('Password'), 'secret');
+    await user.type(screen.getByLabelText('Password'), 'secret-pass');
     await user.click(screen.getByRole('button', { name: 'Sign Up' }));
 
     await waitFor(() => expect(onSuccess).toHaveBeenCalled());
     expect(await fetch.mock.calls[0]![0].json()).toEqual({
       name: 'Ravi',
       username: 'ravi',
-      password: 'secret',
+      password: 'secret-pass',
     });
     expect(success).toHaveBeenCalledWith('User Created Successfully!');
   });

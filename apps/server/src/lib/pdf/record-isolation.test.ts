@@ -1,0 +1,96 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config/env.ts';
+import { openDatabase } from '../../db/database.ts';
+import { migrateToLatest } from '../../db/migrate.ts';
+import { anyMark, hostile, mark, recordHtml } from '../../test/hostile-layouts.ts';
+import { pdftotext } from '../../test/pdf-text.ts';
+import { PdfRenderer } from './renderer.ts';
+
+const RECORDS = 200;
+
+/**
+ * No notice ever shows another customer's data, whatever its template does: 200 records, each with
+ * marker values of its own, under layouts that try to put one record's text on another's pages.
+ */
+
+const renderer = new PdfRenderer({
+  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+  log: pino({ level: 'silent' }),
+});
+afterAll(() => renderer.close());
+
+async function texts(pdfs: Buffer[]): Promise<string[]> {
+  const out: string[] = [];
+  for (let i = 0; i < pdfs.length; i += 16)
+    out.push(...(await Promise.all(pdfs.slice(i, i + 16).map(pdftotext))));
+  return out;
+}
+
+// The renderer does not touch the database: the PostgreSQL pass of the server suite skips this file.
+describe.skipIf(process.env.DATABASE_URL)('each record prints alone, whatever its template does', () => {
+  for (const layout of Object.keys(hostile)) {
+    it(`${layout}: ${RECORDS} records, each PDF with its own markers and no other record's`, async () => {
+      const pdfs = await renderer.renderMany(
+        Array.from({ length: RECORDS }, (_, i) => recordHtml(layout, i)),
+      );
+      expect(pdfs).toHaveLength(RECORDS);
+      const read = await texts(pdfs);
+      read.forEach((text, i) => {
+        expect(text, `record ${i}`).toContain(mark(i, 'OWN'));
+        expect(text, `record ${i}`).toContain(mark(i, 'END'));
+        const strangers = [...text.matchAll(anyMark)].filter((m) => Number(m[2]) !== i).map((m) => m[0]);
+        expect(strangers, `record ${i} shows another record's data`).toEqual([]);
+        // Nothing the renderer added: no marker dot, no marker link text.
+        expect(text.trimStart().startsWith('.')).toBe(false);
+        expect(text).not.toContain('record-start');
+      });
+    }, 180_000);
+  }
+});
+
+/** A page as pdftoppm sees it: 8-bit grey pixels at 40 dpi. */
+async function greyPages(pdf: Buffer): Promise<Buffer[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pages-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'in.pdf'), pdf);
+    execFileSync('pdftoppm', ['-r', '40', '-gray', path.join(dir, 'in.pdf'), path.join(dir, 'page')]);
+    return fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.pgm'))
+      .sort()
+      .map((f) => fs.readFileSync(path.join(dir, f)));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe.skipIf(process.env.DATABASE_URL)('the seeded templates', () => {
+  it('print in a shared document exactly as each would print alone', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'seeded-'));
+    const { db } = await openDatabase(loadConfig({ DATA_DIR: dir }));
+    await migrateToLatest(db);
+    const templates = await db.selectFrom('email_templates').select(['key', 'html']).execute();
+    await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(templates.length).toBeGreaterThan(1);
+    for (const { key, html } of templates) {
+      const records = [0, 1, 2].map((i) =>
+        html.replace(/\{\{\s*([^{}\s]+)\s*\}\}/g, (_, field: string) => `${field} ${i}`),
+      );
+      const batched = await renderer.renderMany(records);
+      const alone = await renderer.render(records[1]!);
+      const [shared, single] = await Promise.all([greyPages(batched[1]!), greyPages(alone)]);
+      expect(shared.length, key).toBe(single.length);
+      shared.forEach((page, p) => {
+        let differing = 0;
+        for (let b = 0; b < page.length; b++) if (Math.abs(page[b]! - single[p]![b]!) > 32) differing++;
+        expect(differing / page.length, `${key} page ${p + 1}`).toBeLessThan(0.001);
+      });
+    }
+  }, 120_000);
+});

@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buffer } from 'node:stream/consumers';
+import ExcelJS from 'exceljs';
+import { describe, expect, it } from 'vitest';
+import { strictXmlParts } from '../../test/xml.ts';
+import { openFirstSheet } from './read-sheet.ts';
+import { xlsxStream } from './write-sheet.ts';
+
+describe('xlsxStream', () => {
+  it('writes well-formed XML whatever the text, showing characters XML forbids as U+FFFD', async () => {
+    const rows = [
+      ['\uFFFE', 'a\uFFFFb', 'x\u0000y\u0001z', '\uD800lone', 'lone\uDC00', '\uFDD0\u{1FFFF}'],
+      ['\u0008\u000B\u000C\u000E\u001F\u007F', 'tab\tand\nline', '=1+1', '\u0001=1+1', 'आशा 😀', ''],
+    ];
+    const file = await buffer(xlsxStream('Report\uFFFE', ['Name\u0001', 'B', 'C', 'D', 'E', 'F'], rows));
+    const parts = await strictXmlParts(file);
+    expect(parts.length).toBeGreaterThanOrEqual(5);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(file as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0]!;
+    expect(sheet.name).toBe('Report\uFFFD');
+    const cells = (row: number) =>
+      Array.from({ length: 6 }, (_, c) => String(sheet.getRow(row).getCell(c + 1).value ?? ''));
+    expect(cells(1)[0]).toBe('Name\uFFFD');
+    expect(cells(2)).toEqual([
+      '\uFFFD',
+      'a\uFFFDb',
+      'x\uFFFDy\uFFFDz',
+      '\uFFFDlone',
+      'lone\uFFFD',
+      '\uFFFD\uFFFD',
+    ]);
+    expect(cells(3)).toEqual(['\uFFFD'.repeat(6), 'tab\tand\nline', "'=1+1", '\uFFFD=1+1', 'आशा 😀', '']);
+  });
+
+  it('writes text that looks like an Office escape (_x0041_) so Excel shows it as typed', async () => {
+    const literal = ['_x0041_', 'a_x000D_b_x000d_', 'x_x_x1_', '__x0020__'];
+    const file = await buffer(xlsxStream('Sheet', ['_x0042_'], [literal]));
+    const sheetXml = (await strictXmlParts(file)).find((p) => p.name === 'xl/worksheets/sheet1.xml')!.text;
+    expect(sheetXml).toContain('_x005F_x0041_');
+    // Read back as Excel reads it, decoding _xHHHH_: every value as it was sent.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'write-sheet-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'out.xlsx'), file);
+      const reader = await openFirstSheet(path.join(dir, 'out.xlsx'), { maxInflatedBytes: 10_000_000 });
+      const rows: string[][] = [];
+      for await (const row of reader.rows) rows.push(row.cells);
+      reader.close();
+      expect(rows).toEqual([['_x0042_'], literal]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
