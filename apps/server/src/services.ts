@@ -62,7 +62,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
   try {
     await migrateToLatest(db, kind === 'postgres' ? config.databaseSchema : undefined);
     await fillUsernameSkeletons(db);
-    if (config.redisUrl) redis = await connectRedis(config.redisUrl);
+    if (config.redisUrl) redis = await connectRedis(config.redisUrl, log);
   } catch (err) {
     await db.destroy();
     throw err;

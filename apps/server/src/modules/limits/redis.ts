@@ -1,26 +1,42 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
 import { ConfigError } from '../../config/env.ts';
 
 /** The parts of an ioredis client the limits use. */
-export interface RedisClient {
-  quit(): Promise<unknown>;
-}
+export type RedisClient = Redis;
 
 /**
- * An ioredis client for REDIS_URL. ioredis is not among the server's dependencies: a deployment that sets
- * REDIS_URL installs it (`npm install ioredis --workspace apps/server`); without it the start stops here
- * with a message saying so, rather than counting limits somewhere the operator did not ask for.
+ * The Redis client for REDIS_URL, shared by the account limits and the global request limit. No offline
+ * queue: a limit asked while Redis is down fails the request (503) instead of waiting for it. The start
+ * waits for the first connection, so a wrong REDIS_URL stops the start with a message naming it.
  */
-export async function connectRedis(url: string): Promise<RedisClient> {
-  let Redis: new (url: string, options: object) => RedisClient;
+export async function connectRedis(url: string, log: FastifyBaseLogger): Promise<RedisClient> {
+  const client = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    lazyConnect: true,
+    connectTimeout: 5000,
+  });
+  // Redis going away after the start is logged (once per reconnect attempt), never an unhandled error.
+  client.on('error', (err: Error) => log.warn({ err: err.message }, 'Redis connection error'));
   try {
-    // A name the type checker does not resolve: the package is optional.
-    const specifier: string = 'ioredis';
-    Redis = ((await import(specifier)) as { default: typeof Redis }).default;
-  } catch {
+    await client.connect();
+  } catch (err) {
+    client.disconnect();
     throw new ConfigError(
-      'Invalid configuration:\n  REDIS_URL: set, but the ioredis package is not installed. Install it (npm install ioredis --workspace apps/server) or unset REDIS_URL to keep limits in the database.',
+      `Invalid configuration:\n  REDIS_URL: cannot connect to ${redact(url)} (${(err as Error).message}).`,
     );
   }
-  // No offline queue: a limit asked while Redis is down fails the request (503) instead of waiting.
-  return new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  return client;
+}
+
+/** The address without its password, for messages. */
+function redact(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'REDIS_URL';
+  }
 }
