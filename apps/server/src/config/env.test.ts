@@ -22,6 +22,19 @@ describe('configuration', () => {
     });
   });
 
+  it('reads documents in en-IN and Asia/Kolkata unless told otherwise; quiet hours follow TIME_ZONE', () => {
+    expect(loadConfig({})).toMatchObject({ locale: 'en-IN', timeZone: 'Asia/Kolkata' });
+    expect(loadConfig({ LOCALE: 'hi-in', TIME_ZONE: 'Asia/Dubai' })).toMatchObject({
+      locale: 'hi-IN',
+      timeZone: 'Asia/Dubai',
+    });
+    expect(loadConfig({ TIME_ZONE: 'UTC', SEND_HOURS: '08:00-19:00' }).sendWindow?.timeZone).toBe('UTC');
+    expect(
+      loadConfig({ TIME_ZONE: 'UTC', SEND_HOURS: '08:00-19:00', SEND_HOURS_TIMEZONE: 'Asia/Kolkata' })
+        .sendWindow?.timeZone,
+    ).toBe('Asia/Kolkata');
+  });
+
   it('reads the retry backoff in ms, s or m, 2 s unless told otherwise', () => {
     expect(loadConfig({}).jobRetryBackoffMs).toBe(2000);
     expect(loadConfig({ JOB_RETRY_BACKOFF: '200ms' }).jobRetryBackoffMs).toBe(200);
@@ -114,7 +127,19 @@ describe('configuration', () => {
     [{ JOB_RETRY_BACKOFF: '2 seconds' }, 'JOB_RETRY_BACKOFF must look like 500ms, 2s or 1m'],
     [{ JOB_RETRY_BACKOFF: '0s' }, 'JOB_RETRY_BACKOFF must be more than 0'],
     [{ DEFAULT_COUNTRY_CODE: '+91' }, 'DEFAULT_COUNTRY_CODE must be 1 to 3 digits'],
-    [{ SEND_HOURS: '8 to 7' }, 'SEND_HOURS (with SEND_HOURS_TIMEZONE): must look like 08:00-19:00'],
+    [{ SEND_HOURS: '8 to 7' }, 'SEND_HOURS (with TIME_ZONE): must look like 08:00-19:00'],
+    [
+      { SEND_HOURS: '8 to 7', SEND_HOURS_TIMEZONE: 'UTC' },
+      'SEND_HOURS (with SEND_HOURS_TIMEZONE): must look like 08:00-19:00',
+    ],
+    [{ LOCALE: 'en_IN' }, 'LOCALE: LOCALE "en_IN" is not a locale this server knows'],
+    [{ LOCALE: 'zz-ZZ' }, 'LOCALE: LOCALE "zz-ZZ" is not a locale this server knows'],
+    [{ LOCALE: 'English' }, 'LOCALE "English" is not a locale'],
+    [
+      { TIME_ZONE: 'Mars/Olympus' },
+      'TIME_ZONE: TIME_ZONE "Mars/Olympus" is not a time zone this server knows',
+    ],
+    [{ TIME_ZONE: '+05:30' }, 'TIME_ZONE "+05:30" is not a time zone'],
     [{ SEND_HOURS: '08:00-19:00', SEND_HOURS_TIMEZONE: 'India' }, "unknown time zone 'India'"],
   ])('refuses %o with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);

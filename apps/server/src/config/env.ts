@@ -15,6 +15,28 @@ const wholeNumber = (name: string, min: number, max: number) => {
   return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
 };
 
+/** A BCP 47 locale Intl can format in (en-IN, hi-IN); its canonical spelling. */
+function knownLocale(value: string): string | undefined {
+  try {
+    const [canonical] = Intl.getCanonicalLocales(value);
+    return canonical && Intl.DateTimeFormat.supportedLocalesOf([canonical]).length > 0
+      ? canonical
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether Intl knows the IANA time zone (Asia/Kolkata, UTC). */
+function knownTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -86,7 +108,27 @@ const envSchema = z.object({
   IMPORT_MAX_ROWS: z.coerce.number().int().positive().default(200_000),
   IMPORT_MAX_UNPACKED_MB: z.coerce.number().positive().default(1024),
   SEND_HOURS: z.string().optional(),
-  SEND_HOURS_TIMEZONE: z.string().min(1).default('Asia/Kolkata'),
+  /** Unset: TIME_ZONE. Kept for a sender whose quiet hours follow another zone than its documents. */
+  SEND_HOURS_TIMEZONE: z.string().min(1).optional(),
+  LOCALE: z
+    .string()
+    .transform((value, ctx) => {
+      const locale = knownLocale(value);
+      if (locale) return locale;
+      ctx.addIssue({
+        code: 'custom',
+        message: `LOCALE "${value}" is not a locale this server knows; use a BCP 47 tag such as en-IN, hi-IN or en-GB`,
+      });
+      return z.NEVER;
+    })
+    .default('en-IN'),
+  TIME_ZONE: z
+    .string()
+    .refine(knownTimeZone, {
+      error: (issue) =>
+        `TIME_ZONE "${String(issue.input)}" is not a time zone this server knows; use an IANA name such as Asia/Kolkata`,
+    })
+    .default('Asia/Kolkata'),
 });
 
 export interface Config {
@@ -141,6 +183,10 @@ export interface Config {
   importMaxUnpackedBytes: number;
   /** Quiet hours: notices go out only inside this daily window; undefined sends at any hour. */
   sendWindow: SendWindow | undefined;
+  /** How dates read in documents, and Excel's locale-dependent date formats on import (en-IN). */
+  locale: string;
+  /** The zone documents, reports and audit times are shown in (Asia/Kolkata). */
+  timeZone: string;
 }
 
 export class ConfigError extends Error {}
@@ -204,9 +250,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   let sendWindow: SendWindow | undefined;
   if (e.SEND_HOURS) {
-    const window = parseSendWindow(e.SEND_HOURS, e.SEND_HOURS_TIMEZONE);
-    if (typeof window === 'string')
-      throw new ConfigError(`Invalid configuration:\n  SEND_HOURS (with SEND_HOURS_TIMEZONE): ${window}`);
+    const window = parseSendWindow(e.SEND_HOURS, e.SEND_HOURS_TIMEZONE ?? e.TIME_ZONE);
+    if (typeof window === 'string') {
+      const zone = e.SEND_HOURS_TIMEZONE ? 'SEND_HOURS_TIMEZONE' : 'TIME_ZONE';
+      throw new ConfigError(`Invalid configuration:\n  SEND_HOURS (with ${zone}): ${window}`);
+    }
     sendWindow = window;
   }
   return {
@@ -256,6 +304,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     importMaxRows: e.IMPORT_MAX_ROWS,
     importMaxUnpackedBytes: Math.round(e.IMPORT_MAX_UNPACKED_MB * 1024 * 1024),
     sendWindow,
+    locale: e.LOCALE,
+    timeZone: e.TIME_ZONE,
   };
 }
 
