@@ -160,6 +160,8 @@ export interface DeliveriesTable {
   created_at: string;
   /** When a send last started handing it to the provider (null until then). */
   attempted_at: string | null;
+  /** The record's e-mail or mobile at that moment; the message still goes to `recipient`. */
+  record_address_at_send: string | null;
 }
 
 export interface DeliveryEventsTable {

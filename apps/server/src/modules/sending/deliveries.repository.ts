@@ -31,7 +31,8 @@ export const activeKey = (recordId: string, channel: Channel) => `${recordId}:${
 /**
  * Claims each record's send on a channel: inserts the attempts with their unique active keys, in one
  * statement. Answers the ids it could claim; an attempt whose key another holds (sent, or being sent)
- * is left out: that record is skipped on that channel.
+ * is left out: that record is skipped on that channel. The unique key, not this process, decides: two
+ * requests at once, in one process or several, on SQLite or PostgreSQL, cannot both claim a key.
  */
 export async function claimDeliveries(db: Database, attempts: DeliveryRow[]): Promise<string[]> {
   if (attempts.length === 0) return [];
@@ -53,10 +54,27 @@ export async function claimDeliveries(db: Database, attempts: DeliveryRow[]): Pr
   return claimed;
 }
 
-/** A resend: the earlier attempts stay on record but no longer hold the records' sends on those channels. */
-export async function releaseActive(db: Database, keys: string[]): Promise<void> {
+/**
+ * A resend: the earlier sends that have finished (sent, delivered, read, outbox) stay on record but no
+ * longer hold the records' sends on those channels. One still queued (waiting, or being handed to its
+ * provider right now) keeps its key, so the resend's claim of that key fails and the resend joins it
+ * instead of sending a second message. The guard is in the statement itself: a concurrent claim that
+ * committed a queued attempt is never released by a resend that started before it.
+ */
+export async function releaseFinished(db: Database, keys: string[]): Promise<void> {
   if (keys.length === 0) return;
-  await db.updateTable('deliveries').set({ active_key: null }).where('active_key', 'in', keys).execute();
+  await db
+    .updateTable('deliveries')
+    .set({ active_key: null })
+    .where('active_key', 'in', keys)
+    .where('status', '<>', 'queued')
+    .execute();
+}
+
+/** The attempts that hold these keys now: what a request that could not claim a key met instead. */
+export function findActive(db: Database, keys: string[]): Promise<DeliveryRow[]> {
+  if (keys.length === 0) return Promise.resolve([]);
+  return db.selectFrom('deliveries').selectAll().where('active_key', 'in', keys).execute();
 }
 
 async function appendEvent(
@@ -149,9 +167,23 @@ export async function noteRetry(db: Database, id: string, error: string, at: str
   await appendEvent(db, id, 'queued', at, error);
 }
 
-/** Notes that a send is handing the delivery to its provider now. */
-export async function markAttempted(db: Database, id: string, at: string): Promise<void> {
-  await db.updateTable('deliveries').set({ attempted_at: at }).where('id', '=', id).execute();
+/**
+ * Notes that a send is handing the delivery to its provider now, and what the record's address said
+ * then; when that is no longer the recorded recipient, the queued event says so in words.
+ */
+export async function markAttempted(
+  db: Database,
+  delivery: Pick<DeliveryRow, 'id'>,
+  at: string,
+  recordAddress: string,
+  note: string | null,
+): Promise<void> {
+  await db
+    .updateTable('deliveries')
+    .set({ attempted_at: at, record_address_at_send: recordAddress })
+    .where('id', '=', delivery.id)
+    .execute();
+  if (note) await appendEvent(db, delivery.id, 'queued', at, note);
 }
 
 export function findDeliveries(db: Database, ids: string[]): Promise<DeliveryRow[]> {

@@ -89,7 +89,7 @@ export class SendingService {
         campaign_id: row.campaign_id,
         channel,
         active_key: deliveries.activeKey(row.id, channel),
-        recipient: (channel === 'email' ? row.emailId : row.custMobileNo) ?? '',
+        recipient: addressOf(row, channel),
         recipient_name: row.custName ?? '',
         status: 'queued' as const,
         status_at: now,
@@ -99,16 +99,26 @@ export class SendingService {
         pdf_key: null,
         created_at: now,
         attempted_at: null,
+        record_address_at_send: null,
       })),
     );
-    // A resend releases the earlier sends and claims anew, and the log says so, all at once or not at all.
-    const claimed = await this.deps.db.transaction().execute(async (trx) => {
-      if (resend)
-        await deliveries.releaseActive(
-          trx,
-          attempts.map((a) => a.active_key!),
-        );
+    // A resend releases the earlier sends that have finished and claims anew, and the log says so, all
+    // at once or not at all. A send still queued or in flight is not released: the resend joins it.
+    const { claimed, joined } = await this.deps.db.transaction().execute(async (trx) => {
+      const keys = attempts.map((a) => a.active_key!);
+      if (resend) await deliveries.releaseFinished(trx, keys);
       const claimed = await deliveries.claimDeliveries(trx, attempts);
+      const taken = new Set(claimed);
+      const joined = resend
+        ? (
+            await deliveries.findActive(
+              trx,
+              attempts.filter((a) => !taken.has(a.id)).map((a) => a.active_key!),
+            )
+          )
+            .filter((d) => d.status === 'queued')
+            .map((d) => d.id)
+        : [];
       if (claimed.length > 0) {
         const ids = new Set(claimed);
         const channels = attempts.filter((a) => ids.has(a.id)).map((a) => a.channel);
@@ -126,9 +136,9 @@ export class SendingService {
           },
         });
       }
-      return claimed;
+      return { claimed, joined };
     });
-    const skipped = attempts.length - claimed.length;
+    const skipped = attempts.length - claimed.length - joined.length;
     const result: SendResult = {
       message: 'Send Mail Successfully.',
       sent: 0,
@@ -137,11 +147,15 @@ export class SendingService {
       skipped,
       ignored: unique.length - owned.length,
     };
-    if (claimed.length === 0) return result;
-    const jobId = await this.enqueue(ownerId, kind, claimed);
-    this.renderAhead(kind, ownerId, owned);
-    await this.waitFor(jobId);
-    for (const delivery of await deliveries.findDeliveries(this.deps.db, claimed)) {
+    if (claimed.length + joined.length === 0) return result;
+    const until = Date.now() + ANSWER_WITHIN_MS;
+    if (claimed.length > 0) {
+      const jobId = await this.enqueue(ownerId, kind, claimed);
+      this.renderAhead(kind, ownerId, owned);
+      await this.waitFor(until, () => this.firstAttemptEnded(jobId));
+    }
+    if (joined.length > 0) await this.waitFor(until, () => this.attemptsEnded(joined));
+    for (const delivery of await deliveries.findDeliveries(this.deps.db, [...claimed, ...joined])) {
       if (delivery.status === 'failed') result.failed += 1;
       else if (delivery.status === 'queued') result.queued += 1;
       else result.sent += 1;
@@ -177,27 +191,15 @@ export class SendingService {
   }
 
   /**
-   * Waits until the job has finished its first attempt (done, failed, or waiting to retry): told at once
-   * by this process's worker, and checked in the database now and then for a worker elsewhere.
+   * Waits until `ended` says so or `until` passes: told at once by this process's worker when a job
+   * settles, and checked in the database now and then for a worker elsewhere.
    */
-  private async waitFor(jobId: string): Promise<void> {
-    const until = Date.now() + ANSWER_WITHIN_MS;
+  private async waitFor(until: number, ended: () => Promise<boolean>): Promise<void> {
     while (Date.now() < until) {
-      const job = await this.deps.db
-        .selectFrom('jobs')
-        .select(['status', 'attempts'])
-        .where('id', '=', jobId)
-        .executeTakeFirst();
-      if (
-        !job ||
-        job.status === 'done' ||
-        job.status === 'failed' ||
-        (job.status === 'queued' && job.attempts > 0)
-      )
-        return;
+      if (await ended()) return;
       await new Promise<void>((resolve) => {
         const events = this.deps.jobEvents;
-        const onSettled = (id: string) => id === jobId && done();
+        const onSettled = () => done();
         const timer = setTimeout(() => done(), 250);
         const done = () => {
           clearTimeout(timer);
@@ -207,6 +209,30 @@ export class SendingService {
         events?.on('settled', onSettled);
       });
     }
+  }
+
+  /** Whether the job has finished its first attempt (done, failed, or waiting to retry). */
+  private async firstAttemptEnded(jobId: string): Promise<boolean> {
+    const job = await this.deps.db
+      .selectFrom('jobs')
+      .select(['status', 'attempts'])
+      .where('id', '=', jobId)
+      .executeTakeFirst();
+    return (
+      !job ||
+      job.status === 'done' ||
+      job.status === 'failed' ||
+      (job.status === 'queued' && job.attempts > 0)
+    );
+  }
+
+  /**
+   * Whether the sends a resend joined have an answer: sent or failed, or told by the provider to wait
+   * (a queued delivery with an error). Their job is another request's, so the deliveries themselves say.
+   */
+  private async attemptsEnded(deliveryIds: string[]): Promise<boolean> {
+    const rows = await deliveries.findDeliveries(this.deps.db, deliveryIds);
+    return rows.every((d) => d.status !== 'queued' || d.error !== null);
   }
 
   /** The send job: every delivery still queued is sent; those asked to wait make the job retry later. */
@@ -258,7 +284,14 @@ export class SendingService {
         try {
           // Marked before it leaves: if this process dies before the answer is recorded, the next
           // attempt sends it again under the same message id, which the receiving side can dedupe on.
-          await deliveries.markAttempted(this.deps.db, delivery.id, now);
+          const recordAddress = addressOf(row, delivery.channel);
+          await deliveries.markAttempted(
+            this.deps.db,
+            delivery,
+            now,
+            recordAddress,
+            addressChange(delivery, recordAddress),
+          );
           const receipt = await this.sendOne(delivery, row, pdf.pdf, templates);
           await deliveries.advanceStatus(this.deps.db, delivery, receipt.status, nowIso(), {
             provider_message_id: receipt.messageId,
@@ -315,8 +348,14 @@ export class SendingService {
     const kind = delivery.record_kind;
     const filename = pdfFileName(kind, row);
     const plain = (text: string) => fillPlaceholders(text, row);
+    // The address recorded when the send was asked, never the record's own now: the evidence shows
+    // this address, so this is where the notice goes.
+    if (!delivery.recipient.trim())
+      throw new PermanentSendError(
+        `The record had no ${addressNames[delivery.channel]} when the send was asked.`,
+      );
     if (delivery.channel === 'email') {
-      const to = checkEmail(row.emailId ?? '');
+      const to = checkEmail(delivery.recipient);
       const html = mergeTemplate(templates.body, row);
       try {
         const receipt = await this.deps.mailer.send({
@@ -337,7 +376,7 @@ export class SendingService {
         throw classifySmtpError(err);
       }
     }
-    const to = toE164(row.custMobileNo ?? '', this.deps.defaultCountryCode);
+    const to = toE164(delivery.recipient, this.deps.defaultCountryCode);
     const receipt = await this.deps.whatsapp.sendDocument({
       to,
       pdf,
@@ -347,4 +386,21 @@ export class SendingService {
     });
     return { status: receipt.via === 'outbox' ? 'outbox' : 'sent', messageId: receipt.messageId };
   }
+}
+
+/** Where a record says a channel's message goes: what a claim records as the delivery's recipient. */
+function addressOf(row: Record<string, string | undefined>, channel: Channel): string {
+  return (channel === 'email' ? row.emailId : row.custMobileNo) ?? '';
+}
+
+const addressNames = { email: 'e-mail address', whatsapp: 'mobile number' } as const;
+
+/** In words, when the record was edited after the send was asked: which address goes, and which does not. */
+function addressChange(delivery: deliveries.DeliveryRow, recordAddress: string): string | null {
+  if (recordAddress.trim() === delivery.recipient.trim()) return null;
+  const name = addressNames[delivery.channel];
+  if (!delivery.recipient.trim())
+    return `The record had no ${name} when the send was asked and has '${recordAddress}' now; it is not sent there.`;
+  const now = recordAddress.trim() ? `changed to '${recordAddress}'` : 'removed';
+  return `The record's ${name} was ${now} after the send was asked; it goes to '${delivery.recipient}', recorded then.`;
 }

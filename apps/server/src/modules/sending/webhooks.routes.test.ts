@@ -119,6 +119,7 @@ async function seedDelivery(
       pdf_key: null,
       created_at: at,
       attempted_at: null,
+      record_address_at_send: null,
     },
   ]);
   const queued = { id, status: 'queued' as const };
