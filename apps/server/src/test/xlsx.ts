@@ -46,22 +46,59 @@ export function multipart(fields: Record<string, string>, file?: { name: string;
   };
 }
 
+/** An entry deflated beforehand (one too big to hold inflated in a test). */
+export interface DeflatedEntry {
+  name: string;
+  deflated: Buffer;
+  crc: number;
+  /** Its inflated size, as the zip declares it. */
+  size: number;
+}
+
+/**
+ * `chunk` repeated `times` times, deflated without ever being whole in memory: a part that unpacks to
+ * hundreds of MB from a few hundred KB, as a decompression bomb does.
+ */
+export async function deflatedRepeat(name: string, head: Buffer, chunk: Buffer, times: number, tail: Buffer) {
+  const deflate = zlib.createDeflateRaw({ level: 9 });
+  const out: Buffer[] = [];
+  deflate.on('data', (data: Buffer) => out.push(data));
+  const done = new Promise((resolve) => deflate.on('end', resolve));
+  let crc = zlib.crc32(head);
+  deflate.write(head);
+  for (let i = 0; i < times; i++) {
+    crc = zlib.crc32(chunk, crc);
+    if (!deflate.write(chunk)) await new Promise((resolve) => deflate.once('drain', resolve));
+  }
+  crc = zlib.crc32(tail, crc);
+  deflate.end(tail);
+  await done;
+  const entry: DeflatedEntry = {
+    name,
+    deflated: Buffer.concat(out),
+    crc,
+    size: head.length + chunk.length * times + tail.length,
+  };
+  return entry;
+}
+
 /** A zip of the given entries, deflated, written by hand (for workbooks no spreadsheet program would write). */
-export function zipOf(entries: { name: string; data: Buffer }[]): Buffer {
+export function zipOf(entries: ({ name: string; data: Buffer } | DeflatedEntry)[]): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
   for (const entry of entries) {
     const name = Buffer.from(entry.name);
-    const packed = zlib.deflateRawSync(entry.data, { level: 9 });
-    const crc = zlib.crc32 ? zlib.crc32(entry.data) : crc32(entry.data);
+    const packed = 'deflated' in entry ? entry.deflated : zlib.deflateRawSync(entry.data, { level: 9 });
+    const crc = 'deflated' in entry ? entry.crc : zlib.crc32 ? zlib.crc32(entry.data) : crc32(entry.data);
+    const size = 'deflated' in entry ? entry.size : entry.data.length;
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
     local.writeUInt16LE(8, 8);
     local.writeUInt32LE(crc, 14);
     local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(entry.data.length, 22);
+    local.writeUInt32LE(size, 22);
     local.writeUInt16LE(name.length, 26);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
@@ -70,7 +107,7 @@ export function zipOf(entries: { name: string; data: Buffer }[]): Buffer {
     central.writeUInt16LE(8, 10);
     central.writeUInt32LE(crc, 16);
     central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(entry.data.length, 24);
+    central.writeUInt32LE(size, 24);
     central.writeUInt16LE(name.length, 28);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, packed);
@@ -110,5 +147,42 @@ export function workbookWithSheet(sheetXml: Buffer): Buffer {
       ),
     },
     { name: 'xl/worksheets/sheet1.xml', data: sheetXml },
+  ]);
+}
+
+/** The XML of a worksheet whose sheetData is the given rows' XML. */
+export function sheetXml(
+  rows: string,
+  declaration = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>',
+): string {
+  return `${declaration}<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${rows}</sheetData></worksheet>`;
+}
+
+/** A minimal workbook of the given parts (each XML as bytes or text): for what no spreadsheet program writes. */
+export function workbookOf(parts: {
+  sheet: Buffer | string | DeflatedEntry;
+  sharedStrings?: Buffer | string | DeflatedEntry;
+  styles?: Buffer | string;
+}): Buffer {
+  const entry = (name: string, data: Buffer | string | DeflatedEntry) =>
+    typeof data === 'string'
+      ? { name, data: Buffer.from(data) }
+      : Buffer.isBuffer(data)
+        ? { name, data }
+        : { ...data, name };
+  return zipOf([
+    {
+      name: 'xl/workbook.xml',
+      data: Buffer.from('<workbook><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>'),
+    },
+    {
+      name: 'xl/_rels/workbook.xml.rels',
+      data: Buffer.from(
+        '<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>',
+      ),
+    },
+    entry('xl/worksheets/sheet1.xml', parts.sheet),
+    ...(parts.sharedStrings ? [entry('xl/sharedStrings.xml', parts.sharedStrings)] : []),
+    ...(parts.styles ? [entry('xl/styles.xml', parts.styles)] : []),
   ]);
 }

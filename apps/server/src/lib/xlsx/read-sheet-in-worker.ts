@@ -1,49 +1,83 @@
+import { fork } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ReadOptions, SheetReader, SheetRow } from './read-sheet.ts';
-import type { SheetWorkerMessage } from './sheet-worker.ts';
+import type { SheetWorkerData, SheetWorkerMessage } from './sheet-worker.ts';
 import { XlsxError } from './xlsx-error.ts';
 
 const BATCH = 500;
+const BATCH_CELLS = BATCH * 64;
 const WINDOW = 8;
+/** The reader's JS heap, thread or process: far above what a real sheet needs (about 40 MB). */
+const DEFAULT_HEAP_MB = 128;
 
-// The worker runs TypeScript source like the rest of the server: it registers tsx's loader first,
+export interface IsolationOptions {
+  /**
+   * 'thread' (the default): a worker thread, under heap limits. 'process': a child process of its own,
+   * for a file whose import a server process already died running: whatever the file does to its
+   * reader, even a fatal V8 error that no thread limit catches, ends that child and not the server.
+   */
+  in?: 'thread' | 'process';
+  maxHeapMb?: number;
+}
+
+const require = createRequire(import.meta.url);
+// The reader runs TypeScript source like the rest of the server: it registers tsx's loader first,
 // whichever way the parent process was started (node --import tsx, or the test runner).
-const tsxApi = pathToFileURL(
-  createRequire(import.meta.url)
-    .resolve('tsx/esm/api')
-    .replace(/\.cjs$/, '.mjs'),
-).href;
-const workerModule = new URL('./sheet-worker.ts', import.meta.url).href;
-const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => tsx.tsImport(${JSON.stringify(workerModule)}, ${JSON.stringify(workerModule)}))`;
+const tsxApi = pathToFileURL(require.resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+const tsxLoader = pathToFileURL(require.resolve('tsx')).href;
+const workerModule = new URL('./sheet-worker.ts', import.meta.url);
+const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => tsx.tsImport(${JSON.stringify(workerModule.href)}, ${JSON.stringify(workerModule.href)}))`;
+
+/** The reader on the other side, thread or process, behind one shape. */
+interface ReaderChannel {
+  post(message: 'more'): void;
+  stop(): void;
+}
 
 /**
- * openFirstSheet on a worker thread: the sheet is parsed on one core while the importer writes
- * rows on the other, so a large import takes about as long as the slower of the two, not their sum.
+ * openFirstSheet off the main thread: the sheet is parsed on one core while the importer writes rows
+ * on the other, so a large import takes about as long as the slower of the two, not their sum. However
+ * the reader ends (out of memory, killed, crashed), the answer is an error, never a wait for ever.
  */
-export async function openFirstSheetInWorker(file: string, options: ReadOptions): Promise<SheetReader> {
-  const worker = new Worker(bootstrap, {
-    eval: true,
-    workerData: { file, options, batchSize: BATCH, window: WINDOW },
-    resourceLimits: { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 },
-  });
+export async function openFirstSheetInWorker(
+  file: string,
+  options: ReadOptions,
+  isolation: IsolationOptions = {},
+): Promise<SheetReader> {
+  const heapMb = isolation.maxHeapMb ?? DEFAULT_HEAP_MB;
+  const data: SheetWorkerData = { file, options, batchSize: BATCH, batchCells: BATCH_CELLS, window: WINDOW };
   const queue: SheetWorkerMessage[] = [];
   let notify: (() => void) | undefined;
-  worker.on('message', (message: SheetWorkerMessage) => {
+  let settled = false;
+  let stopped = false;
+  const push = (message: SheetWorkerMessage) => {
+    if (settled) return;
+    if (message.type === 'end' || message.type === 'error') settled = true;
     queue.push(message);
     notify?.();
+  };
+  const outOfMemory = (): SheetWorkerMessage => ({
+    type: 'error',
+    xlsx: true,
+    message: `Reading the workbook needed more than ${heapMb} MB of memory, the most an import may use: the file may be damaged or built to exhaust memory. Check it in Excel, or split it into smaller files.`,
   });
-  worker.on('error', (err) => {
-    queue.push({ type: 'error', message: err.message, xlsx: false });
-    notify?.();
-  });
+  const channel =
+    isolation.in === 'process'
+      ? inProcess(data, heapMb, push, outOfMemory, () => stopped)
+      : inThread(data, heapMb, push, outOfMemory, () => stopped);
+
   const next = async (): Promise<SheetWorkerMessage> => {
     while (queue.length === 0) await new Promise<void>((r) => (notify = r));
     return queue.shift()!;
   };
+  const stop = () => {
+    stopped = true;
+    channel.stop();
+  };
   const fail = (message: Extract<SheetWorkerMessage, { type: 'error' }>) => {
-    void worker.terminate();
+    stop();
     return message.xlsx ? new XlsxError(message.message) : new Error(message.message);
   };
 
@@ -56,13 +90,79 @@ export async function openFirstSheetInWorker(file: string, options: ReadOptions)
       if (message.type === 'error') throw fail(message);
       if (message.type !== 'rows') return;
       progress = message.progress;
-      worker.postMessage('more');
+      channel.post('more');
       yield* message.rows;
     }
   }
+  return { rows: rows(), progress: () => progress, close: stop };
+}
+
+function inThread(
+  data: SheetWorkerData,
+  heapMb: number,
+  push: (message: SheetWorkerMessage) => void,
+  outOfMemory: () => SheetWorkerMessage,
+  stopped: () => boolean,
+): ReaderChannel {
+  const worker = new Worker(bootstrap, {
+    eval: true,
+    workerData: data,
+    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
+  });
+  worker.on('message', push);
+  worker.on('error', (err: NodeJS.ErrnoException) =>
+    push(
+      err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+        ? outOfMemory()
+        : { type: 'error', message: `The sheet reader failed: ${err.message}`, xlsx: false },
+    ),
+  );
+  worker.on('exit', (code) => {
+    if (!stopped())
+      push({ type: 'error', message: `The sheet reader stopped (exit code ${code}).`, xlsx: false });
+  });
+  return { post: (message) => worker.postMessage(message), stop: () => void worker.terminate() };
+}
+
+function inProcess(
+  data: SheetWorkerData,
+  heapMb: number,
+  push: (message: SheetWorkerMessage) => void,
+  outOfMemory: () => SheetWorkerMessage,
+  stopped: () => boolean,
+): ReaderChannel {
+  const child = fork(fileURLToPath(workerModule), [JSON.stringify(data)], {
+    execArgv: ['--import', tsxLoader, `--max-old-space-size=${heapMb}`, '--max-semi-space-size=8'],
+    serialization: 'advanced',
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  child.on('message', (message: SheetWorkerMessage) => push(message));
+  child.on('error', (err) =>
+    push({ type: 'error', message: `The sheet reader failed: ${err.message}`, xlsx: false }),
+  );
+  child.on('exit', (code, signal) => {
+    if (stopped()) return;
+    // A heap past its limit ends V8 with a fatal error (SIGABRT); anything else that ends the child
+    // follows from the file too: this runs only for a file that already took a server process down.
+    if (
+      /heap out of memory|Reached heap limit|invalid (table|array) size|out of memory/i.test(stderr) ||
+      signal === 'SIGABRT'
+    ) {
+      push(outOfMemory());
+    } else {
+      push({
+        type: 'error',
+        xlsx: true,
+        message: `Reading the workbook stopped its reader process (${signal ?? `exit code ${code}`}): the file may be damaged or built to exhaust the server. Check it in Excel, or split it into smaller files.`,
+      });
+    }
+  });
   return {
-    rows: rows(),
-    progress: () => progress,
-    close: () => void worker.terminate(),
+    post: (message) => {
+      if (child.connected) child.send(message);
+    },
+    stop: () => void child.kill('SIGKILL'),
   };
 }

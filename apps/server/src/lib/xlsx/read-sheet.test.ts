@@ -3,15 +3,17 @@ import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deflatedRepeat, sheetXml, workbookOf } from '../../test/xlsx.ts';
 import { fixtureRows, writeFixture } from './fixtures/make-fixture.ts';
-import { openFirstSheet } from './read-sheet.ts';
+import { openFirstSheetInWorker, type IsolationOptions } from './read-sheet-in-worker.ts';
+import { openFirstSheet, type CellProblem, type ReadOptions } from './read-sheet.ts';
 import { XlsxError } from './xlsx-error.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xlsx-reader-'));
 const limits = { maxInflatedBytes: 50 * 1024 * 1024 };
 const expected = fixtureRows.map((row) => row.map((cell) => cell.shows));
 
-async function readAll(file: string, options = limits): Promise<string[][]> {
+async function readAll(file: string, options: ReadOptions = limits): Promise<string[][]> {
   const reader = await openFirstSheet(file, options);
   const rows: string[][] = [];
   try {
@@ -101,6 +103,397 @@ describe('refusing what is not a readable workbook', () => {
   it('stops a workbook that unpacks past the limit without holding it in memory', async () => {
     const file = path.join(dir, 'shared.xlsx');
     await expect(readAll(file, { maxInflatedBytes: 2000 })).rejects.toThrow(/unpacks to more than/);
+  });
+});
+
+describe('hostile workbooks: refused with a clear message, or a problem of the cell, never a crash', () => {
+  let n = 0;
+  const save = (data: Buffer) => {
+    const file = path.join(dir, `hostile-${n++}.xlsx`);
+    fs.writeFileSync(file, data);
+    return file;
+  };
+  /** Every row and every cell problem, read off the main thread as imports read. */
+  async function readInWorker(
+    data: Buffer,
+    options: Partial<ReadOptions> = {},
+    isolation?: IsolationOptions,
+  ) {
+    const reader = await openFirstSheetInWorker(save(data), { ...limits, ...options }, isolation);
+    const rows: string[][] = [];
+    const problems: (CellProblem & { row: number })[] = [];
+    try {
+      for await (const row of reader.rows) {
+        rows[row.rowNumber - 1] = row.cells;
+        for (const p of row.problems ?? []) problems.push({ row: row.rowNumber, ...p });
+      }
+    } finally {
+      reader.close();
+    }
+    return { rows, problems };
+  }
+  const sheet = (rows: string) => ({ sheet: sheetXml(rows) });
+
+  describe('references past Excel’s limits (column XFD, row 1,048,576)', () => {
+    it.each([
+      [
+        'a column index of about 8 billion (ZZZZZZZ2)',
+        '<row r="2"><c r="ZZZZZZZ2"><v>1</v></c></row>',
+        /Cell ZZZZZZZ2 is past column XFD/,
+      ],
+      [
+        'one column past XFD (XFE1)',
+        '<row r="1"><c r="XFE1"><v>1</v></c></row>',
+        /Cell XFE1 is past column XFD/,
+      ],
+      ['four letters (AAAA1)', '<row r="1"><c r="AAAA1"><v>1</v></c></row>', /Cell AAAA1 is past column XFD/],
+      [
+        'a megabyte-long column name',
+        `<row r="1"><c r="${'Z'.repeat(1024 * 1024)}1"><v>1</v></c></row>`,
+        /Cell ZZZZZZZZZZZZZZZZZZZZZZZZ… is past column XFD/,
+      ],
+      [
+        'a row past 1,048,576',
+        '<row r="1048577"><c r="A1048577"><v>1</v></c></row>',
+        /row numbered 1048577; Excel's rows run from 1 to 1,048,576/,
+      ],
+      ['a row numbered 0', '<row r="0"><c r="A1"><v>1</v></c></row>', /row numbered 0/],
+      ['a row numbered -5', '<row r="-5"><c r="A1"><v>1</v></c></row>', /row numbered -5/],
+      ['a row numbered 1e300', '<row r="1e300"><c r="A1"><v>1</v></c></row>', /row numbered 1e300/],
+      [
+        'a cell reference of digits only',
+        '<row r="1"><c r="12"><v>1</v></c></row>',
+        /reference "12" is not one like A1/,
+      ],
+      [
+        'a cell reference without a row',
+        '<row r="1"><c r="B"><v>1</v></c></row>',
+        /reference "B" is not one like A1/,
+      ],
+      [
+        'a row of 16,385 cells without references',
+        `<row r="1">${'<c><v>1</v></c>'.repeat(16_385)}</row>`,
+        /Row 1 has more than 16,384 cells/,
+      ],
+    ])('%s', async (_, rows, message) => {
+      const started = performance.now();
+      const read = readInWorker(workbookOf(sheet(rows)));
+      await expect(read).rejects.toThrow(message);
+      await expect(read).rejects.toBeInstanceOf(XlsxError);
+      expect(performance.now() - started).toBeLessThan(10_000);
+    });
+
+    it('reads a cell in the last column, XFD, and the last row', async () => {
+      const { rows } = await readInWorker(
+        workbookOf(sheet('<row r="1048576"><c r="XFD1048576" t="inlineStr"><is><t>last</t></is></c></row>')),
+      );
+      expect(rows[1_048_575]).toHaveLength(16_384);
+      expect(rows[1_048_575]![16_383]).toBe('last');
+    });
+  });
+
+  describe('memory: budgets that hold', () => {
+    it('refuses shared strings that unpack to 500 MB from a small upload, at once and with flat memory', async () => {
+      const bomb = await deflatedRepeat(
+        'xl/sharedStrings.xml',
+        Buffer.from('<sst count="1" uniqueCount="1"><si><t>'),
+        Buffer.alloc(1024 * 1024, 'A'),
+        500,
+        Buffer.from('</t></si></sst>'),
+      );
+      const data = workbookOf({
+        sheet: sheetXml('<row r="1"><c r="A1" t="s"><v>0</v></c></row>'),
+        sharedStrings: bomb,
+      });
+      expect(data.length).toBeLessThan(1.5 * 1024 * 1024);
+      const before = process.memoryUsage().rss;
+      await expect(readAll(save(data), { maxInflatedBytes: 1024 * 1024 * 1024 })).rejects.toThrow(
+        /shared strings unpack to more than 256 MB, the most an import may hold in memory/,
+      );
+      expect(process.memoryUsage().rss - before).toBeLessThan(64 * 1024 * 1024);
+    }, 30_000);
+
+    it('counts the bytes themselves when the zip understates the shared strings’ size', async () => {
+      const strings = Buffer.from(`<sst><si><t>${'x'.repeat(3 * 1024 * 1024)}</t></si></sst>`);
+      const lying = await deflatedRepeat(
+        'xl/sharedStrings.xml',
+        strings,
+        Buffer.alloc(0),
+        0,
+        Buffer.alloc(0),
+      );
+      lying.size = 100; // what the zip claims
+      const data = workbookOf({
+        sheet: sheetXml('<row r="1"><c r="A1" t="s"><v>0</v></c></row>'),
+        sharedStrings: lying,
+      });
+      await expect(
+        readAll(save(data), { maxInflatedBytes: 50 * 1024 * 1024, maxSharedStringsBytes: 1024 * 1024 }),
+      ).rejects.toThrow(/shared strings unpack to more than 1 MB|damaged/);
+    });
+
+    it('refuses a row that never ends instead of buffering the sheet', async () => {
+      const endless = await deflatedRepeat(
+        'xl/worksheets/sheet1.xml',
+        Buffer.from(sheetXml('<row r="1"><c r="A1" t="inlineStr"><is><t>').replace(/<\/t>.*$/, '')),
+        Buffer.alloc(1024 * 1024, 'A'),
+        40,
+        Buffer.from('</t></is></c></row></sheetData></worksheet>'),
+      );
+      await expect(
+        readInWorker(workbookOf({ sheet: endless }), { maxInflatedBytes: 1024 ** 3 }),
+      ).rejects.toThrow(/Row 1 of the sheet holds more than 16 MB of text/);
+    });
+
+    it.each([
+      ['a worker thread', { in: 'thread', maxHeapMb: 16 }],
+      ['a child process', { in: 'process', maxHeapMb: 16 }],
+    ] as const)(
+      'a reader in %s that runs out of heap ends in a clear failure, not a dead server',
+      async (_, isolation) => {
+        // One row of 15,000 distinct cells, each decoded to a new string: ~40 MB of heap to read it.
+        const cells = Array.from(
+          { length: 15_000 },
+          (_, c) => `<c t="inlineStr"><is><t>&amp;${c}${'v'.repeat(900)}</t></is></c>`,
+        );
+        const data = workbookOf({ sheet: sheetXml(`<row r="1">${cells.join('')}</row>`) });
+        const reader = openFirstSheetInWorker(
+          save(data),
+          { ...limits, maxInflatedBytes: 1024 ** 3 },
+          isolation,
+        );
+        const read = reader.then(async (r) => {
+          for await (const row of r.rows) void row;
+        });
+        await expect(read).rejects.toThrow(/needed more than 16 MB of memory, the most an import may use/);
+        await expect(read).rejects.toBeInstanceOf(XlsxError);
+      },
+      60_000,
+    );
+
+    it('reads a sheet the same in a child process as on a thread', async () => {
+      const data = fs.readFileSync(path.join(dir, 'shared.xlsx'));
+      const thread = await readInWorker(data);
+      const child = await readInWorker(data, {}, { in: 'process' });
+      expect(child.rows).toEqual(thread.rows);
+      expect(trimmed(thread.rows)).toEqual(trimmed(expected));
+    }, 30_000);
+  });
+
+  describe('encodings: read as declared, or refused, never altered', () => {
+    const latin1 = (text: string) => Buffer.from(text, 'latin1');
+    const utf16 = (text: string, order: 'le' | 'be') => {
+      const le = Buffer.from(`\ufeff${text}`, 'utf16le');
+      return order === 'le' ? le : le.swap16();
+    };
+    const rowsWith = (text: string) =>
+      `<row r="1"><c r="A1" t="inlineStr"><is><t>${text}</t></is></c><c r="B1" t="s"><v>0</v></c></row>`;
+    const strings = (text: string, declaration: string) => `${declaration}<sst><si><t>${text}</t></si></sst>`;
+
+    it.each([
+      ['ISO-8859-1', 'encoding="ISO-8859-1"', latin1, 'José Müller ©'],
+      ['ISO-8859-1 in single quotes, lower case', "encoding='iso-8859-1'", latin1, 'Ñandú'],
+      [
+        'ISO-8859-1 with bytes 0x80-0x9F, which windows-1252 would read as other characters',
+        'encoding="ISO-8859-1"',
+        latin1,
+        'a\u0085b',
+      ],
+      [
+        'windows-1252',
+        'encoding="windows-1252"',
+        (t: string) => Buffer.from(t.replace('€', '\x80'), 'latin1'),
+        'Rs 5 €',
+      ],
+      ['UTF-16 (little-endian) with a BOM', 'encoding="UTF-16"', (t: string) => utf16(t, 'le'), 'राम शर्मा'],
+      ['UTF-16 (big-endian) with a BOM', 'encoding="UTF-16"', (t: string) => utf16(t, 'be'), 'ராம் 😀'],
+      ['UTF-8 with a BOM', 'encoding="UTF-8"', (t: string) => Buffer.from(`\ufeff${t}`), 'ಕನ್ನಡ'],
+    ])('%s: read correctly', async (_, encoding, encode, text) => {
+      const declaration = `<?xml version="1.0" ${encoding}?>`;
+      const data = workbookOf({
+        sheet: encode(sheetXml(rowsWith(text), declaration)),
+        sharedStrings: encode(strings(`${text}!`, declaration)),
+      });
+      const { rows } = await readInWorker(data);
+      expect(rows[0]).toEqual([text, `${text}!`]);
+    });
+
+    it.each([
+      [
+        'ISO-8859-1 bytes in a sheet that declares no encoding (UTF-8)',
+        '',
+        latin1,
+        /xl\/worksheets\/sheet1\.xml is not valid UTF-8 text/,
+      ],
+      [
+        'ISO-8859-1 bytes under a UTF-8 declaration',
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        latin1,
+        /not valid UTF-8 text/,
+      ],
+      [
+        'an encoding imports do not know',
+        '<?xml version="1.0" encoding="x-klingon"?>',
+        latin1,
+        /in the x-klingon encoding, which imports do not read/,
+      ],
+      [
+        'a UTF-16 declaration on ASCII bytes',
+        '<?xml version="1.0" encoding="UTF-16"?>',
+        latin1,
+        /says it is UTF-16 but its bytes are not/,
+      ],
+      [
+        'UTF-32 with a BOM',
+        '',
+        (t: string) => Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), Buffer.from(t, 'utf16le')]),
+        /in the UTF-32 encoding/,
+      ],
+      [
+        'Shift JIS bytes that are not Shift JIS',
+        '<?xml version="1.0" encoding="Shift_JIS"?>',
+        (t: string) => Buffer.concat([Buffer.from(t, 'latin1'), Buffer.from([0x82, 0xff, 0xff])]),
+        /not valid SHIFT_JIS text/,
+      ],
+    ])('%s: refused, naming the part', async (_, declaration, encode, message) => {
+      const read = readInWorker(
+        workbookOf({
+          sheet: encode(
+            sheetXml('<row r="1"><c r="A1" t="inlineStr"><is><t>Müller</t></is></c></row>', declaration),
+          ),
+        }),
+      );
+      await expect(read).rejects.toThrow(message);
+      await expect(read).rejects.toBeInstanceOf(XlsxError);
+    });
+
+    it('shared strings in ISO-8859-1 bytes without a declaration are refused, naming the part', async () => {
+      const data = workbookOf({
+        sheet: sheetXml('<row r="1"><c r="A1" t="s"><v>0</v></c></row>'),
+        sharedStrings: latin1('<sst><si><t>Müller</t></si></sst>'),
+      });
+      await expect(readInWorker(data)).rejects.toThrow(/xl\/sharedStrings\.xml is not valid UTF-8 text/);
+    });
+
+    it.each([
+      [
+        'a raw NUL byte in the sheet',
+        { sheet: sheetXml('<row r="1"><c r="A1" t="inlineStr"><is><t>a\0b</t></is></c></row>') },
+        /sheet1\.xml holds a NUL character/,
+      ],
+      [
+        'a raw NUL byte in the shared strings',
+        {
+          sheet: sheetXml('<row r="1"><c r="A1" t="s"><v>0</v></c></row>'),
+          sharedStrings: '<sst><si><t>a\0b</t></si></sst>',
+        },
+        /sharedStrings\.xml holds a NUL character/,
+      ],
+    ])('%s: refused as not XML', async (_, parts, message) => {
+      await expect(readInWorker(workbookOf(parts))).rejects.toThrow(message);
+    });
+  });
+
+  describe('dates Excel cannot show: a problem of the cell, not an empty cell', () => {
+    const styles =
+      '<styleSheet><numFmts count="1"><numFmt numFmtId="164" formatCode="dd\\-mm\\-yyyy"/></numFmts>' +
+      '<cellXfs count="3"><xf numFmtId="0"/><xf numFmtId="14"/><xf numFmtId="164"/></cellXfs></styleSheet>';
+
+    it.each([
+      ['99999999999', 1],
+      ['-5', 1],
+      ['2958466', 1],
+      ['1e300', 2],
+      ['-0.5', 2],
+    ])('serial %s in a date format', async (value, style) => {
+      const data = workbookOf({
+        sheet: sheetXml(
+          `<row r="3"><c r="A3" t="inlineStr"><is><t>kept</t></is></c><c r="C3" s="${style}"><v>${value}</v></c></row>`,
+        ),
+        styles,
+      });
+      const { rows, problems } = await readInWorker(data);
+      expect(rows[2]).toEqual(['kept', '', '']);
+      expect(problems).toEqual([
+        {
+          row: 3,
+          column: 2,
+          message: `${value} is not a date Excel can show: its dates run from 1 January 1900 to 31 December 9999.`,
+        },
+      ]);
+    });
+
+    it('the first and last dates Excel shows, and a large number that is no date, read as Excel shows them', async () => {
+      const data = workbookOf({
+        sheet: sheetXml(
+          '<row r="1"><c r="A1" s="2"><v>1</v></c><c r="B1" s="2"><v>2958465</v></c><c r="C1"><v>99999999999</v></c></row>',
+        ),
+        styles,
+      });
+      const { rows, problems } = await readInWorker(data);
+      expect(problems).toEqual([]);
+      expect(rows[0]).toEqual(['01-01-1900', '31-12-9999', '99999999999']);
+    });
+  });
+
+  describe('characters a workbook may not hold: a problem of the cell that holds them', () => {
+    it.each([
+      ['&#x110000;', 'past U+10FFFF'],
+      ['&#0;', 'NUL'],
+      ['&#xD800;', 'a lone surrogate'],
+      ['&#xDFFF;', 'a lone low surrogate'],
+      ['&#xFFFE;', 'a non-character XML forbids'],
+      ['&#1;', 'a control character XML 1.0 forbids'],
+      ['&#99999999999999999999;', 'a huge decimal'],
+      ['&#x0000000000000000000041FFFFFFFFFFFF;', 'a huge hexadecimal'],
+    ])('%s (%s) in an inline string, a formula result and a shared string', async (reference) => {
+      const data = workbookOf({
+        sheet: sheetXml(
+          '<row r="1"><c r="A1" t="inlineStr"><is><t>Name</t></is></c><c r="B1" t="inlineStr"><is><t>City</t></is></c></row>' +
+            `<row r="2"><c r="A2" t="inlineStr"><is><t>Asha ${reference}</t></is></c><c r="B2" t="inlineStr"><is><t>Pune</t></is></c></row>` +
+            `<row r="3"><c r="A3" t="str"><v>x${reference}</v></c><c r="B3" t="s"><v>1</v></c></row>` +
+            '<row r="4"><c r="A4" t="s"><v>0</v></c><c r="B4" t="s"><v>0</v></c><c r="C4" t="s"><v>1</v></c></row>',
+        ),
+        sharedStrings: `<sst><si><r><t>bad </t></r><r><t>${reference}</t></r></si><si><t>Delhi &amp; NCR</t></si></sst>`,
+      });
+      const { rows, problems } = await readInWorker(data);
+      expect(rows.slice(1)).toEqual([
+        ['', 'Pune'],
+        ['', 'Delhi & NCR'],
+        ['', '', 'Delhi & NCR'],
+      ]);
+      const shown = reference.length > 24 ? `${reference.slice(0, 24)}…` : reference;
+      const message = `The cell holds the character reference ${shown}, which is not a character a workbook may hold.`;
+      expect(problems).toEqual([
+        { row: 2, column: 0, message },
+        { row: 3, column: 0, message },
+        { row: 4, column: 0, message },
+        { row: 4, column: 1, message },
+      ]);
+    });
+
+    it.each([
+      ['_x0000_', /U\+0000/],
+      ['_xD800_', /half of a surrogate pair/],
+      ['_xDC00_x_', /half of a surrogate pair/],
+    ])('Excel’s escape %s', async (escape, message) => {
+      const data = workbookOf({
+        sheet: sheetXml(`<row r="1"><c r="A1" t="inlineStr"><is><t>a${escape}b</t></is></c></row>`),
+      });
+      const { problems } = await readInWorker(data);
+      expect(problems).toEqual([{ row: 1, column: 0, message: expect.stringMatching(message) }]);
+    });
+
+    it('a valid astral reference and an escaped surrogate pair read as their characters', async () => {
+      const data = workbookOf({
+        sheet: sheetXml(
+          '<row r="1"><c r="A1" t="inlineStr"><is><t>&#x1F600;&#10;_xD83D__xDE00_</t></is></c></row>',
+        ),
+      });
+      const { rows, problems } = await readInWorker(data);
+      expect(problems).toEqual([]);
+      expect(rows[0]).toEqual(['😀\n😀']);
+    });
   });
 });
 

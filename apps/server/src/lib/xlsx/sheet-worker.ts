@@ -2,23 +2,37 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openFirstSheet, type ReadOptions, type SheetRow } from './read-sheet.ts';
 import { XlsxError } from './xlsx-error.ts';
 
-/** Messages from the worker thread that reads a sheet (read-sheet-in-worker.ts is the other side). */
+/** Messages from the thread or process that reads a sheet (read-sheet-in-worker.ts is the other side). */
 export type SheetWorkerMessage =
   | { type: 'ready' }
   | { type: 'rows'; rows: SheetRow[]; progress: number }
   | { type: 'end' }
   | { type: 'error'; message: string; xlsx: boolean };
 
-const { file, options, batchSize, window } = workerData as {
+export interface SheetWorkerData {
   file: string;
   options: ReadOptions;
+  /** Rows per message, and the most cells per message (a row may have up to 16,384). */
   batchSize: number;
+  batchCells: number;
   window: number;
-};
-const port = parentPort!;
+}
+
+// The same module runs on a worker thread (workerData, parentPort) or, for a file that took a server
+// process down before, in a child process of its own (its data in argv, messages over IPC).
+const inProcess = !parentPort;
+const { file, options, batchSize, batchCells, window } = (
+  inProcess ? JSON.parse(process.argv[2] ?? '{}') : workerData
+) as SheetWorkerData;
+const post = (message: SheetWorkerMessage) =>
+  inProcess ? process.send!(message) : parentPort!.postMessage(message);
+const onMessage = (listener: (message: unknown) => void) =>
+  inProcess ? process.on('message', listener) : parentPort!.on('message', listener);
+if (inProcess) process.on('disconnect', () => process.exit(0));
+
 let credit = window;
 let resume: (() => void) | undefined;
-port.on('message', (message: 'more') => {
+onMessage((message) => {
   if (message === 'more') {
     credit += 1;
     resume?.();
@@ -27,31 +41,41 @@ port.on('message', (message: 'more') => {
 
 async function run(): Promise<void> {
   const reader = await openFirstSheet(file, options);
-  port.postMessage({ type: 'ready' } satisfies SheetWorkerMessage);
+  post({ type: 'ready' });
   let batch: SheetRow[] = [];
+  let cells = 0;
   const send = async () => {
     // Stay at most `window` batches ahead of the importer, so memory stays bounded.
     while (credit <= 0) await new Promise<void>((r) => (resume = r));
     credit -= 1;
-    port.postMessage({ type: 'rows', rows: batch, progress: reader.progress() } satisfies SheetWorkerMessage);
+    post({ type: 'rows', rows: batch, progress: reader.progress() });
     batch = [];
+    cells = 0;
   };
   try {
     for await (const row of reader.rows) {
       batch.push(row);
-      if (batch.length >= batchSize) await send();
+      cells += row.cells.length + 1;
+      if (batch.length >= batchSize || cells >= batchCells) await send();
     }
     if (batch.length) await send();
-    port.postMessage({ type: 'end' } satisfies SheetWorkerMessage);
+    post({ type: 'end' });
   } finally {
     reader.close();
   }
 }
 
-run().catch((err: unknown) => {
-  port.postMessage({
-    type: 'error',
-    message: err instanceof Error ? err.message : String(err),
-    xlsx: err instanceof XlsxError,
-  } satisfies SheetWorkerMessage);
-});
+run().catch((err: unknown) => post(describeFailure(err)));
+
+/**
+ * Only a failure of the machine (the file system: EIO, EMFILE …) may pass on another attempt. Anything
+ * else reading the sheet threw follows from the file's bytes and would throw again: it is the file's
+ * problem (xlsx: true), so the import fails at once, saying what it is, instead of retrying.
+ */
+function describeFailure(err: unknown): SheetWorkerMessage {
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof XlsxError) return { type: 'error', message, xlsx: true };
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return { type: 'error', message, xlsx: false };
+  return { type: 'error', message: `The workbook could not be read: ${message}.`, xlsx: true };
+}

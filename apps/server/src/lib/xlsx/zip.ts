@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { XlsxError } from './xlsx-error.ts';
+import { xmlText } from './xml-encoding.ts';
 
 /** The entries of a zip file, read lazily, each inflated under a byte budget shared by the whole file. */
 export class ZipArchive {
@@ -58,10 +59,27 @@ export class ZipArchive {
     return stream;
   }
 
+  /** An XML part as text, read in the encoding it declares. */
   async text(name: string): Promise<string> {
+    return xmlText(await this.bytes(name), name);
+  }
+
+  async bytes(name: string, maxBytes = Infinity, tooBig?: () => XlsxError): Promise<Buffer> {
+    const entry = this.entries.get(name);
+    if (tooBig && entry && entry.uncompressedSize > maxBytes) throw tooBig();
     const chunks: Buffer[] = [];
-    for await (const chunk of await this.stream(name)) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
+    let size = 0;
+    try {
+      for await (const chunk of await this.stream(name)) {
+        size += (chunk as Buffer).length;
+        // The declared size may lie: the bytes themselves are counted.
+        if (tooBig && size > maxBytes) throw tooBig();
+        chunks.push(chunk as Buffer);
+      }
+    } catch (err) {
+      throw damaged(err);
+    }
+    return Buffer.concat(chunks);
   }
 
   compressedSize(name: string): number {
@@ -78,6 +96,13 @@ export class ZipArchive {
       `The workbook unpacks to more than ${mb} MB, the most an import may unpack; split it into smaller files.`,
     );
   }
+}
+
+/** An error of the inflate stream (a bad CRC, more bytes than declared …) as the file's problem. */
+export function damaged(err: unknown): unknown {
+  if (err instanceof XlsxError || (err as NodeJS.ErrnoException | undefined)?.code?.startsWith('E'))
+    return err;
+  return new XlsxError(`The .xlsx file is damaged: ${err instanceof Error ? err.message : String(err)}.`);
 }
 
 /** Old .xls, encrypted workbooks and text files renamed to .xlsx each get a message that says what they are. */
