@@ -48,15 +48,52 @@ export const emailTemplateUpdate = z.object({
 });
 export type EmailTemplateUpdate = z.infer<typeof emailTemplateUpdate>;
 
-/** A `{{ name }}` placeholder; `name` is what the template names, spaces around it ignored. */
-const placeholderPattern = () => /\{\{\s*([^{}\s]+)\s*\}\}/g;
+/**
+ * What `{{ field | formatter }}` does to a field's value in a printed notice, a mail or a WhatsApp text.
+ * A value that holds no amount (or no date) prints as it is.
+ */
+export const templateFormatters = [
+  { name: 'inr', example: '₹1,25,000.50', says: 'an amount in rupees, lakh and crore grouping' },
+  {
+    name: 'words',
+    example: 'One Lakh Twenty-Five Thousand Rupees and Fifty Paise',
+    says: 'an amount in words, Indian system',
+  },
+  { name: 'date', example: '20-05-2024', says: 'a date as LOCALE writes it (day first in India)' },
+] as const;
+export type TemplateFormatterName = (typeof templateFormatters)[number]['name'];
 
-/** Every `{{ name }}` a template uses. */
-export function placeholdersIn(text: string): string[] {
-  return [...new Set([...text.matchAll(placeholderPattern())].map((m) => m[1]!))];
+/** One `{{ field }}` or `{{ field | formatter }}` a template uses. */
+export interface Placeholder {
+  field: string;
+  /** What follows each `|`, in order: none, or one formatter's name (more is refused by the check). */
+  formatters: string[];
 }
 
-/** The text with every `{{ name }}` replaced by `valueOf(name)`. */
-export function replacePlaceholders(text: string, valueOf: (name: string) => string): string {
-  return text.replace(placeholderPattern(), (_, name: string) => valueOf(name));
+/** A placeholder: a field name, then any `| name`, spaces around each part ignored. */
+const placeholderPattern = () => /\{\{\s*([^{}\s|]+)\s*((?:\|\s*[^{}\s|]*\s*)*)\}\}/g;
+
+const placeholderOf = (field: string, piped: string): Placeholder => ({
+  field,
+  formatters: piped
+    .split('|')
+    .slice(1)
+    .map((name) => name.trim()),
+});
+
+/** Every placeholder a template uses, each once: `{{ a|inr }}` and `{{a | inr}}` are one. */
+export function placeholdersIn(text: string): Placeholder[] {
+  const seen = new Map<string, Placeholder>();
+  for (const [, field, piped] of text.matchAll(placeholderPattern())) {
+    const placeholder = placeholderOf(field!, piped!);
+    seen.set([placeholder.field, ...placeholder.formatters].join('|'), placeholder);
+  }
+  return [...seen.values()];
+}
+
+/** The text with every placeholder replaced by `valueOf(placeholder)`. */
+export function replacePlaceholders(text: string, valueOf: (placeholder: Placeholder) => string): string {
+  return text.replace(placeholderPattern(), (_, field: string, piped: string) =>
+    valueOf(placeholderOf(field, piped)),
+  );
 }

@@ -29,4 +29,70 @@ describe('placeholders', () => {
         );
     expect(() => checkPlaceholders('notice', '{{custName}} {{loanNo}}', 'html')).not.toThrow();
   });
+
+  it('format a value through a formatter, spaces around the parts ignored, in HTML and plain text alike', () => {
+    const fields = { noticeBalance: 'Rs. 125000.50', noticeDate: '20.05.2024', custName: 'Asha' };
+    const text =
+      '{{noticeBalance | inr}}; {{ noticeBalance|words }}; {{noticeDate |date}}; {{  noticeDate  |  date  }}';
+    const said = '₹1,25,000.50; One Lakh Twenty-Five Thousand Rupees and Fifty Paise; 20-05-2024; 20-05-2024';
+    expect(fillPlaceholders(text, fields)).toBe(said);
+    expect(mergeTemplate(`<p>${text}</p>`, fields)).toBe(`<p>${said}</p>`);
+  });
+
+  it('print a value that holds no amount or date as it is, escaped in HTML', () => {
+    const fields = { noticeBalance: '<b>N/A</b> & more', noticeDate: 'to be fixed', custName: '' };
+    expect(
+      mergeTemplate('{{noticeBalance | inr}}|{{noticeBalance | words}}|{{noticeDate | date}}', fields),
+    ).toBe('&lt;b&gt;N/A&lt;/b&gt; &amp; more|&lt;b&gt;N/A&lt;/b&gt; &amp; more|to be fixed');
+    expect(fillPlaceholders('[{{custName | inr}}][{{loanNo | date}}]', fields)).toBe('[][]');
+  });
+
+  it('read dates in the locale and time zone they are given', () => {
+    const fields = { noticeDate: '2024-05-20T02:00:00Z' };
+    expect(fillPlaceholders('{{noticeDate | date}}', fields)).toBe('20-05-2024');
+    expect(
+      fillPlaceholders('{{noticeDate | date}}', fields, undefined, {
+        locale: 'en-US',
+        timeZone: 'America/New_York',
+      }),
+    ).toBe('5/19/2024');
+  });
+
+  it('merge a formatter on a prototype name as nothing, and a prototype name as a formatter leaves the value', () => {
+    for (const name of prototypeNames) {
+      expect(fillPlaceholders(`[{{ ${name} | inr }}]`, { custName: 'Asha' })).toBe('[]');
+      expect(fillPlaceholders(`[{{custName | ${name}}}]`, { custName: 'Asha' })).toBe('[Asha]');
+    }
+  });
+
+  it('refuse an unknown formatter, an empty one or two on one placeholder, naming each', () => {
+    const refusal = (text: string) => {
+      try {
+        checkPlaceholders('credit-card', text, 'html');
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(refusal('{{noticeBalance | inr}} {{limit|words}} {{ noticeDate | date }}')).toBe('accepted');
+    expect(refusal('{{noticeBalance | rupees}}')).toBe(
+      '{{noticeBalance | rupees}} names no formatter. Use | inr, | words, | date.',
+    );
+    expect(refusal('{{noticeBalance | INR}} {{noticeDate|Date}}')).toBe(
+      '{{noticeBalance | INR}}, {{noticeDate | Date}} name no formatter. Use | inr, | words, | date.',
+    );
+    expect(refusal('{{noticeBalance | }}')).toBe(
+      '{{noticeBalance | }} names no formatter. Use | inr, | words, | date.',
+    );
+    expect(refusal('{{noticeBalance | inr | words}}')).toBe(
+      '{{noticeBalance | inr | words}}: a placeholder takes one formatter at most.',
+    );
+    for (const name of prototypeNames)
+      expect(refusal(`{{noticeBalance | ${name}}}`)).toBe(
+        `{{noticeBalance | ${name}}} names no formatter. Use | inr, | words, | date.`,
+      );
+    expect(refusal('{{balance | inr}} {{maskNo | cash}}')).toBe(
+      '{{balance}} names no field of a credit card record. Use one of the listed placeholders. {{maskNo | cash}} names no formatter. Use | inr, | words, | date.',
+    );
+  });
 });

@@ -1,6 +1,13 @@
-import { placeholdersIn, replacePlaceholders } from '@notice-desk/contract/templates';
+import { placeholdersIn, replacePlaceholders, templateFormatters } from '@notice-desk/contract/templates';
 import type { RecordKind } from '../../db/schema.ts';
 import { badRequest } from '../../lib/errors.ts';
+import {
+  amountInWords,
+  formatDate,
+  formatInr,
+  INDIAN_DEFAULTS,
+  type DocumentLocale,
+} from '../../lib/indian-format.ts';
 import { recordKinds } from '../records/record-kinds.ts';
 
 /** The placeholders a template of a kind may use: the kind's field keys. */
@@ -14,28 +21,68 @@ const allowedByKind = new Map<RecordKind, Set<string>>(
   (Object.keys(recordKinds) as RecordKind[]).map((kind) => [kind, new Set(placeholdersFor(kind))]),
 );
 
-/** Refuses a template (saved or previewed) that names a placeholder no record of its kind has, naming it. */
+/** `| name` → what it does to a value. A Map, so `| constructor` is no formatter either. */
+const formatters = new Map<string, (value: string, where: DocumentLocale) => string>([
+  ['inr', formatInr],
+  ['words', amountInWords],
+  ['date', formatDate],
+]);
+
+const formatterList = templateFormatters.map((f) => `| ${f.name}`).join(', ');
+const written = (field: string, names: string[]) => `{{${[field, ...names].join(' | ')}}}`;
+
+/**
+ * Refuses a template (saved or previewed) that names a placeholder no record of its kind has, or a
+ * formatter there is not (or more than one on a placeholder), naming each.
+ */
 export function checkPlaceholders(kind: RecordKind, text: string, field: string): void {
   const allowed = allowedByKind.get(kind)!;
-  const unknown = placeholdersIn(text).filter((name) => !allowed.has(name));
+  const placeholders = placeholdersIn(text);
+  const problems: string[] = [];
+  const unknown = [...new Set(placeholders.map((p) => p.field).filter((name) => !allowed.has(name)))];
   if (unknown.length > 0) {
     const names = unknown.map((name) => `{{${name}}}`).join(', ');
-    const message = `${names} ${unknown.length === 1 ? 'names' : 'name'} no field of a ${recordKinds[kind].label.toLowerCase()} record. Use one of the listed placeholders.`;
+    problems.push(
+      `${names} ${unknown.length === 1 ? 'names' : 'name'} no field of a ${recordKinds[kind].label.toLowerCase()} record. Use one of the listed placeholders.`,
+    );
+  }
+  const unknownFormatters = placeholders.filter(
+    (p) => p.formatters.length === 1 && !formatters.has(p.formatters[0]!),
+  );
+  if (unknownFormatters.length > 0) {
+    const names = unknownFormatters.map((p) => written(p.field, p.formatters)).join(', ');
+    problems.push(
+      `${names} ${unknownFormatters.length === 1 ? 'names' : 'name'} no formatter. Use ${formatterList}.`,
+    );
+  }
+  const chained = placeholders.filter((p) => p.formatters.length > 1);
+  if (chained.length > 0) {
+    const names = chained.map((p) => written(p.field, p.formatters)).join(', ');
+    problems.push(`${names}: a placeholder takes one formatter at most.`);
+  }
+  if (problems.length > 0) {
+    const message = problems.join(' ');
     throw badRequest(message, { [field]: message });
   }
 }
 
 /**
- * The text with every `{{field}}` replaced by the record's value (through `encode`, such as HTML escaping).
- * Only the values' own keys are read: a name that is no field merges as nothing, never as a prototype's property.
+ * The text with every `{{field}}` replaced by the record's value, and every `{{field | formatter}}` by
+ * the value formatted for `where` (LOCALE, TIME_ZONE), then through `encode` (such as HTML escaping).
+ * Only the values' own keys are read: a name that is no field merges as nothing, never as a prototype's
+ * property. A formatter the check would refuse leaves the value as it is.
  */
 export function fillPlaceholders(
   text: string,
   values: Readonly<Record<string, string | null | undefined>>,
   encode: (value: string) => string = (value) => value,
+  where: DocumentLocale = INDIAN_DEFAULTS,
 ): string {
-  return replacePlaceholders(text, (name) => {
-    const value = Object.hasOwn(values, name) ? values[name] : undefined;
-    return encode(typeof value === 'string' ? value : '');
+  return replacePlaceholders(text, (placeholder) => {
+    const value = Object.hasOwn(values, placeholder.field) ? values[placeholder.field] : undefined;
+    const text = typeof value === 'string' ? value : '';
+    const format =
+      placeholder.formatters.length === 1 ? formatters.get(placeholder.formatters[0]!) : undefined;
+    return encode(format ? format(text, where) : text);
   });
 }

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
+import { pdfPagesText } from '../../test/pdf-text.ts';
+import { creditCardKind } from '../records/record-kinds.ts';
 
 let t: TestApp;
 let admin: SignedIn;
@@ -20,7 +22,7 @@ const prototypeNames = [
   ['{{ valueOf }}', 'valueOf'],
 ] as const;
 
-const call = (who: SignedIn | undefined, method: 'GET' | 'PUT', url: string, payload?: object) =>
+const call = (who: SignedIn | undefined, method: 'GET' | 'PUT' | 'POST', url: string, payload?: object) =>
   t.app.inject({ method, url, headers: who?.headers ?? {}, ...(payload ? { payload } : {}) });
 
 describe('templates', () => {
@@ -132,5 +134,61 @@ describe('templates', () => {
       (await call(user, 'GET', '/api/emailTemplates/0190c000-0000-7000-8000-000000009999')).statusCode,
     ).toBe(404);
     expect((await call(user, 'GET', '/api/emailTemplates/abc')).statusCode).toBe(400);
+  });
+
+  it('saves formatters in PDF and WhatsApp templates, and refuses an unknown one with 400 naming it', async () => {
+    const pdf = (await call(admin, 'GET', '/api/emailTemplates/getdata')).json().items;
+    const dln = pdf.find((t: { key: string }) => t.key === 'dln-performa');
+    const [whatsapp] = (await call(admin, 'GET', '/api/whatsapptemplates/getdata'))
+      .json()
+      .items.filter((t: { kind: string }) => t.kind === 'credit-card');
+    const html = '<p>{{noticeBalance | inr}} ({{ noticeBalance|words }}) due on {{noticeDate | date}}</p>';
+    const saved = await call(admin, 'PUT', `/api/emailTemplates/update/${dln._id}`, { html });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((await call(user, 'GET', `/api/emailTemplates/${dln._id}`)).json().html).toBe(html);
+    const value = 'Dear {{custName}}, pay {{noticeBalance | inr}} by {{ noticeDate | date }}.';
+    const whatsappUrl = `/api/whatsapptemplates/update/${whatsapp._id}`;
+    expect((await call(admin, 'PUT', whatsappUrl, { value })).statusCode).toBe(200);
+
+    const refusals = [
+      ['<p>{{noticeBalance | rupees}}</p>', '{{noticeBalance | rupees}} names no formatter'],
+      ['<p>{{noticeBalance|constructor}}</p>', '{{noticeBalance | constructor}} names no formatter'],
+      ['<p>{{noticeBalance | inr | words}}</p>', 'a placeholder takes one formatter at most'],
+      ['<p>{{balance | inr}}</p>', '{{balance}} names no field of a credit card record'],
+    ] as const;
+    for (const [text, reason] of refusals) {
+      const pdfRes = await call(admin, 'PUT', `/api/emailTemplates/update/${dln._id}`, { html: text });
+      expect(pdfRes.statusCode, text).toBe(400);
+      expect(pdfRes.json().error.html).toContain(reason);
+      const whatsappRes = await call(admin, 'PUT', whatsappUrl, { value: text });
+      expect(whatsappRes.statusCode, text).toBe(400);
+      expect(whatsappRes.json().error.value).toContain(reason);
+      const previewRes = await call(admin, 'POST', '/api/emailTemplates/preview', {
+        kind: 'credit-card',
+        html: text,
+      });
+      expect(previewRes.statusCode, text).toBe(400);
+      expect(previewRes.json().error.html).toContain(reason);
+    }
+    expect((await call(user, 'GET', `/api/emailTemplates/${dln._id}`)).json().html).toBe(html);
+  });
+
+  it('previews formatters with the record’s values: rupees, words and an Indian date, or the text as it is', async () => {
+    const card = {
+      ...Object.fromEntries(creditCardKind.fields.map((f) => [f.key, `${f.key}-1`])),
+      noticeBalance: 'Rs. 125000.50',
+      noticeDate: '2024-05-20',
+      overdueAmount: 'not yet known',
+    };
+    const created = await call(admin, 'POST', '/api/credit-cards', card);
+    expect(created.statusCode, created.body).toBe(201);
+    const res = await call(admin, 'POST', '/api/emailTemplates/preview', {
+      kind: 'credit-card',
+      html: '<p>A {{noticeBalance|inr}} B {{ noticeBalance | words }} C {{noticeDate | date}} D {{overdueAmount | inr}} E</p>',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const text = (await pdfPagesText(res.rawPayload)).join(' ');
+    expect(text).toContain('1,25,000.50 B One Lakh Twenty-Five Thousand Rupees and Fifty Paise C 20-05-2024');
+    expect(text).toContain('D not yet known E');
   });
 });
