@@ -10,6 +10,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { evidenceRoutes } from './modules/evidence/evidence.routes.ts';
+import { archiveRoutes } from './modules/archive/archive.routes.ts';
 import { exportsRoutes } from './modules/exports/exports.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
@@ -133,6 +134,7 @@ export async function buildApp(
   webhooksRoutes(app, context);
   exportsRoutes(app, context);
   evidenceRoutes(app, context);
+  archiveRoutes(app, context);
   dashboardRoutes(app, context);
   await registerWebApp(app, config.webDist);
   return app;

@@ -100,6 +100,39 @@ const idRoutes: Record<string, Attack> = {
     expectEach(who, 'GET', '/api/credit-cards/:id/evidence', owned.records['credit-card'], 404),
   'GET /api/campaigns/:id/evidence': ({ who }) =>
     expectEach(who, 'GET', '/api/campaigns/:id/evidence', allCampaigns(), 404),
+  // What a delete would archive and erase: the same owner check as the delete itself.
+  'GET /api/notices/:id/delete-preview': ({ who }) =>
+    expectEach(who, 'GET', '/api/notices/:id/delete-preview', owned.records.notice, 404),
+  'GET /api/credit-cards/:id/delete-preview': ({ who }) =>
+    expectEach(who, 'GET', '/api/credit-cards/:id/delete-preview', owned.records['credit-card'], 404),
+  'GET /api/campaigns/:id/delete-preview': ({ who }) =>
+    expectEach(who, 'GET', '/api/campaigns/:id/delete-preview', allCampaigns(), 404),
+  // The ADMIN's archive: a plain user is refused; an ADMIN finds only archived records and campaigns
+  // there, and the owner's are live.
+  'GET /api/archive/notices/:id/evidence': ({ who, role }) =>
+    expectEach(
+      who,
+      'GET',
+      '/api/archive/notices/:id/evidence',
+      owned.records.notice,
+      role === 'ADMIN' ? 404 : 403,
+    ),
+  'GET /api/archive/credit-cards/:id/evidence': ({ who, role }) =>
+    expectEach(
+      who,
+      'GET',
+      '/api/archive/credit-cards/:id/evidence',
+      owned.records['credit-card'],
+      role === 'ADMIN' ? 404 : 403,
+    ),
+  'GET /api/archive/campaigns/:id/evidence': ({ who, role }) =>
+    expectEach(
+      who,
+      'GET',
+      '/api/archive/campaigns/:id/evidence',
+      allCampaigns(),
+      role === 'ADMIN' ? 404 : 403,
+    ),
   // No bearer header here: the link is the permission. The attacker's own valid signature with the
   // owner's id in it must not open the owner's PDF (a 403, as for any link that does not match).
   'GET /api/pdf/:kind/:id': async ({ ownPdfLink }) => {

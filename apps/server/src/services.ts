@@ -11,6 +11,7 @@ import { PdfRenderer } from './lib/pdf/renderer.ts';
 import { FileStore } from './lib/storage.ts';
 import { cloudApiSender, outboxSender } from './lib/whatsapp.ts';
 import { SessionTokens } from './lib/tokens.ts';
+import { ArchiveService } from './modules/archive/archive.service.ts';
 import { AuditService } from './modules/audit/audit.service.ts';
 import { AuthService, fillUsernameSkeletons } from './modules/auth/auth.service.ts';
 import { CampaignsService } from './modules/campaigns/campaigns.service.ts';
@@ -50,6 +51,7 @@ export interface Services {
   sending: SendingService;
   exports: ExportsService;
   evidence: EvidenceService;
+  archive: ArchiveService;
   dashboard: DashboardService;
   webhooks: WhatsappWebhooks;
   jobs: JobRunner;
@@ -77,7 +79,8 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
   const secret = resolveSecret(config.jwtSecret, config.dataDir);
   const links = new PdfLinks(secret);
   const renderer = new PdfRenderer({ executablePath: config.chromiumPath, log });
-  const pdfs = new PdfsService(db, store, renderer, links);
+  const where = { locale: config.locale, timeZone: config.timeZone };
+  const pdfs = new PdfsService(db, store, renderer, links, where);
   const { whatsapp: wa } = config;
   const sending: SendingService = new SendingService({
     db,
@@ -96,6 +99,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
         : outboxSender(path.join(config.dataDir, 'outbox')),
     defaultCountryCode: config.defaultCountryCode,
     sendWindow: config.sendWindow,
+    where,
     messageIdDomain: new URL(config.appUrl).hostname,
     onEnqueued: () => jobs.nudge(),
     get jobEvents(): JobRunner | undefined {
@@ -114,6 +118,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
       [IMPORT_JOB]: importJob(db, store, {
         maxRows: config.importMaxRows,
         maxUnpackedBytes: config.importMaxUnpackedBytes,
+        maxSharedStringsBytes: config.importMaxSharedStringsBytes,
       }),
     },
   });
@@ -128,6 +133,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     rememberTtlSeconds: config.rememberTtlSeconds,
     appUrl: config.appUrl,
   });
+  const evidence = new EvidenceService(db, pdfs, store);
   return {
     config,
     db,
@@ -141,8 +147,9 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     search: new SearchService(db),
     pdfs,
     sending,
-    exports: new ExportsService(db, pdfs, store),
-    evidence: new EvidenceService(db, pdfs, store),
+    exports: new ExportsService(db, pdfs, store, where),
+    evidence,
+    archive: new ArchiveService(db, evidence),
     dashboard: new DashboardService(db),
     webhooks: new WhatsappWebhooks(db, {
       appSecret: wa.appSecret,

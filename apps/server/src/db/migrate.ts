@@ -12,6 +12,7 @@ import * as accountUsernames from './migrations/20261124_accounts_01_usernames.t
 import * as accountSessions from './migrations/20261124_accounts_02_sessions.ts';
 import * as accountRateLimits from './migrations/20261124_accounts_03_rate_limits.ts';
 import * as accountAuditActorUsername from './migrations/20261124_accounts_04_audit_actor_username.ts';
+import * as archivedAt from './migrations/20261125_archive_01_archived_at.ts';
 import * as sendingRecordAddressAtSend from './migrations/20261125_sending_01_record_address_at_send.ts';
 
 /** Every migration, in order. A new migration file is added here with its date-prefixed name. */
@@ -28,6 +29,7 @@ export const migrations: Record<string, Migration> = {
   '20261124_accounts_02_sessions': accountSessions,
   '20261124_accounts_03_rate_limits': accountRateLimits,
   '20261124_accounts_04_audit_actor_username': accountAuditActorUsername,
+  '20261125_archive_01_archived_at': archivedAt,
   '20261125_sending_01_record_address_at_send': sendingRecordAddressAtSend,
 };
 

@@ -59,6 +59,8 @@ export interface CampaignsTable {
   status: 'importing' | 'ready';
   job_id: string | null;
   created_at: string;
+  /** Set when a delete left records of it archived (served evidence): the campaign leaves every list. */
+  archived_at: string | null;
 }
 
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
@@ -113,6 +115,8 @@ interface RecordColumns {
   campaign_id: string;
   created_at: string;
   updated_at: string;
+  /** Set when a delete found the record served: kept as evidence, gone from every list, count and search. */
+  archived_at: string | null;
 }
 
 export type CreditCardsTable = RecordColumns & CreditCardFields;
@@ -200,6 +204,12 @@ export interface RecordSearchTable {
   campaign_id: string;
 }
 
+/** When each scheduled chore last ran (see modules/retention/retention.service.ts). */
+export interface ScheduledRunsTable {
+  name: string;
+  last_run_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   password_resets: PasswordResetsTable;
@@ -218,4 +228,5 @@ export interface DB {
   delivery_events: DeliveryEventsTable;
   record_search: RecordSearchTable;
   audit_log: AuditLogTable;
+  scheduled_runs: ScheduledRunsTable;
 }

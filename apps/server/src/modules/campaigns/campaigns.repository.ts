@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { CampaignsTable, RecordKind } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
@@ -27,6 +28,15 @@ export async function ensureManualCampaign(
     })
     .onConflict((oc) => oc.doNothing())
     .execute();
+  // A delete may have archived it (it held served records): a new record brings it back to the lists.
+  await db
+    .updateTable('campaigns')
+    .set({ archived_at: null })
+    .where('owner_id', '=', ownerId)
+    .where('kind', '=', kind)
+    .where('source', '=', 'manual')
+    .where('archived_at', 'is not', null)
+    .execute();
   const row = await db
     .selectFrom('campaigns')
     .select('id')
@@ -35,10 +45,6 @@ export async function ensureManualCampaign(
     .where('source', '=', 'manual')
     .executeTakeFirstOrThrow();
   return row.id;
-}
-
-export async function deleteCampaignsOfKind(db: Database, ownerId: string, kind: RecordKind): Promise<void> {
-  await db.deleteFrom('campaigns').where('owner_id', '=', ownerId).where('kind', '=', kind).execute();
 }
 
 export type CampaignRow = CampaignsTable;
@@ -83,12 +89,19 @@ export async function listCampaigns(
   kind: RecordKind,
   offset: number,
   limit: number,
+  nameContains?: string,
 ): Promise<{ rows: CampaignRow[]; total: number }> {
-  const base = db
+  let base = db
     .selectFrom('campaigns')
     .where('owner_id', '=', ownerId)
     .where('kind', '=', kind)
-    .where('status', '=', 'ready');
+    .where('status', '=', 'ready')
+    .where('archived_at', 'is', null);
+  // The list's Search... box: the text anywhere in the name, ignoring case, with % and _ meaning themselves.
+  if (nameContains)
+    base = base.where(
+      sql<boolean>`lower(name) like ${`%${escapeLike(nameContains.toLowerCase())}%`} escape '!'`,
+    );
   const [rows, count] = await Promise.all([
     base.selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute(),
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
@@ -96,7 +109,27 @@ export async function listCampaigns(
   return { rows, total: Number(count.total) };
 }
 
+/** Text a LIKE pattern matches as written: its wildcards and the escape character (!) escaped. */
+const escapeLike = (text: string) => text.replace(/[!%_]/g, (char) => `!${char}`);
+
+/** One of the owner's live campaigns (an archived one is gone from every screen but the ADMIN's archive). */
 export function findCampaign(db: Database, ownerId: string, id: string): Promise<CampaignRow | undefined> {
+  return db
+    .selectFrom('campaigns')
+    .selectAll()
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .where('status', '=', 'ready')
+    .where('archived_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** One of the owner's campaigns, live or archived: for its evidence, which outlives a delete. */
+export function findCampaignIncludingArchived(
+  db: Database,
+  ownerId: string,
+  id: string,
+): Promise<CampaignRow | undefined> {
   return db
     .selectFrom('campaigns')
     .selectAll()
@@ -106,6 +139,25 @@ export function findCampaign(db: Database, ownerId: string, id: string): Promise
     .executeTakeFirst();
 }
 
-export async function deleteCampaign(db: Database, ownerId: string, id: string): Promise<void> {
-  await db.deleteFrom('campaigns').where('id', '=', id).where('owner_id', '=', ownerId).execute();
+/**
+ * Records of the campaign sent on at least one channel, leaving out archived ones (which left the
+ * campaign's table when they were deleted).
+ */
+export async function countSentLiveRecords(
+  db: Database,
+  table: 'notices' | 'credit_cards',
+  campaignId: string,
+): Promise<number> {
+  const row = await db
+    .selectFrom('deliveries as d')
+    .select((eb) => eb.fn.count<number>('d.record_id').distinct().as('n'))
+    .where('d.campaign_id', '=', campaignId)
+    .where('d.status', 'in', ['outbox', 'sent', 'delivered', 'read'])
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom(table).select('id').whereRef('id', '=', 'd.record_id').where('archived_at', 'is', null),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }

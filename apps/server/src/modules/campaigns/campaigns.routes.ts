@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { deleteAnswer, deletePreview } from '@notice-desk/contract/archive';
 import { campaignType } from '@notice-desk/contract/campaigns';
-import { pageQuery, pagingQuery } from '@notice-desk/contract/paging';
+import { pagingQuery, searchablePageQuery } from '@notice-desk/contract/paging';
 import { recordId } from '@notice-desk/contract/record-fields';
 import type { App, AppContext } from '../../app-context.ts';
 
@@ -34,9 +35,9 @@ export function campaignsRoutes(app: App, { campaigns, guards }: AppContext): vo
         tags,
         summary: 'Campaign history',
         description:
-          'Lists the caller’s campaigns of a kind (credit-card or notice), newest first: one per imported file plus Manual entries, with how many rows each imported and skipped.',
+          'Lists the caller’s campaigns of a kind (credit-card or notice), newest first: one per imported file plus Manual entries, with how many rows each imported and skipped. With `search`, only those whose name holds that text, ignoring case; the total counts them.',
         params: z.object({ type: campaignType }),
-        querystring: pageQuery,
+        querystring: searchablePageQuery,
       },
     },
     (req) => campaigns.list(req.user._id, req.params.type, req.query),
@@ -49,10 +50,28 @@ export function campaignsRoutes(app: App, { campaigns, guards }: AppContext): vo
       schema: {
         tags,
         summary: 'Delete a campaign',
-        description: 'Deletes one of the caller’s campaigns and every record in it.',
+        description:
+          'Deletes one of the caller’s campaigns with every record in it. Records already served are archived (kept as evidence, out of every list), and the campaign with them; records never sent are erased. The answer counts both (archived, erased).',
         params: idParams,
+        response: { 200: deleteAnswer },
       },
     },
     (req) => campaigns.remove(req.user._id, req.params.id),
+  );
+
+  app.get(
+    '/api/campaigns/:id/delete-preview',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'What deleting a campaign would do',
+        description:
+          'How many of the campaign’s records a delete would archive (already served: kept as evidence) and erase (never sent), for the confirmation to say so. Changes nothing.',
+        params: idParams,
+        response: { 200: deletePreview },
+      },
+    },
+    (req) => campaigns.previewRemove(req.user._id, req.params.id),
   );
 }

@@ -1,8 +1,11 @@
+import type { DeleteAnswer, DeletePreview } from '@notice-desk/contract/archive';
 import type { CampaignList, CampaignRow, SingleCampaign } from '@notice-desk/contract/campaigns';
-import type { PageQuery } from '@notice-desk/contract/paging';
+import type { PageQuery, SearchablePageQuery } from '@notice-desk/contract/paging';
 import type { Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
+import { nowIso } from '../../lib/time.ts';
+import { deleteRecords, describeCounts, previewDelete } from '../archive/delete-records.ts';
 import { appendAudit } from '../audit/audit.repository.ts';
 import { recordKinds } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
@@ -13,8 +16,19 @@ import * as campaigns from './campaigns.repository.ts';
 export class CampaignsService {
   constructor(private readonly db: Database) {}
 
-  async list(ownerId: string, kind: RecordKind, { page, limit }: PageQuery): Promise<CampaignList> {
-    const { rows, total } = await campaigns.listCampaigns(this.db, ownerId, kind, (page - 1) * limit, limit);
+  async list(
+    ownerId: string,
+    kind: RecordKind,
+    { page, limit, search }: SearchablePageQuery,
+  ): Promise<CampaignList> {
+    const { rows, total } = await campaigns.listCampaigns(
+      this.db,
+      ownerId,
+      kind,
+      (page - 1) * limit,
+      limit,
+      search,
+    );
     return {
       items: rows.map((row) => ({
         _id: row.id,
@@ -34,7 +48,7 @@ export class CampaignsService {
     const [rows, total, completedCounts] = await Promise.all([
       records.listCampaignRecords(this.db, info, ownerId, id, (page - 1) * limit, limit),
       records.countCampaignRecords(this.db, info, id),
-      deliveries.countSentRecords(this.db, id),
+      campaigns.countSentLiveRecords(this.db, info.table, id),
     ]);
     // The latest attempt per record and channel is what the table shows.
     const latest = new Map<string, deliveries.DeliveryRow>();
@@ -72,24 +86,41 @@ export class CampaignsService {
     };
   }
 
-  /** Removes a campaign and every record in it. */
-  async remove(ownerId: string, id: string): Promise<{ message: string }> {
-    await this.db.transaction().execute(async (trx) => {
+  /** What deleting the campaign would do: how many of its records it would archive (served) and erase. */
+  async previewRemove(ownerId: string, id: string): Promise<DeletePreview> {
+    const campaign = await campaigns.findCampaign(this.db, ownerId, id);
+    if (!campaign) throw notFound('Campaign');
+    return previewDelete(this.db, recordKinds[campaign.kind], ownerId, { campaignId: id });
+  }
+
+  /**
+   * Deletes a campaign with every record in it: served records are archived, and the campaign with
+   * them (kept, out of the lists); records never sent are erased, and a campaign left empty with them.
+   */
+  async remove(ownerId: string, id: string): Promise<DeleteAnswer> {
+    const counts = await this.db.transaction().execute(async (trx) => {
       const campaign = await campaigns.findCampaign(trx, ownerId, id);
       if (!campaign) throw notFound('Campaign');
       const info = recordKinds[campaign.kind];
-      const count = await records.countCampaignRecords(trx, info, id);
-      await campaigns.deleteCampaign(trx, ownerId, id);
-      await records.adjustRecordCount(trx, ownerId, campaign.kind, -count);
+      const { archived, erased, campaignsArchived } = await deleteRecords(
+        trx,
+        info,
+        ownerId,
+        { campaignId: id },
+        nowIso(),
+      );
+      const counts = { archived, erased };
       await appendAudit(trx, {
         actorId: ownerId,
         action: 'campaign.delete',
         subjectType: 'campaign',
         subjectId: id,
-        summary: `${campaign.name}: ${count} ${info.label.toLowerCase()} record(s) deleted`,
-        before: { name: campaign.name, kind: campaign.kind, records: count },
+        summary: `${campaign.name}: ${counts.archived + counts.erased} ${info.label.toLowerCase()} record(s), ${describeCounts(counts)}`,
+        before: { name: campaign.name, kind: campaign.kind, records: counts.archived + counts.erased },
+        after: { ...counts, campaign: campaignsArchived > 0 ? 'archived' : 'deleted' },
       });
+      return counts;
     });
-    return { message: 'Campaign deleted successfully.' };
+    return { message: 'Campaign deleted successfully.', ...counts };
   }
 }

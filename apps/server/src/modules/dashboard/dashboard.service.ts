@@ -1,11 +1,11 @@
 import type { DashboardInfo } from '@notice-desk/contract/dashboard';
 import type { Database } from '../../db/database.ts';
 import { getRecordCount } from '../records/records.repository.ts';
-import { recentDeliveries } from '../sending/deliveries.repository.ts';
+import { countCampaignsByKind, recentLiveDeliveries } from './dashboard.repository.ts';
 
 const MAIL_DETAILS = 100;
 
-/** The caller's totals and latest deliveries. */
+/** The caller's totals and latest deliveries; records and campaigns a delete archived count in none. */
 export class DashboardService {
   constructor(private readonly db: Database) {}
 
@@ -13,14 +13,8 @@ export class DashboardService {
     const [cards, notices, campaigns, recent] = await Promise.all([
       getRecordCount(this.db, ownerId, 'credit-card'),
       getRecordCount(this.db, ownerId, 'notice'),
-      this.db
-        .selectFrom('campaigns')
-        .select(['kind', (eb) => eb.fn.countAll<number>().as('n')])
-        .where('owner_id', '=', ownerId)
-        .where('status', '=', 'ready')
-        .groupBy('kind')
-        .execute(),
-      recentDeliveries(this.db, ownerId, MAIL_DETAILS),
+      countCampaignsByKind(this.db, ownerId),
+      recentLiveDeliveries(this.db, ownerId, MAIL_DETAILS),
     ]);
     const campaignsOf = (kind: string) => Number(campaigns.find((c) => c.kind === kind)?.n ?? 0);
     return {

@@ -5,6 +5,7 @@ import type { EvidenceDelivery, EvidenceRecord } from '@notice-desk/contract/evi
 import type { Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
+import { safeFileName } from '../../lib/file-names.ts';
 import type { FileStore } from '../../lib/storage.ts';
 import { nowIso } from '../../lib/time.ts';
 import { appendAudit } from '../audit/audit.repository.ts';
@@ -35,12 +36,16 @@ export class EvidenceService {
     private readonly store: FileStore,
   ) {}
 
-  async forRecord(ownerId: string, kind: RecordKind, id: string): Promise<Bundle> {
+  /**
+   * One record's bundle, live or archived (a delete archives served records: their evidence stays).
+   * `actorId` is who asks: the owner, or an ADMIN downloading from the archive.
+   */
+  async forRecord(ownerId: string, kind: RecordKind, id: string, actorId = ownerId): Promise<Bundle> {
     const info = recordKinds[kind];
-    const row = await records.findRecord(this.db, info, ownerId, id);
+    const row = await records.findRecordIncludingArchived(this.db, info, ownerId, id);
     if (!row) throw notFound(info.label);
     await appendAudit(this.db, {
-      actorId: ownerId,
+      actorId,
       action: 'export.evidence',
       subjectType: kind,
       subjectId: id,
@@ -57,12 +62,13 @@ export class EvidenceService {
     );
   }
 
-  async forCampaign(ownerId: string, id: string): Promise<Bundle> {
-    const campaign = await campaigns.findCampaign(this.db, ownerId, id);
+  /** Every record of a campaign, live or archived, and of an archived campaign too. */
+  async forCampaign(ownerId: string, id: string, actorId = ownerId): Promise<Bundle> {
+    const campaign = await campaigns.findCampaignIncludingArchived(this.db, ownerId, id);
     if (!campaign) throw notFound('Campaign');
     const info = recordKinds[campaign.kind];
     await appendAudit(this.db, {
-      actorId: ownerId,
+      actorId,
       action: 'export.evidence',
       subjectType: 'campaign',
       subjectId: id,
@@ -74,7 +80,14 @@ export class EvidenceService {
       `Campaign ${campaign.name}`,
       async function* () {
         for (let offset = 0; ; offset += PAGE) {
-          const page = await records.listCampaignRecords(db, info, ownerId, id, offset, PAGE);
+          const page = await records.listCampaignRecordsIncludingArchived(
+            db,
+            info,
+            ownerId,
+            id,
+            offset,
+            PAGE,
+          );
           if (page.length > 0) yield page;
           if (page.length < PAGE) return;
         }
@@ -167,14 +180,7 @@ function reference(info: RecordKindInfo, row: Record<string, string | undefined>
   return (info.kind === 'notice' ? row.loanNo : row.maskNo) ?? '';
 }
 
-function safeName(name: string): string {
-  return (
-    name
-      .replace(/[^\p{L}\p{N} ._-]+/gu, '_')
-      .trim()
-      .slice(0, 100) || 'evidence'
-  );
-}
+const safeName = (name: string): string => safeFileName(name, 100) || 'evidence';
 
 const channelLabel = { email: 'E-mail', whatsapp: 'WhatsApp' } as const;
 

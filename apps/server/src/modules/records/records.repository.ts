@@ -2,6 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import { insertTextRows } from '../../db/bulk-insert.ts';
 import type { Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
+import type { Lookup } from '../search/search-terms.ts';
+import { recordsFoundBy } from '../search/search.repository.ts';
 import type { RecordKindInfo } from './record-kinds.ts';
 
 /** A stored record of either kind: the common columns plus its field columns. */
@@ -18,9 +20,16 @@ export interface RecordRow {
 // One untyped view of the database keeps one query per operation instead of one per table.
 const loose = (db: Database) => db as unknown as Kysely<Record<string, RecordRow>>;
 
-/** The owner's records: every owner-scoped read starts here, so none can forget the owner. */
+/**
+ * The owner's live records: every owner-scoped read starts here, so none can forget the owner, and
+ * none shows a record a delete archived (served evidence, kept out of every list, count and edit).
+ */
 const ownedRecords = (db: Database, info: RecordKindInfo, ownerId: string) =>
-  loose(db).selectFrom(info.table).selectAll().where('owner_id', '=', ownerId);
+  loose(db)
+    .selectFrom(info.table)
+    .selectAll()
+    .where('owner_id', '=', ownerId)
+    .where('archived_at', 'is', null);
 
 /** A page of the owner's records, newest first. */
 export function listRecords(
@@ -50,7 +59,7 @@ export async function listBoundaries(
   const result = await sql<{ id: string }>`
     select id from (
       select id, row_number() over (order by id desc) as position
-      from ${sql.table(info.table)} where owner_id = ${ownerId}
+      from ${sql.table(info.table)} where owner_id = ${ownerId} and archived_at is null
     ) ranked
     where (position - 1) % ${stride} = 0
     order by id desc`.execute(db);
@@ -74,6 +83,38 @@ export function listRecordsFrom(
     .execute() as Promise<RecordRow[]>;
 }
 
+/** A page of the owner's records the list's Search... box found through the search index, newest first. */
+export function listFoundRecords(
+  db: Database,
+  info: RecordKindInfo,
+  ownerId: string,
+  lookups: readonly Lookup[],
+  offset: number,
+  limit: number,
+): Promise<RecordRow[]> {
+  return ownedRecords(db, info, ownerId)
+    .where('id', 'in', recordsFoundBy(db, ownerId, info.kind, lookups))
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute() as Promise<RecordRow[]>;
+}
+
+/** How many of the owner's records the list's Search... box found. */
+export async function countFoundRecords(
+  db: Database,
+  info: RecordKindInfo,
+  ownerId: string,
+  lookups: readonly Lookup[],
+): Promise<number> {
+  const row = await ownedRecords(db, info, ownerId)
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where('id', 'in', recordsFoundBy(db, ownerId, info.kind, lookups))
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
 /** The owner's records among the ids (others' ids and unknown ids are left out). */
 export async function findRecordsByIds(
   db: Database,
@@ -92,7 +133,10 @@ export async function findRecordsByIds(
   return rows;
 }
 
-/** A record by id alone, for callers that proved their right to it another way (a signed link). */
+/**
+ * A record by id alone, for callers that proved their right to it another way (a signed link). An
+ * archived record is found too: its PDFs stay, as evidence of what was served.
+ */
 export function findRecordById(
   db: Database,
   info: RecordKindInfo,
@@ -123,7 +167,22 @@ export async function insertRecords(db: Database, info: RecordKindInfo, rows: Re
   await insertTextRows(db, info.table, Object.keys(rows[0]!), rows);
 }
 
-/** Replaces a record's fields; 0 when the owner has no such record. */
+/** One of the owner's records, live or archived: evidence of what was served outlives a delete. */
+export function findRecordIncludingArchived(
+  db: Database,
+  info: RecordKindInfo,
+  ownerId: string,
+  id: string,
+): Promise<RecordRow | undefined> {
+  return loose(db)
+    .selectFrom(info.table)
+    .selectAll()
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst() as Promise<RecordRow | undefined>;
+}
+
+/** Replaces a live record's fields; 0 when the owner has no such record (an archived one is evidence, never edited). */
 export async function updateRecord(
   db: Database,
   info: RecordKindInfo,
@@ -137,27 +196,9 @@ export async function updateRecord(
     .set({ ...fields, updated_at: now })
     .where('id', '=', id)
     .where('owner_id', '=', ownerId)
+    .where('archived_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
-}
-
-export async function deleteRecord(
-  db: Database,
-  info: RecordKindInfo,
-  ownerId: string,
-  id: string,
-): Promise<number> {
-  const result = await loose(db)
-    .deleteFrom(info.table)
-    .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
-export async function deleteAllRecords(db: Database, info: RecordKindInfo, ownerId: string): Promise<number> {
-  const result = await loose(db).deleteFrom(info.table).where('owner_id', '=', ownerId).executeTakeFirst();
-  return Number(result.numDeletedRows);
 }
 
 /** The owner's record count of a kind and its write version (0, 0 before the first record). */
@@ -225,6 +266,26 @@ export function listCampaignRecords(
     .execute() as Promise<RecordRow[]>;
 }
 
+/** A page of the campaign's records, archived ones too: a campaign's evidence holds every record it served. */
+export function listCampaignRecordsIncludingArchived(
+  db: Database,
+  info: RecordKindInfo,
+  ownerId: string,
+  campaignId: string,
+  offset: number,
+  limit: number,
+): Promise<RecordRow[]> {
+  return loose(db)
+    .selectFrom(info.table)
+    .selectAll()
+    .where('owner_id', '=', ownerId)
+    .where('campaign_id', '=', campaignId)
+    .orderBy('id', 'asc')
+    .limit(limit)
+    .offset(offset)
+    .execute() as Promise<RecordRow[]>;
+}
+
 /** The campaign's records after one, in campaign order. */
 export function listCampaignRecordsAfter(
   db: Database,
@@ -251,6 +312,7 @@ export async function countCampaignRecords(
     .selectFrom(info.table)
     .select((eb) => eb.fn.countAll<number>().as('total'))
     .where('campaign_id', '=', campaignId)
+    .where('archived_at', 'is', null)
     .executeTakeFirstOrThrow();
   return Number(row.total);
 }

@@ -40,7 +40,7 @@ describe.each([creditCardKind, noticeKind])('$label records', (info) => {
     expect(updated.json()).toMatchObject({ ...sample('two'), _id: created._id });
 
     const deleted = await call(asha, 'DELETE', `${base}/${created._id}`);
-    expect(deleted.json()).toEqual({ message: info.deletedMessage });
+    expect(deleted.json()).toEqual({ message: info.deletedMessage, archived: 0, erased: 1 });
     expect((await call(asha, 'GET', `${base}/${created._id}`)).statusCode).toBe(404);
     expect((await call(asha, 'GET', `${list}?page=1&limit=10`)).json().total).toBe(0);
   });
@@ -125,7 +125,12 @@ describe.each([creditCardKind, noticeKind])('$label records', (info) => {
     await create(asha, '2');
     await create(ravi, '3');
     const res = await call(asha, 'POST', deleteAll);
-    expect(res.json()).toEqual({ message: 'All Credit cards deleted successfully.', deleted: 2 });
+    expect(res.json()).toEqual({
+      message: 'All Credit cards deleted successfully.',
+      deleted: 2,
+      archived: 0,
+      erased: 2,
+    });
     expect((await call(asha, 'GET', list)).json().total).toBe(0);
     expect((await call(ravi, 'GET', list)).json().total).toBe(1);
     expect((await call(asha, 'POST', base, sample('after'))).statusCode).toBe(201);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { pageQuery } from '@notice-desk/contract/paging';
+import { deleteAllAnswer, deleteAnswer, deletePreview } from '@notice-desk/contract/archive';
+import { searchablePageQuery } from '@notice-desk/contract/paging';
 import { recordId } from '@notice-desk/contract/record-fields';
 import type { App, AppContext } from '../../app-context.ts';
 import { recordKinds, type RecordKindInfo } from './record-kinds.ts';
@@ -25,8 +26,8 @@ function kindRoutes(app: App, { records, guards }: AppContext, info: RecordKindI
       schema: {
         tags,
         summary: `List my ${many}`,
-        description: `Answers a page of the caller's ${many}, newest first, with the total, the PDF base URL (pdfUrl) and per row a signed PDF link (pdfLink).`,
-        querystring: pageQuery,
+        description: `Answers a page of the caller's ${many}, newest first, with the total, the PDF base URL (pdfUrl) and per row a signed PDF link (pdfLink). With \`search\`, only those with a word of the customer name, or an identifier (loan, mask, reference or mobile number), starting with it, ignoring case, spaces and punctuation; the total counts them.`,
+        querystring: searchablePageQuery,
       },
     },
     (req) => records.list(info, req.user._id, req.query),
@@ -83,11 +84,41 @@ function kindRoutes(app: App, { records, guards }: AppContext, info: RecordKindI
       schema: {
         tags,
         summary: `Delete a ${one}`,
-        description: `Deletes one of the caller's ${many}.`,
+        description: `Deletes one of the caller's ${many}. One already served (a delivery attempted or under way) is archived: it leaves every list, count and search but keeps its deliveries, events, PDFs and evidence bundle. One never sent is erased. The answer says which (archived, erased).`,
         params: idParams,
+        response: { 200: deleteAnswer },
       },
     },
     (req) => records.remove(info, req.user._id, req.params.id),
+  );
+
+  app.get(
+    `${base}/:id/delete-preview`,
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: `What deleting a ${one} would do`,
+        description: `Whether deleting this ${one} would archive it (already served: kept as evidence) or erase it (never sent), for the confirmation to say so. Changes nothing.`,
+        params: idParams,
+        response: { 200: deletePreview },
+      },
+    },
+    (req) => records.previewRemove(info, req.user._id, req.params.id),
+  );
+
+  app.get(
+    `${deleteAll}/preview`,
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: `What Delete All would do to my ${many}`,
+        description: `How many of the caller's ${many} Delete All would archive (already served: kept as evidence) and how many it would erase (never sent), for the confirmation to say so. Changes nothing.`,
+        response: { 200: deletePreview },
+      },
+    },
+    (req) => records.previewRemoveAll(info, req.user._id),
   );
 
   app.post(
@@ -97,7 +128,8 @@ function kindRoutes(app: App, { records, guards }: AppContext, info: RecordKindI
       schema: {
         tags,
         summary: `Delete all my ${many}`,
-        description: `Deletes every one of the caller's ${many} (Delete All), and the campaigns that leaves empty.`,
+        description: `Deletes every one of the caller's ${many} (Delete All): those already served are archived (kept as evidence, out of every list), the others erased. Campaigns left with archived records only are archived; empty ones are removed. The answer counts both (archived, erased; deleted is their sum).`,
+        response: { 200: deleteAllAnswer },
       },
     },
     (req) => records.removeAll(info, req.user._id),

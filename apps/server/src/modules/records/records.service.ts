@@ -1,4 +1,5 @@
-import type { PageQuery } from '@notice-desk/contract/paging';
+import type { DeleteAllAnswer, DeleteAnswer, DeletePreview } from '@notice-desk/contract/archive';
+import type { PageQuery, SearchablePageQuery } from '@notice-desk/contract/paging';
 import { messages } from '@notice-desk/contract/messages';
 import type { Database } from '../../db/database.ts';
 import { notFound } from '../../lib/errors.ts';
@@ -7,8 +8,10 @@ import { PDF_URL, type PdfLinks } from '../../lib/pdf/links.ts';
 import { nowIso } from '../../lib/time.ts';
 import { appendAudit } from '../audit/audit.repository.ts';
 import { changedFields } from '../audit/audit.service.ts';
-import { deleteCampaignsOfKind, ensureManualCampaign } from '../campaigns/campaigns.repository.ts';
-import { indexRecords, reindexRecord, unindexRecord } from '../search/search-index.ts';
+import { deleteRecords, describeCounts, previewDelete } from '../archive/delete-records.ts';
+import { ensureManualCampaign } from '../campaigns/campaigns.repository.ts';
+import { indexRecords, reindexRecord } from '../search/search-index.ts';
+import { queryLookups } from '../search/search-terms.ts';
 import type { RecordKindInfo } from './record-kinds.ts';
 import * as records from './records.repository.ts';
 
@@ -56,10 +59,33 @@ export class RecordsService {
     private readonly pageStride = DEFAULT_PAGE_STRIDE,
   ) {}
 
-  async list(info: RecordKindInfo, ownerId: string, { page, limit }: PageQuery): Promise<RecordPage> {
+  async list(
+    info: RecordKindInfo,
+    ownerId: string,
+    { page, limit, search }: SearchablePageQuery,
+  ): Promise<RecordPage> {
+    if (search) return this.listFound(info, ownerId, search, { page, limit });
     const { total, version } = await records.getRecordCount(this.db, ownerId, info.kind);
     const offset = (page - 1) * limit;
     const rows = offset < total ? await this.page(info, ownerId, version, offset, limit) : [];
+    return { items: rows.map((row) => toRecordResponse(info, row, this.links)), total, pdfUrl: PDF_URL };
+  }
+
+  /** The list's Search... box: the records the search index finds by name or identifier, paged and counted. */
+  private async listFound(
+    info: RecordKindInfo,
+    ownerId: string,
+    search: string,
+    { page, limit }: PageQuery,
+  ): Promise<RecordPage> {
+    const lookups = queryLookups(search);
+    // Text without a letter or digit ('%%', '!!') is in no term, so it finds nothing.
+    if (lookups.length === 0) return { items: [], total: 0, pdfUrl: PDF_URL };
+    const offset = (page - 1) * limit;
+    const [rows, total] = await Promise.all([
+      records.listFoundRecords(this.db, info, ownerId, lookups, offset, limit),
+      records.countFoundRecords(this.db, info, ownerId, lookups),
+    ]);
     return { items: rows.map((row) => toRecordResponse(info, row, this.links)), total, pdfUrl: PDF_URL };
   }
 
@@ -148,41 +174,70 @@ export class RecordsService {
     return this.get(info, ownerId, id);
   }
 
-  async remove(info: RecordKindInfo, ownerId: string, id: string): Promise<{ message: string }> {
-    await this.db.transaction().execute(async (trx) => {
+  /** What deleting one record would do: archive it (served) or erase it (never sent). */
+  async previewRemove(info: RecordKindInfo, ownerId: string, id: string): Promise<DeletePreview> {
+    const row = await records.findRecord(this.db, info, ownerId, id);
+    if (!row) throw notFound(info.label);
+    return previewDelete(this.db, info, ownerId, { recordId: id, campaignId: row.campaign_id });
+  }
+
+  /** Deletes one record: a served one is archived as evidence, one never sent is erased. */
+  async remove(info: RecordKindInfo, ownerId: string, id: string): Promise<DeleteAnswer> {
+    const counts = await this.db.transaction().execute(async (trx) => {
       const row = await records.findRecord(trx, info, ownerId, id);
-      const deleted = row ? await records.deleteRecord(trx, info, ownerId, id) : 0;
-      if (!row || deleted === 0) throw notFound(info.label);
-      await unindexRecord(trx, row);
-      await records.adjustRecordCount(trx, ownerId, info.kind, -1);
+      if (!row) throw notFound(info.label);
+      const { archived, erased } = await deleteRecords(
+        trx,
+        info,
+        ownerId,
+        { recordId: id, campaignId: row.campaign_id },
+        nowIso(),
+      );
+      const counts = { archived, erased };
+      if (counts.archived + counts.erased === 0) throw notFound(info.label);
       await appendAudit(trx, {
         actorId: ownerId,
         action: 'record.delete',
         subjectType: info.kind,
         subjectId: id,
-        summary: describe(info, row),
+        summary: `${describe(info, row)}: ${describeCounts(counts)}`,
         before: pickFields(info, row),
+        after: { ...counts },
       });
+      return counts;
     });
-    return { message: info.deletedMessage };
+    return { message: info.deletedMessage, ...counts };
   }
 
-  /** Removes every record of the kind the owner has, and the campaigns they emptied. */
-  async removeAll(info: RecordKindInfo, ownerId: string): Promise<{ message: string; deleted: number }> {
-    const deleted = await this.db.transaction().execute(async (trx) => {
-      const deleted = await records.deleteAllRecords(trx, info, ownerId);
-      await deleteCampaignsOfKind(trx, ownerId, info.kind);
-      await records.adjustRecordCount(trx, ownerId, info.kind, -deleted);
+  /** What Delete All would do: how many records it would archive (served) and erase (never sent). */
+  previewRemoveAll(info: RecordKindInfo, ownerId: string): Promise<DeletePreview> {
+    return previewDelete(this.db, info, ownerId, { all: true });
+  }
+
+  /**
+   * Delete All: every live record of the kind the owner has goes, served ones archived and the others
+   * erased; campaigns left with archived records only are archived, empty ones removed.
+   */
+  async removeAll(info: RecordKindInfo, ownerId: string): Promise<DeleteAllAnswer> {
+    const counts = await this.db.transaction().execute(async (trx) => {
+      const { archived, erased, campaignsArchived, campaignsDeleted } = await deleteRecords(
+        trx,
+        info,
+        ownerId,
+        { all: true },
+        nowIso(),
+      );
+      const counts = { archived, erased };
       await appendAudit(trx, {
         actorId: ownerId,
         action: 'record.delete-all',
         subjectType: info.kind,
-        summary: `${deleted} ${info.label.toLowerCase()} record(s)`,
-        after: { deleted },
+        summary: `${counts.archived + counts.erased} ${info.label.toLowerCase()} record(s): ${describeCounts(counts)}`,
+        after: { deleted: archived + erased, ...counts, campaignsArchived, campaignsDeleted },
       });
-      return deleted;
+      return counts;
     });
-    return { message: messages.allDeleted, deleted };
+    return { message: messages.allDeleted, deleted: counts.archived + counts.erased, ...counts };
   }
 }
 

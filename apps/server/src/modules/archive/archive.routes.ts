@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { archivedCampaignList, archivedRecordList } from '@notice-desk/contract/archive';
+import { pagingQuery } from '@notice-desk/contract/paging';
+import { recordId } from '@notice-desk/contract/record-fields';
+import type { App, AppContext } from '../../app-context.ts';
+import { attachment } from '../../lib/content-disposition.ts';
+import { recordKinds } from '../records/record-kinds.ts';
+
+const tags = ['archive'];
+const params = z.object({ id: recordId });
+const query = pagingQuery({ limit: 25, limitMax: 100 });
+
+/** ADMIN only: the records and campaigns deletes archived because they were served, and their evidence. */
+export function archiveRoutes(app: App, { archive, guards }: AppContext): void {
+  // Declared once for the folder: every archive route is the ADMIN's.
+  const admin = { onRequest: guards.requireAdmin };
+
+  for (const info of Object.values(recordKinds)) {
+    const segment = info.routes.base.replace('/api/', '');
+    const many = info.kind === 'notice' ? 'notices' : 'credit-card records';
+    app.get(
+      `/api/archive/${segment}`,
+      {
+        ...admin,
+        schema: {
+          tags,
+          summary: `Archived ${many}`,
+          description: `ADMIN only. Every owner's ${many} that a delete archived because they had been served, newest archived first, with owner and campaign. They are in no other list, count or search; their deliveries, events and PDFs are kept.`,
+          querystring: query,
+          response: { 200: archivedRecordList },
+        },
+      },
+      (req) => archive.records(info.kind, req.query),
+    );
+
+    app.get(
+      `/api/archive/${segment}/:id/evidence`,
+      {
+        ...admin,
+        schema: {
+          tags,
+          summary: `Download an archived ${info.label.toLowerCase()}'s evidence bundle`,
+          description: `ADMIN only. The evidence bundle (the exact PDFs sent, every delivery and its history, a manifest of SHA-256 hashes) of an archived ${info.label.toLowerCase()} record, whoever owns it. A record that is not archived answers 404.`,
+          params,
+        },
+      },
+      async (req, reply) => {
+        const { name, stream } = await archive.recordEvidence(req.user._id, info.kind, req.params.id);
+        return reply.type('application/zip').header('content-disposition', attachment(name)).send(stream);
+      },
+    );
+  }
+
+  app.get(
+    '/api/archive/campaigns',
+    {
+      ...admin,
+      schema: {
+        tags,
+        summary: 'Archived campaigns',
+        description:
+          'ADMIN only. Every owner’s campaigns that a delete archived because records in them had been served, newest archived first, each with its owner and how many records it keeps.',
+        querystring: query,
+        response: { 200: archivedCampaignList },
+      },
+    },
+    (req) => archive.campaigns(req.query),
+  );
+
+  app.get(
+    '/api/archive/campaigns/:id/evidence',
+    {
+      ...admin,
+      schema: {
+        tags,
+        summary: "Download an archived campaign's evidence bundle",
+        description:
+          'ADMIN only. The evidence bundle of every record of an archived campaign, whoever owns it. A campaign that is not archived answers 404.',
+        params,
+      },
+    },
+    async (req, reply) => {
+      const { name, stream } = await archive.campaignEvidence(req.user._id, req.params.id);
+      return reply.type('application/zip').header('content-disposition', attachment(name)).send(stream);
+    },
+  );
+}
