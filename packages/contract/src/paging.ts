@@ -60,5 +60,34 @@ export function pagingQuery({
 export const pageQuery = pagingQuery();
 export type PageQuery = z.infer<typeof pageQuery>;
 
+/** The longest text a list's Search... box sends (the header search takes as much). */
+export const LIST_SEARCH_MAX_LENGTH = 100;
+
+/**
+ * A list's 'Search...' text: optional, trimmed, empty meaning no filter. Text no database can hold as
+ * typed (a NUL, half a surrogate pair) and text past LIST_SEARCH_MAX_LENGTH are refused, saying why.
+ */
+export const listSearch = z
+  .string({
+    error: (issue) => (Array.isArray(issue.input) ? 'search must be given once.' : 'search must be text.'),
+  })
+  .trim()
+  .max(LIST_SEARCH_MAX_LENGTH, { error: `Search text must be at most ${LIST_SEARCH_MAX_LENGTH} characters.` })
+  .refine((text) => !/[\0\p{Cs}]/u.test(text), {
+    error: 'Search text must be whole characters: no NUL and no half of a surrogate pair.',
+  })
+  .optional()
+  .describe(
+    `Only the rows matching this text (at most ${LIST_SEARCH_MAX_LENGTH} characters); every row when absent or blank.`,
+  );
+
+/** A page of a list that its 'Search...' box filters on the server. */
+export function searchablePagingQuery(options: { limit?: number; limitMax?: number } = {}) {
+  return pagingQuery(options).extend({ search: listSearch });
+}
+
+export const searchablePageQuery = searchablePagingQuery();
+export type SearchablePageQuery = z.infer<typeof searchablePageQuery>;
+
 /** Page count as the spec says: total divided by limit, rounded up, at least 1. */
 export const pageCount = (total: number, limit: number): number => Math.max(1, Math.ceil(total / limit));

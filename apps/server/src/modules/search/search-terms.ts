@@ -82,6 +82,29 @@ export function phonePrefix(query: string): string | undefined {
   return digits || undefined;
 }
 
+/** One prefix to look up, and the field it is limited to (a phone-number form only finds mobiles). */
+export interface Lookup {
+  prefix: string;
+  field?: SearchField;
+}
+
+/**
+ * The prefixes a typed query is looked up by: identifiers keep no spaces, names one between words, and
+ * digits typed as a phone number find mobiles. A form equal to an earlier one adds nothing; the first,
+ * looking in every field, stays. None when the query holds no letter or digit.
+ */
+export function queryLookups(query: string): Lookup[] {
+  const lookups: Lookup[] = [];
+  const add = (form: string | undefined, field?: SearchField) => {
+    const prefix = form?.slice(0, TERM_MAX);
+    if (prefix && !lookups.some((lookup) => lookup.prefix === prefix)) lookups.push({ prefix, field });
+  };
+  add(compact(query));
+  if (/\p{L}/u.test(query)) add(wordsApart(query), 'custName');
+  add(phonePrefix(query), 'custMobileNo');
+  return lookups;
+}
+
 /** Each term a record is found by, with the field it comes from (the first field, when two share one). */
 export function recordTerms(kind: RecordKind, record: Record<string, string>): Map<string, SearchField> {
   const terms = new Map<string, SearchField>();

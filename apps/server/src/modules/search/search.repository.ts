@@ -2,6 +2,7 @@ import { CompiledQuery } from 'kysely';
 import { insertTextRows } from '../../db/bulk-insert.ts';
 import { isPostgres, type Database } from '../../db/database.ts';
 import type { RecordKind, RecordSearchTable } from '../../db/schema.ts';
+import type { Lookup } from './search-terms.ts';
 
 export type SearchTermRow = RecordSearchTable;
 
@@ -34,6 +35,38 @@ export async function deleteRecordTerms(db: Database, campaignId: string, record
     .where('campaign_id', '=', campaignId)
     .where('record_id', '=', recordId)
     .execute();
+}
+
+/**
+ * The ids of the owner's records of a kind with a term starting with one of the lookups' prefixes (in
+ * the lookup's field, when it names one), and of one campaign when given: a range of the term index
+ * per prefix, for a list's Search... box to page and count through.
+ */
+export function recordsFoundBy(
+  db: Database,
+  ownerId: string,
+  kind: RecordKind,
+  lookups: readonly Lookup[],
+  campaignId?: string,
+) {
+  let query = db
+    .selectFrom('record_search')
+    .select('record_id')
+    .where('owner_id', '=', ownerId)
+    .where('kind', '=', kind)
+    .where((eb) =>
+      eb.or(
+        lookups.map(({ prefix, field }) =>
+          eb.and([
+            eb('term', '>=', prefix),
+            eb('term', '<', prefix + AFTER_EVERY_TEXT),
+            ...(field ? [eb('field', '=', field)] : []),
+          ]),
+        ),
+      ),
+    );
+  if (campaignId !== undefined) query = query.where('campaign_id', '=', campaignId);
+  return query;
 }
 
 // Stand-ins for the values of a search, so its SQL can be compiled once and its values put in after.

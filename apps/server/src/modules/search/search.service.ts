@@ -1,13 +1,7 @@
 import type { SearchField, SearchQuery, SearchResponse, SearchResult } from '@notice-desk/contract/search';
 import type { Database } from '../../db/database.ts';
-import { compact, phonePrefix, TERM_MAX, wordsApart } from './search-terms.ts';
+import { queryLookups } from './search-terms.ts';
 import * as search from './search.repository.ts';
-
-/** One prefix to look up, and the field it is limited to (a phone-number form only finds mobiles). */
-interface Lookup {
-  prefix: string;
-  field?: SearchField;
-}
 
 /** A found term, and whether it is the whole of what was typed. */
 interface Candidate {
@@ -26,17 +20,7 @@ export class SearchService {
   constructor(private readonly db: Database) {}
 
   async search(ownerId: string, { q, limit }: SearchQuery): Promise<SearchResponse> {
-    // Identifiers keep no spaces, names one between words; digits typed as a phone number find mobiles.
-    // A form equal to an earlier one adds nothing; the first, looking in every field, stays.
-    const lookups: Lookup[] = [];
-    const add = (form: string | undefined, field?: SearchField) => {
-      const prefix = form?.slice(0, TERM_MAX);
-      if (prefix && !lookups.some((lookup) => lookup.prefix === prefix)) lookups.push({ prefix, field });
-    };
-    add(compact(q));
-    if (/\p{L}/u.test(q)) add(wordsApart(q), 'custName');
-    add(phonePrefix(q), 'custMobileNo');
-
+    const lookups = queryLookups(q);
     for (let reads = limit * READ_AHEAD; ; reads *= 4) {
       const found = await Promise.all(
         lookups.map(async ({ prefix, field }) =>
