@@ -6,7 +6,38 @@ import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { strictXmlParts } from '../../test/xml.ts';
 import { openFirstSheet } from './read-sheet.ts';
-import { xlsxStream } from './write-sheet.ts';
+import { dateTimeCell, xlsxStream } from './write-sheet.ts';
+
+describe('dateTimeCell', () => {
+  it('holds the wall-clock time of an instant in the time zone, as Excel counts days', () => {
+    const format = 'dd-mm-yyyy hh:mm:ss';
+    expect(dateTimeCell('2024-05-20T08:35:00.000Z', 'Asia/Kolkata', format)).toEqual({
+      serial: 45432 + (14 * 60 + 5) / 1440,
+      format,
+    });
+    expect(dateTimeCell('2024-05-19T18:30:00Z', 'Asia/Kolkata', format)).toEqual({ serial: 45432, format });
+    expect(dateTimeCell('2024-05-20T08:35:00Z', 'UTC', format)).toEqual({
+      serial: 45432 + (8 * 60 + 35) / 1440,
+      format,
+    });
+  });
+
+  it('keeps text that is no instant as text', () => {
+    for (const text of ['', 'yesterday', '2024-13-45T99:00:00Z'])
+      expect(dateTimeCell(text, 'UTC', 'd')).toBe(text);
+  });
+
+  it('writes a date cell Excel draws with its format, beside text cells', async () => {
+    const cell = dateTimeCell('2024-05-20T08:35:09Z', 'Asia/Kolkata', 'dd-mm-yyyy hh:mm:ss');
+    const file = await buffer(xlsxStream('Report', ['Name', 'Time'], [['Asha', cell]]));
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(file as unknown as ArrayBuffer);
+    const time = workbook.worksheets[0]!.getRow(2).getCell(2);
+    expect(time.numFmt).toBe('dd-mm-yyyy hh:mm:ss');
+    expect(time.value).toEqual(new Date(Date.UTC(2024, 4, 20, 14, 5, 9)));
+    expect(workbook.worksheets[0]!.getRow(2).getCell(1).value).toBe('Asha');
+  });
+});
 
 describe('xlsxStream', () => {
   it('writes well-formed XML whatever the text, showing characters XML forbids as U+FFFD', async () => {

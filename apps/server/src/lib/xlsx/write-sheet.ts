@@ -21,15 +21,57 @@ export function keepLiteralEscapes(text: string): string {
 /** What a cell holds in the file: text XML can carry, as Excel will show it, never run as a formula. */
 const cellText = (text: string) => neutralizeFormula(keepLiteralEscapes(exportableText(text)));
 
+/** A date and time cell: Excel's serial day count, drawn with `format`, so the column sorts and filters. */
+export interface DateTimeCell {
+  serial: number;
+  format: string;
+}
+
+/** A sheet cell: text, or a date and time. */
+export type SheetCell = string | DateTimeCell;
+
+const EXCEL_EPOCH = Date.UTC(1899, 11, 30);
+
+/**
+ * An instant as a date cell showing its wall-clock time in `timeZone`: Excel keeps no zone, so the
+ * serial is of the local time a person there reads (2024-05-20T08:35:00Z is 20-05-2024 14:05:00 in
+ * Asia/Kolkata). Text that is no instant stays text.
+ */
+export function dateTimeCell(iso: string, timeZone: string, format: string): SheetCell {
+  const instant = Date.parse(iso);
+  if (!Number.isFinite(instant)) return iso;
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  }).formatToParts(instant);
+  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
+  const wallClock = Date.UTC(
+    part('year'),
+    part('month') - 1,
+    part('day'),
+    part('hour'),
+    part('minute'),
+    part('second'),
+    ((instant % 1000) + 1000) % 1000,
+  );
+  return { serial: (wallClock - EXCEL_EPOCH) / 86_400_000, format };
+}
+
 /**
  * Streams a one-sheet .xlsx: a header row, then the rows as they come, every cell written as text
- * (cellText): characters XML cannot hold shown as U+FFFD (exportableText), so Excel never calls the
+ * (cellText) but date and time cells: characters XML cannot hold shown as U+FFFD (exportableText), so Excel never calls the
  * file damaged, and formulas neutralised. Memory stays flat at any row count.
  */
 export function xlsxStream(
   sheetName: string,
   headers: string[],
-  rows: AsyncIterable<string[]> | Iterable<string[]>,
+  rows: AsyncIterable<SheetCell[]> | Iterable<SheetCell[]>,
 ): Readable {
   const output = new PassThrough();
   (async () => {
@@ -47,7 +89,15 @@ export function xlsxStream(
     }));
     sheet.getRow(1).font = { bold: true };
     sheet.getRow(1).commit();
-    for await (const row of rows) sheet.addRow(row.map(cellText)).commit();
+    for await (const cells of rows) {
+      const row = sheet.addRow(
+        cells.map((cell) => (typeof cell === 'string' ? cellText(cell) : cell.serial)),
+      );
+      cells.forEach((cell, i) => {
+        if (typeof cell !== 'string') row.getCell(i + 1).numFmt = cell.format;
+      });
+      row.commit();
+    }
     sheet.commit();
     await workbook.commit();
   })().catch((err: unknown) => output.destroy(err as Error));

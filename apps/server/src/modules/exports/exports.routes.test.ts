@@ -153,6 +153,79 @@ describe('campaign exports', () => {
   });
 });
 
+describe('report times', () => {
+  /** The report's header and its second row, cell objects by header. */
+  async function reportOf(app: TestApp, who: SignedIn, campaignId: string) {
+    const res = await app.app.inject({
+      method: 'GET',
+      url: `/api/campaigns/export-reports/notice?campaignid=${campaignId}`,
+      headers: who.headers,
+    });
+    expect(res.statusCode).toBe(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0]!;
+    const header = (sheet.getRow(1).values as string[]).slice(1);
+    return { header, cell: (name: string) => sheet.getRow(2).getCell(header.indexOf(name) + 1) };
+  }
+
+  it('are date cells of the time in TIME_ZONE, dd-mm-yyyy hh:mm:ss under en-IN, the zone in the header', async () => {
+    const { campaignId, ids } = await notices(1, () => ({ modeOfDispatch: 'email' }));
+    const before = Date.now();
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/campaigns/send-mail',
+      headers: asha.headers,
+      payload: { data: ids, type: 'notice' },
+    });
+    const after = Date.now();
+    const { header, cell } = await reportOf(t, asha, campaignId);
+    expect(header).toEqual(
+      expect.arrayContaining(['Email Time (Asia/Kolkata)', 'WhatsApp Time (Asia/Kolkata)']),
+    );
+    const time = cell('Email Time (Asia/Kolkata)');
+    expect(time.numFmt).toBe('dd-mm-yyyy hh:mm:ss');
+    // Excel keeps no zone: the cell holds India's wall-clock time, 5 h 30 min ahead of UTC.
+    expect(time.value).toBeInstanceOf(Date);
+    const shown = (time.value as Date).getTime() - 5.5 * 3600_000;
+    expect(shown).toBeGreaterThanOrEqual(before - 1000);
+    expect(shown).toBeLessThanOrEqual(after + 1000);
+    expect(cell('WhatsApp Time (Asia/Kolkata)').value ?? '').toBe('');
+  });
+
+  it('follow TIME_ZONE and LOCALE when they are set', async () => {
+    const other = await createTestApp({ TIME_ZONE: 'UTC', LOCALE: 'en-US' });
+    try {
+      const ravi = await signUp(other.app, 'ravi-utc');
+      const created = (
+        await other.app.inject({
+          method: 'POST',
+          url: '/api/notices',
+          headers: ravi.headers,
+          payload: {
+            ...Object.fromEntries(noticeKind.fields.map((f) => [f.key, `${f.key}-0`])),
+            emailId: 'c0@example.com',
+            modeOfDispatch: 'email',
+          },
+        })
+      ).json();
+      const before = Date.now();
+      await other.app.inject({
+        method: 'POST',
+        url: '/api/campaigns/send-mail',
+        headers: ravi.headers,
+        payload: { data: [created._id], type: 'notice' },
+      });
+      const { cell } = await reportOf(other, ravi, created.campaignId);
+      const time = cell('Email Time (UTC)');
+      expect(time.numFmt).toBe('m/d/yyyy h:mm:ss');
+      expect(Math.abs((time.value as Date).getTime() - before)).toBeLessThan(60_000);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('dashboard', () => {
   it('answers the caller’s totals and latest deliveries', async () => {
     const { ids } = await notices(2, () => ({ modeOfDispatch: 'email' }));

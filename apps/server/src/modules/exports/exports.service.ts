@@ -4,7 +4,9 @@ import type { Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import type { FileStore } from '../../lib/storage.ts';
-import { xlsxStream } from '../../lib/xlsx/write-sheet.ts';
+import { INDIAN_DEFAULTS, type DocumentLocale } from '../../lib/indian-format.ts';
+import { builtinDateFormat } from '../../lib/xlsx/locale-formats.ts';
+import { dateTimeCell, xlsxStream, type SheetCell } from '../../lib/xlsx/write-sheet.ts';
 import { appendAudit } from '../audit/audit.repository.ts';
 import * as campaigns from '../campaigns/campaigns.repository.ts';
 import { pdfFileName, type PdfsService } from '../pdfs/pdfs.service.ts';
@@ -13,9 +15,9 @@ import * as records from '../records/records.repository.ts';
 import * as deliveries from '../sending/deliveries.repository.ts';
 
 const PAGE = 500;
-const channelColumns = (label: string) => [
+const channelColumns = (label: string, timeZone: string) => [
   `${label} Status`,
-  `${label} Time`,
+  `${label} Time (${timeZone})`,
   `${label} Message Id`,
   `${label} PDF SHA-256`,
   `${label} Error`,
@@ -27,6 +29,8 @@ export class ExportsService {
     private readonly db: Database,
     private readonly pdfs: PdfsService,
     private readonly store: FileStore,
+    /** Report times are date cells of the wall-clock time in TIME_ZONE, drawn in LOCALE's short date. */
+    private readonly where: DocumentLocale = INDIAN_DEFAULTS,
   ) {}
 
   /** The owner's campaign of this kind, its export written to the audit log (`what`: 'Report', 'PDFs'). */
@@ -60,7 +64,9 @@ export class ExportsService {
     const campaign = await this.exportedCampaign(ownerId, kind, campaignId, 'export.report', 'Report');
     const info = recordKinds[kind];
     const db = this.db;
-    async function* rows() {
+    const { timeZone, locale } = this.where;
+    const timeFormat = `${builtinDateFormat(22, locale)}:ss`;
+    async function* rows(): AsyncGenerator<SheetCell[]> {
       for (let offset = 0; ; offset += PAGE) {
         const page = await records.listCampaignRecords(db, info, ownerId, campaignId, offset, PAGE);
         const latest = new Map<string, deliveries.DeliveryRow>();
@@ -70,12 +76,12 @@ export class ExportsService {
         ))
           latest.set(`${d.record_id}:${d.channel}`, d);
         for (const row of page) {
-          const cells = info.fields.map((f) => row[f.key] ?? '');
+          const cells: SheetCell[] = info.fields.map((f) => row[f.key] ?? '');
           for (const channel of ['email', 'whatsapp'] as const) {
             const d = latest.get(`${row.id}:${channel}`);
             cells.push(
               d?.status ?? 'not sent',
-              d?.status_at ?? '',
+              d ? dateTimeCell(d.status_at, timeZone, timeFormat) : '',
               d?.provider_message_id ?? '',
               d?.pdf_sha256 ?? '',
               d?.error ?? '',
@@ -88,8 +94,8 @@ export class ExportsService {
     }
     const headers = [
       ...info.fields.map((f) => f.label),
-      ...channelColumns('Email'),
-      ...channelColumns('WhatsApp'),
+      ...channelColumns('Email', timeZone),
+      ...channelColumns('WhatsApp', timeZone),
     ];
     return { name: `${safeName(campaign.name)} report.xlsx`, stream: xlsxStream('Report', headers, rows()) };
   }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../lib/errors.ts';
+import { INDIAN_DEFAULTS, type DocumentLocale } from '../../lib/indian-format.ts';
 import type { PdfLinks } from '../../lib/pdf/links.ts';
 import { RendererUnavailableError, type PdfRenderer } from '../../lib/pdf/renderer.ts';
 import type { FileStore } from '../../lib/storage.ts';
@@ -28,9 +29,16 @@ const escapes: Record<string, string> = {
 export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => escapes[c]!);
 const squash = (text: string) => text.toLowerCase().replace(/\s+/g, '');
 
-/** A template with every `{{field}}` replaced by the record's value, HTML-escaped so values stay text. */
-export function mergeTemplate(html: string, fields: Record<string, string | undefined>): string {
-  return fillPlaceholders(html, fields, escapeHtml);
+/**
+ * A template with every `{{field}}` replaced by the record's value, HTML-escaped so values stay text;
+ * `{{field | date}}` and the like are formatted for `where` (LOCALE, TIME_ZONE).
+ */
+export function mergeTemplate(
+  html: string,
+  fields: Record<string, string | undefined>,
+  where: DocumentLocale = INDIAN_DEFAULTS,
+): string {
+  return fillPlaceholders(html, fields, escapeHtml, where);
 }
 
 /**
@@ -59,6 +67,8 @@ export class PdfsService {
     private readonly store: FileStore,
     private readonly renderer: PdfRenderer,
     private readonly links: PdfLinks,
+    /** LOCALE and TIME_ZONE: how formatted placeholders read, so a PDF is kept per locale as well. */
+    private readonly where: DocumentLocale = INDIAN_DEFAULTS,
   ) {}
 
   /** Renders in progress, by storage key: a second caller waits for the first instead of rendering again. */
@@ -75,11 +85,12 @@ export class PdfsService {
         .update(template.html)
         .update('\0')
         .update(JSON.stringify(fields))
+        .update(`\0${this.where.locale}\0${this.where.timeZone}`)
         .digest('hex');
       return {
         key: `pdfs/${hash.slice(0, 2)}/${hash}.pdf`,
         template: template.id,
-        html: mergeTemplate(template.html, fields),
+        html: mergeTemplate(template.html, fields, this.where),
       };
     });
     const unique = [...new Map(documents.map((doc) => [doc.key, doc])).values()];
@@ -141,7 +152,7 @@ export class PdfsService {
     const info = recordKinds[kind];
     const [row] = await records.listRecords(this.db, info, ownerId, 0, 1);
     const fields = Object.fromEntries(info.fields.map((f) => [f.key, row?.[f.key] || `[${f.label}]`]));
-    return this.render([mergeTemplate(html, fields)]).then((pdfs) => pdfs[0]!);
+    return this.render([mergeTemplate(html, fields, this.where)]).then((pdfs) => pdfs[0]!);
   }
 
   /** One HTML document of our own (an evidence summary) printed as it stands. */

@@ -14,6 +14,7 @@ import {
   toE164,
   TransientSendError,
 } from '../../lib/send-errors.ts';
+import type { DocumentLocale } from '../../lib/indian-format.ts';
 import { closedMessage, isOpen, nextOpening, type SendWindow } from '../../lib/send-window.ts';
 import type { FileStore } from '../../lib/storage.ts';
 import { nowIso } from '../../lib/time.ts';
@@ -55,6 +56,8 @@ export interface SendingDeps {
   defaultCountryCode: string;
   /** Quiet hours: when set, nothing is sent outside this daily window. */
   sendWindow?: SendWindow;
+  /** LOCALE and TIME_ZONE, for formatted placeholders ({{noticeDate | date}}); India's when absent. */
+  where?: DocumentLocale;
   /** The right-hand side of each e-mail's Message-ID (the app's host name). */
   messageIdDomain: string;
   onEnqueued: () => void;
@@ -347,7 +350,7 @@ export class SendingService {
   ): Promise<{ status: DeliveryStatus; messageId: string }> {
     const kind = delivery.record_kind;
     const filename = pdfFileName(kind, row);
-    const plain = (text: string) => fillPlaceholders(text, row);
+    const plain = (text: string) => fillPlaceholders(text, row, undefined, this.deps.where);
     // The address recorded when the send was asked, never the record's own now: the evidence shows
     // this address, so this is where the notice goes.
     if (!delivery.recipient.trim())
@@ -356,7 +359,7 @@ export class SendingService {
       );
     if (delivery.channel === 'email') {
       const to = checkEmail(delivery.recipient);
-      const html = mergeTemplate(templates.body, row);
+      const html = mergeTemplate(templates.body, row, this.deps.where);
       try {
         const receipt = await this.deps.mailer.send({
           messageId: `<${delivery.id}@${this.deps.messageIdDomain}>`,
