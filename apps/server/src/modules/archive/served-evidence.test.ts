@@ -383,7 +383,7 @@ describe('a delete racing a send', () => {
     // SQLite runs one write transaction at a time across connections, so a claim there commits
     // wholly before the delete's check or wholly after its erase; the race exists on PostgreSQL only.
     if (!isPostgres(db)) ctx.skip();
-    const records = [];
+    const records: { _id: string; campaignId: string }[] = [];
     for (let i = 0; i < 3; i++) records.push(await createRecord(asha, noticeKind, `race${i}`));
     let commitClaim!: () => void;
     const claimMayCommit = new Promise<void>((resolve) => (commitClaim = resolve));
