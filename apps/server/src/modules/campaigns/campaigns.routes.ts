@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { deleteAnswer, deletePreview } from '@notice-desk/contract/archive';
 import { campaignType } from '@notice-desk/contract/campaigns';
-import { pagingQuery, searchablePageQuery } from '@notice-desk/contract/paging';
+import { searchablePageQuery, searchablePagingQuery } from '@notice-desk/contract/paging';
 import { recordId } from '@notice-desk/contract/record-fields';
 import type { App, AppContext } from '../../app-context.ts';
 
@@ -19,9 +19,9 @@ export function campaignsRoutes(app: App, { campaigns, guards }: AppContext): vo
         tags,
         summary: 'One campaign with its records',
         description:
-          'Answers one of the caller’s campaigns with a page of its records (50 by default), each with its latest e-mail and WhatsApp status and error, and how many records have been sent.',
+          'Answers one of the caller’s campaigns with a page of its records (50 by default), each with its latest e-mail and WhatsApp status and error, and how many records have been sent. With `search`, only the records a word of whose customer name, or whose identifier, starts with it (as the record lists search); the total counts them.',
         params: idParams,
-        querystring: pagingQuery({ limit: 50 }),
+        querystring: searchablePagingQuery({ limit: 50 }),
       },
     },
     (req) => campaigns.single(req.user._id, req.params.id, req.query),

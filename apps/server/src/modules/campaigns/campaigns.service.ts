@@ -1,6 +1,6 @@
 import type { DeleteAnswer, DeletePreview } from '@notice-desk/contract/archive';
 import type { CampaignList, CampaignRow, SingleCampaign } from '@notice-desk/contract/campaigns';
-import type { PageQuery, SearchablePageQuery } from '@notice-desk/contract/paging';
+import type { SearchablePageQuery } from '@notice-desk/contract/paging';
 import type { Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
@@ -9,6 +9,7 @@ import { deleteRecords, describeCounts, previewDelete } from '../archive/delete-
 import { appendAudit } from '../audit/audit.repository.ts';
 import { recordKinds } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
+import { queryLookups } from '../search/search-terms.ts';
 import * as deliveries from '../sending/deliveries.repository.ts';
 import * as campaigns from './campaigns.repository.ts';
 
@@ -41,13 +42,24 @@ export class CampaignsService {
     };
   }
 
-  async single(ownerId: string, id: string, { page, limit }: PageQuery): Promise<SingleCampaign> {
+  async single(
+    ownerId: string,
+    id: string,
+    { page, limit, search }: SearchablePageQuery,
+  ): Promise<SingleCampaign> {
     const campaign = await campaigns.findCampaign(this.db, ownerId, id);
     if (!campaign) throw notFound('Campaign');
     const info = recordKinds[campaign.kind];
+    const offset = (page - 1) * limit;
+    // The Search... box finds records through the search index; text with no letter or digit finds none.
+    const lookups = search ? queryLookups(search) : undefined;
     const [rows, total, completedCounts] = await Promise.all([
-      records.listCampaignRecords(this.db, info, ownerId, id, (page - 1) * limit, limit),
-      records.countCampaignRecords(this.db, info, id),
+      lookups
+        ? records.listFoundRecords(this.db, info, ownerId, lookups, offset, limit, id)
+        : records.listCampaignRecords(this.db, info, ownerId, id, offset, limit),
+      lookups
+        ? records.countFoundRecords(this.db, info, ownerId, lookups, id)
+        : records.countCampaignRecords(this.db, info, id),
       campaigns.countSentLiveRecords(this.db, info.table, id),
     ]);
     // The latest attempt per record and channel is what the table shows.

@@ -19,7 +19,9 @@ const notice = (custName: string, extra: Record<string, string> = {}) => ({
 async function add(who: SignedIn, url: string, payload: Record<string, string>, key: string) {
   const res = await t.app.inject({ method: 'POST', url, headers: who.headers, payload });
   expect(res.statusCode, res.body).toBe(201);
-  ids.set(key, res.json<{ _id: string }>()._id);
+  const record = res.json<{ _id: string; campaignId: string }>();
+  ids.set(key, record._id);
+  ids.set(`${key} campaign`, record.campaignId);
 }
 
 beforeAll(async () => {
@@ -74,6 +76,26 @@ describe('the record lists’ search parameter', () => {
     expect((await found('   ')).total).toBe(14);
     expect(await found('रवि')).toEqual({ total: 1, names: ['रवि शर्मा'] });
     expect(await found('शर्')).toEqual({ total: 1, names: ['रवि शर्मा'] });
+  });
+
+  it('finds a campaign’s records the same way, in campaign order, within that campaign', async () => {
+    const campaign = (query: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/campaigns/single-campaign/${ids.get('ravi campaign')}?${query}`,
+        headers: asha.headers,
+      });
+    const page = (await campaign('page=3&limit=5&search=asha')).json();
+    expect(page.total).toBe(12);
+    expect(page.notices.map((row: { custName: string }) => row.custName)).toEqual([
+      'Asha Rao 10',
+      'Asha Rao 11',
+    ]);
+    expect((await campaign('search=kumar')).json().notices).toEqual([
+      expect.objectContaining({ _id: ids.get('ravi') }),
+    ]);
+    expect((await campaign('search=%25_')).json()).toMatchObject({ total: 0, notices: [] });
+    expect((await campaign('')).json().total).toBe(14);
   });
 
   it('answers hostile text quietly: wildcards, quotes and punctuation find nothing, and nothing fails', async () => {

@@ -83,7 +83,26 @@ export function listRecordsFrom(
     .execute() as Promise<RecordRow[]>;
 }
 
-/** A page of the owner's records the list's Search... box found through the search index, newest first. */
+/** The owner's records (of one campaign, when given) that a Search... box found through the search index. */
+const foundRecords = (
+  db: Database,
+  info: RecordKindInfo,
+  ownerId: string,
+  lookups: readonly Lookup[],
+  campaignId?: string,
+) => {
+  const found = ownedRecords(db, info, ownerId).where(
+    'id',
+    'in',
+    recordsFoundBy(db, ownerId, info.kind, lookups, campaignId),
+  );
+  return campaignId === undefined ? found : found.where('campaign_id', '=', campaignId);
+};
+
+/**
+ * A page of the owner's records the list's Search... box found through the search index: newest first,
+ * or in campaign order within one campaign.
+ */
 export function listFoundRecords(
   db: Database,
   info: RecordKindInfo,
@@ -91,26 +110,26 @@ export function listFoundRecords(
   lookups: readonly Lookup[],
   offset: number,
   limit: number,
+  campaignId?: string,
 ): Promise<RecordRow[]> {
-  return ownedRecords(db, info, ownerId)
-    .where('id', 'in', recordsFoundBy(db, ownerId, info.kind, lookups))
-    .orderBy('id', 'desc')
+  return foundRecords(db, info, ownerId, lookups, campaignId)
+    .orderBy('id', campaignId === undefined ? 'desc' : 'asc')
     .limit(limit)
     .offset(offset)
     .execute() as Promise<RecordRow[]>;
 }
 
-/** How many of the owner's records the list's Search... box found. */
+/** How many of the owner's records (of one campaign, when given) the Search... box found. */
 export async function countFoundRecords(
   db: Database,
   info: RecordKindInfo,
   ownerId: string,
   lookups: readonly Lookup[],
+  campaignId?: string,
 ): Promise<number> {
-  const row = await ownedRecords(db, info, ownerId)
+  const row = await foundRecords(db, info, ownerId, lookups, campaignId)
     .clearSelect()
     .select((eb) => eb.fn.countAll<number>().as('total'))
-    .where('id', 'in', recordsFoundBy(db, ownerId, info.kind, lookups))
     .executeTakeFirstOrThrow();
   return Number(row.total);
 }
