@@ -108,8 +108,11 @@ export class SendingService {
     // A resend releases the earlier sends that have finished and claims anew, and the log says so, all
     // at once or not at all. A send still queued or in flight is not released: the resend joins it.
     const { claimed, joined } = await this.deps.db.transaction().execute(async (trx) => {
-      const keys = attempts.map((a) => a.active_key!);
-      if (resend) await deliveries.releaseFinished(trx, keys);
+      if (resend)
+        await deliveries.releaseFinished(
+          trx,
+          attempts.map((a) => a.active_key!),
+        );
       const claimed = await deliveries.claimDeliveries(trx, attempts);
       const taken = new Set(claimed);
       const joined = resend
@@ -123,8 +126,7 @@ export class SendingService {
             .map((d) => d.id)
         : [];
       if (claimed.length > 0) {
-        const ids = new Set(claimed);
-        const channels = attempts.filter((a) => ids.has(a.id)).map((a) => a.channel);
+        const channels = attempts.filter((a) => taken.has(a.id)).map((a) => a.channel);
         const count = (channel: Channel) => channels.filter((c) => c === channel).length;
         await appendAudit(trx, {
           actorId: ownerId,
@@ -132,7 +134,7 @@ export class SendingService {
           subjectType: kind,
           summary: `${info.label} records${resend ? ' resent' : ' sent'}: ${count('email')} by e-mail, ${count('whatsapp')} by WhatsApp`,
           after: {
-            records: [...new Set(attempts.filter((a) => ids.has(a.id)).map((a) => a.record_id))],
+            records: [...new Set(attempts.filter((a) => taken.has(a.id)).map((a) => a.record_id))],
             email: count('email'),
             whatsapp: count('whatsapp'),
             resend,
