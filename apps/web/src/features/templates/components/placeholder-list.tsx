@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { templateFormatters } from '@notice-desk/contract/templates';
 import styles from './template-editor.module.css';
 
 /** How a template writes a record field, e.g. `{{custName}}`. */
@@ -36,6 +37,23 @@ export function PlaceholderList({ placeholders, onInsert }: PlaceholderListProps
           </li>
         ))}
       </ul>
+      <h3 className={styles.asideTitle}>Formats</h3>
+      <p className={styles.hint}>
+        Add one after a field&apos;s name, such as <code>{'{{noticeBalance | inr}}'}</code>. A value that is
+        no amount or date prints as it is.
+      </p>
+      <dl className={styles.formatterList}>
+        {templateFormatters.map((formatter) => (
+          <div key={formatter.name}>
+            <dt>
+              <code>| {formatter.name}</code>
+            </dt>
+            <dd>
+              {formatter.says}: {formatter.example}
+            </dd>
+          </div>
+        ))}
+      </dl>
     </section>
   );
 }
