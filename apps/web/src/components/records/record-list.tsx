@@ -2,6 +2,7 @@ import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import { Link } from 'react-router';
 import { messages } from '@notice-desk/contract/messages';
+import { useListSearch } from '../../hooks/use-list-search.ts';
 import { usePagination } from '../../hooks/use-pagination.ts';
 import { toastApiProblem } from '../../lib/api-error.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
@@ -21,7 +22,11 @@ type Unwrappable = { unwrap: () => Promise<unknown> };
 
 /** The kind's RTK Query hooks: its paged list, delete one and Delete All. */
 export type RecordListApi<TRecord> = {
-  useRecords: (args: { page: number; limit: number }) => PagedQuery<TRecord> & { data?: RecordPage<TRecord> };
+  useRecords: (args: {
+    page: number;
+    limit: number;
+    search?: string;
+  }) => PagedQuery<TRecord> & { data?: RecordPage<TRecord> };
   useDeleteRecord: () => readonly [(id: string) => Unwrappable, ...unknown[]];
   useDeleteAll: () => readonly [() => Unwrappable, { isLoading: boolean }];
 };
@@ -34,7 +39,7 @@ export type RecordListProps<TRecord extends StoredRecord> = {
   addHref: string;
   /** The kind's own columns, between 'No.' and 'Action'. Keep them stable (a module constant). */
   columns: readonly DataTableColumn<TRecord>[];
-  /** Whose record it is (the customer name): the Search text and the action buttons' names. Keep it stable. */
+  /** Whose record it is (the customer name): the action buttons' names. Keep it stable. */
   recordName: (record: TRecord) => string;
   /** Keep it stable (a module function). */
   editHref: (id: string) => string;
@@ -65,8 +70,9 @@ export function RecordList<TRecord extends StoredRecord>({
   deleteAllQuestion,
   importExcel,
 }: RecordListProps<TRecord>) {
-  const { page, limit, setPage, setLimit } = usePagination(PAGE_SIZES[0]);
-  const query = useRecords({ page, limit });
+  const { text: searchText, setText: setSearchText, search } = useListSearch();
+  const { page, limit, setPage, setLimit } = usePagination(PAGE_SIZES[0], search);
+  const query = useRecords({ page, limit, search });
   const { data } = query;
   const [deleteRecord] = useDeleteRecord();
   const [deleteAll, { isLoading: deletingAll }] = useDeleteAll();
@@ -148,7 +154,7 @@ export function RecordList<TRecord extends StoredRecord>({
         pageSizes={PAGE_SIZES}
         onPageChange={setPage}
         onLimitChange={setLimit}
-        searchText={recordName}
+        serverSearch={{ text: searchText, onTextChange: setSearchText, searchedFor: search }}
         errorMessage={loadFailedMessage}
       />
       <ConfirmDialog

@@ -9,7 +9,7 @@ import {
   type ReactElement,
   type ReactNode,
 } from 'react';
-import { pageCount } from '@notice-desk/contract/paging';
+import { LIST_SEARCH_MAX_LENGTH, pageCount } from '@notice-desk/contract/paging';
 import { ErrorState } from './error-state.tsx';
 import { Spinner } from './spinner.tsx';
 import { TablePager } from './table-pager.tsx';
@@ -27,6 +27,12 @@ export type DataTableSelection = {
   /** Ids (from `rowId`) of the selected rows. */
   selected: ReadonlySet<string>;
   onChange: (selected: Set<string>) => void;
+};
+
+export type DataTableServerSearch = {
+  text: string;
+  onTextChange: (text: string) => void;
+  searchedFor: string;
 };
 
 export type DataTableProps<TRow> = {
@@ -50,8 +56,13 @@ export type DataTableProps<TRow> = {
   onLimitChange: (limit: number) => void;
   /** Buttons above the table. When given, the Search box is not shown (spec). */
   buttons?: ReactNode;
-  /** The 'Search...' box: a filter over the current page on this text (customer or history name). */
+  /** The 'Search...' box as a filter over the current page on this text (the template lists' name search). */
   searchText?: (row: TRow) => string;
+  /**
+   * The 'Search...' box as a filter over the whole list on the server: the text as typed, for the owner
+   * to send (debounced, see useListSearch), and the search the shown rows answer, for the empty state.
+   */
+  serverSearch?: DataTableServerSearch;
   /** Checkboxes per row and a select-all for the rows shown. */
   selection?: DataTableSelection;
   /** The first load: no rows to show yet. */
@@ -72,8 +83,9 @@ export type DataTableProps<TRow> = {
 const HOVER_ROWS_MAX = 1000;
 
 /**
- * The product's one list table: server paging with the spec's pager and page-size selector,
- * a client-side search over the page, optional row selection, and loading/empty/error states.
+ * The product's one list table: server paging with the spec's pager and page-size selector, a
+ * Search... box (over the whole list on the server, or over the page), optional row selection, and
+ * loading/empty/error states.
  */
 export function DataTable<TRow>({
   label,
@@ -88,6 +100,7 @@ export function DataTable<TRow>({
   onLimitChange,
   buttons,
   searchText,
+  serverSearch,
   selection,
   loading = false,
   busy = false,
@@ -96,9 +109,11 @@ export function DataTable<TRow>({
   onRetry,
   emptyMessage = 'No records found.',
 }: DataTableProps<TRow>) {
-  const [search, setSearch] = useState('');
-  const showSearch = !buttons && searchText !== undefined;
-  const query = showSearch ? search.trim().toLowerCase() : '';
+  const [pageSearch, setPageSearch] = useState('');
+  const showSearch = !buttons && (searchText !== undefined || serverSearch !== undefined);
+  const search = serverSearch ? serverSearch.text : pageSearch;
+  const setSearch = serverSearch ? serverSearch.onTextChange : setPageSearch;
+  const query = showSearch && !serverSearch ? pageSearch.trim().toLowerCase() : '';
 
   // Row numbers count the page as served, so a filtered row keeps its number.
   const numbered = useMemo(
@@ -162,7 +177,9 @@ export function DataTable<TRow>({
   } else if (shown.length === 0) {
     body = (
       <StateRow columnCount={columnCount}>
-        <p className="state-message">{emptyMessage}</p>
+        <p className="state-message">
+          {serverSearch?.searchedFor ? `No records found for "${serverSearch.searchedFor}".` : emptyMessage}
+        </p>
       </StateRow>
     );
   } else {
@@ -211,6 +228,7 @@ export function DataTable<TRow>({
               className={styles.search}
               placeholder="Search..."
               aria-label={`Search ${label.toLowerCase()}`}
+              maxLength={LIST_SEARCH_MAX_LENGTH}
               value={search}
               onChange={(event) => setSearch(event.target.value)}
             />

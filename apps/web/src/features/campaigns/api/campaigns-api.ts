@@ -2,7 +2,8 @@ import type { CampaignList, CampaignType, SingleCampaign } from '@notice-desk/co
 import type { SendMailBody, SendResult } from '@notice-desk/contract/sending';
 import { api } from '../../../lib/api.ts';
 
-type PageArgs = { page: number; limit: number };
+/** A page of the list; `search` ('' or absent for all) filters the whole list on the server. */
+type PageArgs = { page: number; limit: number; search?: string };
 
 /** The server answers a send once its messages went out or failed, within a minute; a little more here. */
 const SEND_TIMEOUT_MS = 90_000;
@@ -20,13 +21,16 @@ export const campaignZipUrl = (type: CampaignType, campaignId: string) =>
 export const campaignsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getCampaigns: build.query<CampaignList, PageArgs & { type: CampaignType }>({
-      query: ({ type, page, limit }) => ({ url: `/api/campaigns/${type}`, params: { page, limit } }),
+      query: ({ type, page, limit, search }) => ({
+        url: `/api/campaigns/${type}`,
+        params: { page, limit, search: search || undefined },
+      }),
       providesTags: ['Campaigns'],
     }),
     getCampaign: build.query<SingleCampaign, PageArgs & { id: string }>({
-      query: ({ id, page, limit }) => ({
+      query: ({ id, page, limit, search }) => ({
         url: `/api/campaigns/single-campaign/${encodeURIComponent(id)}`,
-        params: { page, limit },
+        params: { page, limit, search: search || undefined },
       }),
       providesTags: ['Campaigns'],
     }),

@@ -12,6 +12,7 @@ import {
 } from '../../../components/ui/data-table.tsx';
 import { ProgressBar } from '../../../components/ui/progress-bar.tsx';
 import { paths } from '../../../config/paths.ts';
+import { useListSearch } from '../../../hooks/use-list-search.ts';
 import { usePagination } from '../../../hooks/use-pagination.ts';
 import { isMissingRecord } from '../../../lib/api-error.ts';
 import { formatListDate } from '../../../utils/format-date.ts';
@@ -27,7 +28,6 @@ const PAGE_SIZES = [50, 100, 500, 1000, 10000] as const;
 const SEND_BAR_TITLE = 'Import File Progress Bar';
 
 const rowId = (row: CampaignRow) => row._id;
-const customerName = (row: CampaignRow) => row.custName;
 
 // A module constant: the table re-renders every row when its columns change, and a page can hold 10,000.
 const columns: DataTableColumn<CampaignRow>[] = [
@@ -55,12 +55,20 @@ type CampaignDetailProps = { type: CampaignType; campaignId: string };
 
 /** /campaign/{type}/{id}: one campaign's records, paged, with row selection for sending and the report. */
 export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
-  const { page, limit, setPage, setLimit } = usePagination(PAGE_SIZES[0]);
+  const { text: searchText, setText: setSearchText, search } = useListSearch();
+  const { page, limit, setPage, setLimit } = usePagination(PAGE_SIZES[0], search);
   const [selected, setSelected] = useState<ReadonlySet<string>>(noSelection);
+  // A new search shows other rows: like a new page, it starts the selection again.
+  const [selectedWithin, setSelectedWithin] = useState(search);
+  if (selectedWithin !== search) {
+    setSelectedWithin(search);
+    setSelected(noSelection);
+  }
   const { data, error, isLoading, isFetching, isError, refetch } = useGetCampaignQuery({
     id: campaignId,
     page,
     limit,
+    search,
   });
 
   // The spec: changing the page or the page size clears the selection.
@@ -136,7 +144,7 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
         pageSizes={PAGE_SIZES}
         onPageChange={changePage}
         onLimitChange={changeLimit}
-        searchText={customerName}
+        serverSearch={{ text: searchText, onTextChange: setSearchText, searchedFor: search }}
         selection={selection}
         loading={isLoading}
         busy={isFetching}

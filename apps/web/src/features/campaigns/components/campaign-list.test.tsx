@@ -37,10 +37,9 @@ function campaignServer(
     if (method === 'GET' && path === '/api/campaigns/notice') {
       const page = Number(search.get('page'));
       const limit = Number(search.get('limit'));
-      return jsonResponse(200, {
-        items: campaigns.slice((page - 1) * limit, page * limit),
-        total: campaigns.length,
-      });
+      const text = search.get('search')?.toLowerCase() ?? '';
+      const found = campaigns.filter(({ name }) => name.toLowerCase().includes(text));
+      return jsonResponse(200, { items: found.slice((page - 1) * limit, page * limit), total: found.length });
     }
     if (method === 'GET' && path === '/api/campaigns/export-campaign/notice') return exportAnswer(search);
     const index = campaigns.findIndex(({ _id }) => path === `/api/campaigns/${_id}`);
@@ -92,9 +91,31 @@ describe('CampaignList', () => {
 
     const sizes = within(screen.getByRole('combobox', { name: 'Entries per page' })).getAllByRole('option');
     expect(sizes.map((option) => option.textContent)).toEqual(['10', '25', '2500']);
-    await user.type(screen.getByRole('searchbox'), 'april');
-    expect(screen.queryByRole('link', { name: 'March notices' })).toBeNull();
+    expect(screen.getByRole('searchbox').getAttribute('placeholder')).toBe('Search...');
+  });
+
+  it('searches the whole history on the server once typing settles, from page 1, counting the matches', async () => {
+    const server = campaignServer([
+      ...Array.from({ length: 12 }, (_, index) => campaign(index + 1)),
+      campaign(13, 'April notices'),
+    ]);
+    const user = userEvent.setup();
+    renderList();
+    await user.click(await screen.findByRole('button', { name: 'Page 2' }));
+    await screen.findByRole('link', { name: 'April notices' });
+
+    await user.type(screen.getByRole('searchbox'), 'apr');
+    expect(await screen.findByText('Showing 1 to 1 of 1 entries')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Import 12' })).toBeNull();
     expect(screen.getByRole('link', { name: 'April notices' })).toBeTruthy();
+    // One request for the settled text, not one per keystroke.
+    const searches = server.requests.map(({ search }) => search.get('search')).filter(Boolean);
+    expect(searches).toEqual(['apr']);
+    expect(server.requests.at(-1)?.search.toString()).toBe('page=1&limit=10&search=apr');
+
+    await user.type(screen.getByRole('searchbox'), 'x');
+    expect(await screen.findByText('No records found for "aprx".')).toBeTruthy();
+    expect(screen.getByText('Showing 0 to 0 of 0 entries')).toBeTruthy();
   });
 
   it('says how to start one when there are none', async () => {

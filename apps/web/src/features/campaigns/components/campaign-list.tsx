@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
 import { tableQueryProps } from '../../../components/ui/table-query.ts';
 import { paths } from '../../../config/paths.ts';
+import { useListSearch } from '../../../hooks/use-list-search.ts';
 import { usePagination } from '../../../hooks/use-pagination.ts';
 import { toastApiProblem } from '../../../lib/api-error.ts';
 import { formatListDate } from '../../../utils/format-date.ts';
@@ -17,12 +18,12 @@ import styles from './campaign-list.module.css';
 const PAGE_SIZES = [10, 25, 2500] as const;
 
 const campaignId = (campaign: Campaign) => campaign._id;
-const historyName = (campaign: Campaign) => campaign.name;
 
 /** /campaign/credit-card and /campaign/notice: the user's imports (history entries) of a kind. */
 export function CampaignList({ type }: { type: CampaignType }) {
-  const { page, limit, setPage, setLimit } = usePagination(PAGE_SIZES[0]);
-  const query = useGetCampaignsQuery({ type, page, limit });
+  const { text: searchText, setText: setSearchText, search } = useListSearch();
+  const { page, limit, setPage, setLimit } = usePagination(PAGE_SIZES[0], search);
+  const query = useGetCampaignsQuery({ type, page, limit, search });
   const [deleteCampaign, { isLoading: deleting }] = useDeleteCampaignMutation();
   const [confirming, setConfirming] = useState<Campaign | null>(null);
 
@@ -92,7 +93,7 @@ export function CampaignList({ type }: { type: CampaignType }) {
         pageSizes={PAGE_SIZES}
         onPageChange={setPage}
         onLimitChange={setLimit}
-        searchText={historyName}
+        serverSearch={{ text: searchText, onTextChange: setSearchText, searchedFor: search }}
         errorMessage="The campaigns could not be loaded."
         emptyMessage="No campaigns yet. Import an Excel file from Forms to start one."
       />

@@ -1,13 +1,17 @@
 import type { CreditCard, CreditCardFields, CreditCardList } from '@notice-desk/contract/credit-card';
 import { api } from '../../../lib/api.ts';
 
-type PageArgs = { page: number; limit: number };
+/** A page of the list; `search` ('' or absent for all) filters the whole list on the server. */
+type PageArgs = { page: number; limit: number; search?: string };
 type MessageAnswer = { message: string };
 
 export const creditCardsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getCreditCards: build.query<CreditCardList, PageArgs>({
-      query: ({ page, limit }) => ({ url: '/api/credit-cards/by-user-id', params: { page, limit } }),
+      query: ({ page, limit, search }) => ({
+        url: '/api/credit-cards/by-user-id',
+        params: { page, limit, search: search || undefined },
+      }),
       providesTags: ['CreditCards'],
     }),
     getCreditCard: build.query<CreditCard, string>({

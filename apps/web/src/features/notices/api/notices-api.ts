@@ -1,13 +1,17 @@
 import type { Notice, NoticeFields, NoticeList } from '@notice-desk/contract/notice';
 import { api } from '../../../lib/api.ts';
 
-type PageArgs = { page: number; limit: number };
+/** A page of the list; `search` ('' or absent for all) filters the whole list on the server. */
+type PageArgs = { page: number; limit: number; search?: string };
 type MessageAnswer = { message: string };
 
 export const noticesApi = api.injectEndpoints({
   endpoints: (build) => ({
     getNotices: build.query<NoticeList, PageArgs>({
-      query: ({ page, limit }) => ({ url: '/api/notices/by-user-id', params: { page, limit } }),
+      query: ({ page, limit, search }) => ({
+        url: '/api/notices/by-user-id',
+        params: { page, limit, search: search || undefined },
+      }),
       providesTags: ['Notices'],
     }),
     getNotice: build.query<Notice, string>({
