@@ -85,7 +85,6 @@ describe('CampaignList', () => {
 
   it('offers the page sizes 10, 25 and 2500, and a search on the history name', async () => {
     campaignServer([campaign(1, 'March notices'), campaign(2, 'April notices')]);
-    const user = userEvent.setup();
     renderList();
     await screen.findByRole('link', { name: 'March notices' });
 
