@@ -119,6 +119,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
         maxRows: config.importMaxRows,
         maxUnpackedBytes: config.importMaxUnpackedBytes,
         maxSharedStringsBytes: config.importMaxSharedStringsBytes,
+        maxSharedStringsBytes: config.importMaxSharedStringsBytes,
       }),
     },
   });

@@ -107,6 +107,11 @@ const envSchema = z.object({
   UPLOAD_MAX_MB: z.coerce.number().positive().max(1024).default(50),
   IMPORT_MAX_ROWS: z.coerce.number().int().positive().default(200_000),
   IMPORT_MAX_UNPACKED_MB: z.coerce.number().positive().default(1024),
+  IMPORT_MAX_SHARED_STRINGS_MB: z.coerce
+    .number({ error: 'IMPORT_MAX_SHARED_STRINGS_MB must be a number of MB from 1 to 4096' })
+    .min(1, 'IMPORT_MAX_SHARED_STRINGS_MB must be a number of MB from 1 to 4096')
+    .max(4096, 'IMPORT_MAX_SHARED_STRINGS_MB must be a number of MB from 1 to 4096')
+    .default(256),
   SEND_HOURS: z.string().optional(),
   /** Unset: TIME_ZONE. Kept for a sender whose quiet hours follow another zone than its documents. */
   SEND_HOURS_TIMEZONE: z.string().min(1).optional(),
@@ -181,6 +186,8 @@ export interface Config {
   uploadMaxBytes: number;
   importMaxRows: number;
   importMaxUnpackedBytes: number;
+  /** The most a workbook's shared-string table may take; it is held whole while the sheet is read. */
+  importMaxSharedStringsBytes: number;
   /** Quiet hours: notices go out only inside this daily window; undefined sends at any hour. */
   sendWindow: SendWindow | undefined;
   /** How dates read in documents, and Excel's locale-dependent date formats on import (en-IN). */
@@ -303,6 +310,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     uploadMaxBytes: Math.round(e.UPLOAD_MAX_MB * 1024 * 1024),
     importMaxRows: e.IMPORT_MAX_ROWS,
     importMaxUnpackedBytes: Math.round(e.IMPORT_MAX_UNPACKED_MB * 1024 * 1024),
+    importMaxSharedStringsBytes: Math.round(e.IMPORT_MAX_SHARED_STRINGS_MB * 1024 * 1024),
     sendWindow,
     locale: e.LOCALE,
     timeZone: e.TIME_ZONE,

@@ -14,6 +14,7 @@ import * as accountRateLimits from './migrations/20261124_accounts_03_rate_limit
 import * as accountAuditActorUsername from './migrations/20261124_accounts_04_audit_actor_username.ts';
 import * as archivedAt from './migrations/20261125_archive_01_archived_at.ts';
 import * as sendingRecordAddressAtSend from './migrations/20261125_sending_01_record_address_at_send.ts';
+import * as jobLostLeases from './migrations/20261125_imports_01_job_lost_leases.ts';
 
 /** Every migration, in order. A new migration file is added here with its date-prefixed name. */
 export const migrations: Record<string, Migration> = {
@@ -31,6 +32,7 @@ export const migrations: Record<string, Migration> = {
   '20261124_accounts_04_audit_actor_username': accountAuditActorUsername,
   '20261125_archive_01_archived_at': archivedAt,
   '20261125_sending_01_record_address_at_send': sendingRecordAddressAtSend,
+  '20261125_imports_01_job_lost_leases': jobLostLeases,
 };
 
 /**

@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 import type { CreditCardFields } from '@notice-desk/contract/credit-card';
 import type { NoticeFields } from '@notice-desk/contract/notice';
 
@@ -75,6 +76,8 @@ export interface JobsTable {
   status: JobStatus;
   attempts: number;
   max_attempts: number;
+  /** Times the job was taken over after its worker stopped renewing the lease (a process died running it). */
+  lost_leases: Generated<number>;
   run_after: string;
   lease_until: string | null;
   locked_by: string | null;

@@ -127,11 +127,15 @@ export class JobRunner extends EventEmitter<{ settled: [jobId: string] }> {
   private async execute(job: jobs.JobRow): Promise<void> {
     const { db, log } = this.options;
     if (job.attempts > job.max_attempts) {
+      const died =
+        job.lost_leases > 0
+          ? `: the process running it stopped ${job.lost_leases === 1 ? 'once' : `${job.lost_leases} times`} while it ran`
+          : '';
       await jobs.failJob(
         db,
         job.id,
         this.workerId,
-        job.error ?? `Gave up after ${job.max_attempts} attempts.`,
+        job.error ?? `Gave up after ${job.max_attempts} attempts${died}.`,
         null,
         nowIso(),
       );

@@ -1,9 +1,9 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Database, DatabaseKind } from '../db/database.ts';
 import type { JobsTable } from '../db/schema.ts';
 import { newId } from '../lib/ids.ts';
 
-export type JobRow = JobsTable;
+export type JobRow = Selectable<JobsTable>;
 
 export interface NewJob {
   kind: string;
@@ -28,6 +28,7 @@ export async function enqueueJob(db: Database, job: NewJob): Promise<string> {
       status: 'queued',
       attempts: 0,
       max_attempts: job.maxAttempts,
+      lost_leases: 0,
       run_after: now,
       lease_until: null,
       locked_by: null,
@@ -43,7 +44,7 @@ export async function enqueueJob(db: Database, job: NewJob): Promise<string> {
 
 /**
  * Takes the oldest runnable job of the given kinds: queued and due, or running with a lease that ran out
- * (its worker died). An owner's jobs of one subject run one at a time, in order. On PostgreSQL the
+ * (its worker died; counted in lost_leases, so the job's handler knows it may be what killed it). An owner's jobs of one subject run one at a time, in order. On PostgreSQL the
  * candidate row is locked with SKIP LOCKED so concurrent workers never take the same job.
  */
 export async function claimJob(
@@ -57,7 +58,8 @@ export async function claimJob(
   const lock = databaseKind === 'postgres' ? sql`for update skip locked` : sql``;
   const result = await sql<JobRow>`
     update jobs set status = 'running', locked_by = ${workerId}, lease_until = ${leaseUntil},
-      attempts = attempts + 1, updated_at = ${now}
+      attempts = attempts + 1, updated_at = ${now},
+      lost_leases = lost_leases + (case when status = 'running' then 1 else 0 end)
     where id = (
       select j.id from jobs j
       where j.kind in (${sql.join(kinds)})

@@ -21,6 +21,8 @@ export interface ImportPayload {
   kind: RecordKind;
   /** Storage key of the uploaded file. */
   fileKey: string;
+  /** The file's name as uploaded (absent in jobs queued before it was recorded). */
+  fileName?: string;
   campaignName: string;
 }
 
@@ -33,6 +35,7 @@ export interface ImportResult {
 export interface ImportLimits {
   maxRows: number;
   maxUnpackedBytes: number;
+  maxSharedStringsBytes: number;
 }
 
 interface Problem {
@@ -69,11 +72,22 @@ export function importJob(db: Database, store: FileStore, limits: ImportLimits) 
     await campaigns.deleteUnfinishedImport(db, job.id);
     await db.deleteFrom('import_problems').where('job_id', '=', job.id).execute();
 
+    // A server process died while it ran this import (its lease ran out and this worker took it over).
+    // The file may be what killed it: it is not read the same way again. After one death it is read in
+    // a child process of its own, where nothing the file does can end the server; after two, it stops.
+    const fileName = payload.fileName ?? `${payload.campaignName}.xlsx`;
+    if (job.lost_leases >= 2) {
+      throw new PermanentJobError(
+        `${fileName} was not imported: the server process running its import stopped ${job.lost_leases} times while it ran, so it was not started again. Check the file in Excel (or split it into smaller files) and import it again.`,
+      );
+    }
     let reader: SheetReader;
     try {
-      reader = await openFirstSheetInWorker(store.localPath(payload.fileKey), {
-        maxInflatedBytes: limits.maxUnpackedBytes,
-      });
+      reader = await openFirstSheetInWorker(
+        store.localPath(payload.fileKey),
+        { maxInflatedBytes: limits.maxUnpackedBytes, maxSharedStringsBytes: limits.maxSharedStringsBytes },
+        { in: job.lost_leases > 0 ? 'process' : 'thread' },
+      );
     } catch (err) {
       throw asJobError(err);
     }
@@ -183,8 +197,17 @@ async function readIntoCampaign(
     };
     for (const [index, key] of columns) record[key] = (row.cells[index] ?? '').trim();
     const rowProblems: Problem[] = [];
+    // Cells the reader could not take as Excel shows them: reported as what they are, not as empty.
+    const unreadable = new Set<string>();
+    for (const cell of row.problems ?? []) {
+      const key = map.columns.get(cell.column);
+      if (key === undefined) continue; // an ignored column: nothing of it is stored
+      unreadable.add(key);
+      rowProblems.push(problem(job.id, row, headerOf(key), cell.message));
+    }
     for (const field of info.fields) {
       const value = record[field.key] ?? '';
+      if (unreadable.has(field.key)) continue;
       if (field.required && value === '') {
         rowProblems.push(problem(job.id, row, headerOf(field.key), field.required));
       } else if (value.length > FIELD_MAX) {

@@ -4,8 +4,17 @@ import ExcelJS from 'exceljs';
 import { creditCardFields } from '@notice-desk/contract/credit-card';
 import { noticeFields } from '@notice-desk/contract/notice';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../db/database.ts';
 import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
-import { multipart, recordSheet, workbookWithSheet, writeSheet, zipOf } from '../../test/xlsx.ts';
+import {
+  multipart,
+  recordSheet,
+  sheetXml,
+  workbookOf,
+  workbookWithSheet,
+  writeSheet,
+  zipOf,
+} from '../../test/xlsx.ts';
 
 let t: TestApp;
 let asha: SignedIn;
@@ -370,5 +379,211 @@ describe('uploads it refuses', () => {
     });
     expect(res.json().error).toEqual({ file: 'Please select a file.' });
     expect((await t.app.inject({ method: 'POST', url: '/temporary-upload', ...form })).statusCode).toBe(401);
+  });
+});
+
+/** 0 -> 'A', 36 -> 'AK' */
+const letters = (i: number) =>
+  (i < 26 ? '' : String.fromCharCode(64 + Math.floor(i / 26))) + String.fromCharCode(65 + (i % 26));
+
+/**
+ * A notice sheet written by hand, as no spreadsheet program would: a header row of the labels, then
+ * `rows` valid rows of inline strings, in which `cell` may put its own XML for a cell (given its
+ * reference and field key).
+ */
+function handWritten(
+  rows: number,
+  cell: (ref: string, key: string) => string | undefined = () => undefined,
+  declaration?: string,
+): string {
+  const line = (r: number, values: string[]) =>
+    `<row r="${r}">${values
+      .map((v, i) => {
+        const ref = `${letters(i)}${r}`;
+        return cell(ref, noticeFields[i]!.key) ?? `<c r="${ref}" t="inlineStr"><is><t>${v}</t></is></c>`;
+      })
+      .join('')}</row>`;
+  const sheet = recordSheet(noticeFields, rows);
+  return sheetXml(sheet.map((values, i) => line(i + 1, values)).join(''), declaration);
+}
+
+async function jobAttempts(jobId: string): Promise<number> {
+  const { db } = await openDatabase(t.config);
+  try {
+    const job = await db
+      .selectFrom('jobs')
+      .select('attempts')
+      .where('id', '=', jobId)
+      .executeTakeFirstOrThrow();
+    return job.attempts;
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function reportLines(who: SignedIn, jobId: string): Promise<string[][]> {
+  const report = await t.app.inject({
+    method: 'GET',
+    url: `/api/imports/${jobId}/report`,
+    headers: who.headers,
+  });
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(report.rawPayload as unknown as ArrayBuffer);
+  return workbook.worksheets[0]!.getSheetValues()
+    .slice(2)
+    .map((r) => (r as string[]).slice(1));
+}
+
+describe('hostile workbooks: a clear refusal or a problem of the cell, at once, and the server goes on', () => {
+  it.each(['&#x110000;', '&#0;', '&#xD800;', '&#xFFFF;'])(
+    'an invalid character reference %s is a problem of its cell: the row is reported with its row and column, the rest imported, nothing retried',
+    async (reference) => {
+      const data = workbookOf({
+        sheet: handWritten(3, (ref, key) =>
+          ref === 'B3' && key === 'custName'
+            ? `<c r="B3" t="inlineStr"><is><t>Asha ${reference}</t></is></c>`
+            : undefined,
+        ),
+      });
+      const jobId = await startNoticeImport(asha, data);
+      expect(await finished(asha)).toMatchObject({ status: 'done', imported: 2, skipped: 1 });
+      expect(await reportLines(asha, jobId)).toEqual([
+        [
+          '3',
+          'Customer Name',
+          `The cell holds the character reference ${reference}, which is not a character a workbook may hold.`,
+        ],
+      ]);
+      expect(await jobAttempts(jobId)).toBe(1);
+    },
+  );
+
+  it('an invalid character reference in a shared string is a problem of every cell that uses it', async () => {
+    const sheet = handWritten(3, (ref) =>
+      ref === 'B2' || ref === 'B4' ? `<c r="${ref}" t="s"><v>0</v></c>` : undefined,
+    );
+    const data = workbookOf({ sheet, sharedStrings: '<sst><si><t>Ravi &#x110000;</t></si></sst>' });
+    const jobId = await startNoticeImport(asha, data);
+    expect(await finished(asha)).toMatchObject({ status: 'done', imported: 1, skipped: 2 });
+    const message =
+      'The cell holds the character reference &#x110000;, which is not a character a workbook may hold.';
+    expect(await reportLines(asha, jobId)).toEqual([
+      ['2', 'Customer Name', message],
+      ['4', 'Customer Name', message],
+    ]);
+  });
+
+  it.each(['99999999999', '-5', '2958466'])(
+    'a date serial %s Excel cannot show is a problem of its cell, not a missing value',
+    async (serial) => {
+      const styles =
+        '<styleSheet><cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="14"/></cellXfs></styleSheet>';
+      const data = workbookOf({
+        sheet: handWritten(2, (ref, key) =>
+          ref.endsWith('3') && key === 'disbursalDate'
+            ? `<c r="${ref}" s="1"><v>${serial}</v></c>`
+            : undefined,
+        ),
+        styles,
+      });
+      const jobId = await startNoticeImport(asha, data);
+      expect(await finished(asha)).toMatchObject({ status: 'done', imported: 1, skipped: 1 });
+      // The report escapes a leading '-' (Excel would take the text for a formula); the words stay.
+      const [line] = await reportLines(asha, jobId);
+      expect(line!.slice(0, 2)).toEqual(['3', 'Disb Date']);
+      expect(line![2]).toContain(
+        `${serial} is not a date Excel can show: its dates run from 1 January 1900 to 31 December 9999.`,
+      );
+    },
+  );
+
+  it.each([
+    [
+      'ZZZZZZZ2, a column index of about 8 billion',
+      (ref: string) => (ref === 'B2' ? '<c r="ZZZZZZZ2"><v>1</v></c>' : undefined),
+      /^Cell ZZZZZZZ2 is past column XFD/,
+    ],
+    [
+      'XFE2, one column past the last',
+      (ref: string) => (ref === 'B2' ? '<c r="XFE2"><v>1</v></c>' : undefined),
+      /^Cell XFE2 is past column XFD/,
+    ],
+    [
+      'a reference that is no reference',
+      (ref: string) => (ref === 'B2' ? '<c r="2B"><v>1</v></c>' : undefined),
+      /reference "2B" is not one like A1/,
+    ],
+  ])(
+    'a cell %s fails the import at once, naming the cell; the server answers on',
+    async (_, cell, message) => {
+      const jobId = await startNoticeImport(asha, workbookOf({ sheet: handWritten(2, cell) }));
+      const progress = await finished(asha);
+      expect(progress.status).toBe('failed');
+      expect(progress.error).toMatch(message);
+      expect(await jobAttempts(jobId)).toBe(1);
+      expect((await list(asha)).total).toBe(0);
+      expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    },
+  );
+
+  it('a row numbered past 1,048,576 fails the import, naming the row', async () => {
+    const sheet = handWritten(2).replace('<row r="3">', '<row r="1048577">');
+    expect(await startNoticeImport(asha, workbookOf({ sheet })).then(() => finished(asha))).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/row numbered 1048577; Excel's rows run from 1 to 1,048,576/),
+    });
+  });
+
+  it('shared strings past IMPORT_MAX_SHARED_STRINGS_MB are refused as a whole file', async () => {
+    await t.close();
+    t = await createTestApp({ IMPORT_MAX_SHARED_STRINGS_MB: '1', IMPORT_MAX_UNPACKED_MB: '64' });
+    asha = await signUp(t.app, 'asha');
+    const sheet = handWritten(2, (ref) => (ref === 'B2' ? '<c r="B2" t="s"><v>0</v></c>' : undefined));
+    const sharedStrings = `<sst>${'<si><t>a name that repeats</t></si>'.repeat(100_000)}</sst>`;
+    const progress = await startNoticeImport(asha, workbookOf({ sheet, sharedStrings })).then(() =>
+      finished(asha),
+    );
+    expect(progress).toMatchObject({
+      status: 'failed',
+      error:
+        "The workbook's shared strings unpack to more than 1 MB, the most an import may hold in memory; split it into smaller files.",
+    });
+  });
+
+  it.each([
+    [
+      'ISO-8859-1',
+      (xml: string) => Buffer.from(xml, 'latin1'),
+      '<?xml version="1.0" encoding="ISO-8859-1"?>',
+    ],
+    [
+      'UTF-16 with a BOM',
+      (xml: string) => Buffer.from(`\ufeff${xml}`, 'utf16le'),
+      '<?xml version="1.0" encoding="UTF-16"?>',
+    ],
+  ])('a sheet in %s imports its names as written', async (_, encode, declaration) => {
+    const sheet = handWritten(
+      1,
+      (ref) => (ref === 'B2' ? '<c r="B2" t="inlineStr"><is><t>José Ñandú</t></is></c>' : undefined),
+      declaration,
+    );
+    await startNoticeImport(asha, workbookOf({ sheet: encode(sheet) }));
+    expect(await finished(asha)).toMatchObject({ status: 'done', imported: 1 });
+    expect((await list(asha)).items[0].custName).toBe('José Ñandú');
+  });
+
+  it('a sheet in ISO-8859-1 that does not say so is refused, not read with its accents replaced', async () => {
+    const sheet = handWritten(
+      1,
+      (ref) => (ref === 'B2' ? '<c r="B2" t="inlineStr"><is><t>José</t></is></c>' : undefined),
+      '',
+    );
+    const progress = await startNoticeImport(asha, workbookOf({ sheet: Buffer.from(sheet, 'latin1') })).then(
+      () => finished(asha),
+    );
+    expect(progress).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/sheet1\.xml is not valid UTF-8 text/),
+    });
   });
 });

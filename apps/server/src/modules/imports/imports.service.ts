@@ -30,7 +30,7 @@ export class ImportsService {
   ): Promise<StartImportResponse> {
     const upload = await this.uploads.find(ownerId, storedName);
     const campaignName = name?.trim() || upload.originalName.replace(/\.xlsx$/i, '');
-    const payload: ImportPayload = { kind, fileKey: upload.key, campaignName };
+    const payload: ImportPayload = { kind, fileKey: upload.key, fileName: upload.originalName, campaignName };
     const jobId = await jobs.enqueueJob(this.db, {
       kind: IMPORT_JOB,
       ownerId,
