@@ -29,9 +29,11 @@ export const batchSkeleton =
 
 /**
  * Runs in the page (as a string: the server's bundler may wrap named functions in helpers the page
- * lacks). Builds the batch into `document.body` and answers a BatchLayout.
+ * lacks). Builds the batch into `document.body` and answers a BatchLayout. `fontFaces` (the bundled
+ * @font-face rules) go to the document, where shadow roots can use them; `prepareRecord(root)` runs on
+ * each record's root once its HTML is in (fonts.ts maps its font families).
  */
-export const buildBatchInPage = String.raw`async ({ documents, prefix }) => {
+export const buildBatchInPage = String.raw`async ({ documents, prefix, fontFaces }, prepareRecord) => {
   const typeSelector = /(^|[\s>+~,(])(html|body|:root)(?=$|[\s>+~,.#:\[)])/gi;
   const emulate = 'nd-html{display:flow-root}nd-body{display:block;margin:8px}';
   const documentRules = [];
@@ -83,6 +85,12 @@ export const buildBatchInPage = String.raw`async ({ documents, prefix }) => {
     recordBody.innerHTML = html;
     roots.push({ root, page, recordBody });
   });
+  if (fontFaces) {
+    const faces = document.createElement('style');
+    faces.textContent = fontFaces;
+    document.head.append(faces);
+  }
+  if (prepareRecord) for (const { root } of roots) prepareRecord(root);
 
   for (const { root } of roots) {
     if (root.querySelector('link[rel~="stylesheet" i]')) refuse('the template links a style sheet');

@@ -1,7 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { PDFPage } from 'pdf-lib';
-import { randomBytes } from 'node:crypto';
+import type { PDFDocument, PDFPage } from 'pdf-lib';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  bundledFontNames,
+  fontCss,
+  fontNeeds,
+  fontStacks,
+  uncoveredReason,
+  useBundledFontsInPage,
+} from './fonts.ts';
 import { batchSkeleton, buildBatchInPage, markerPrefix, type BatchLayout } from './record-isolation.ts';
 
 // playwright-core and pdf-lib load on the first render, not at start: a process that never prints
@@ -10,6 +18,18 @@ const pdfLib = () => import('pdf-lib');
 
 /** PDF rendering cannot run (no browser, or it keeps failing): the message says why. */
 export class RendererUnavailableError extends Error {}
+
+/** This one document cannot print as written (a character no bundled font covers): the message says why. */
+export class UnprintableError extends Error {}
+
+/** A document's PDF, or why that document alone could not print. */
+export type PrintOutcome = Buffer | UnprintableError;
+
+/** A document that passed the font check, with the font subsets its text needs. */
+interface Printable {
+  html: string;
+  subsets: Set<string>;
+}
 
 export interface RendererOptions {
   executablePath: string;
@@ -70,13 +90,36 @@ export class PdfRenderer {
     this.batchSize = options.batchSize ?? 80;
   }
 
-  /** One PDF per HTML document, in order. */
+  /**
+   * One outcome per HTML document, in order: its PDF, or why it alone cannot print. A document whose
+   * text has a character no bundled font covers is refused before printing, never printed with boxes.
+   */
+  async renderEach(documents: string[]): Promise<PrintOutcome[]> {
+    const outcomes: PrintOutcome[] = new Array<PrintOutcome>(documents.length);
+    const printable: { index: number; document: Printable }[] = [];
+    documents.forEach((html, index) => {
+      const { uncovered, subsets } = fontNeeds(html);
+      if (uncovered.length > 0) outcomes[index] = new UnprintableError(uncoveredReason(uncovered));
+      else printable.push({ index, document: { html, subsets } });
+    });
+    const batches: (typeof printable)[] = [];
+    for (let i = 0; i < printable.length; i += this.batchSize)
+      batches.push(printable.slice(i, i + this.batchSize));
+    await Promise.all(
+      batches.map(async (batch) => {
+        const printed = await this.renderBatchWithRetry(batch.map((entry) => entry.document));
+        batch.forEach((entry, i) => (outcomes[entry.index] = printed[i]!));
+      }),
+    );
+    return outcomes;
+  }
+
+  /** One PDF per HTML document, in order; throws the first document's UnprintableError, if any. */
   async renderMany(documents: string[]): Promise<Buffer[]> {
-    const batches: string[][] = [];
-    for (let i = 0; i < documents.length; i += this.batchSize)
-      batches.push(documents.slice(i, i + this.batchSize));
-    const results = await Promise.all(batches.map((batch) => this.renderBatchWithRetry(batch)));
-    return results.flat();
+    const outcomes = await this.renderEach(documents);
+    const refused = outcomes.find((outcome) => outcome instanceof UnprintableError);
+    if (refused) throw refused;
+    return outcomes as Buffer[];
   }
 
   async render(html: string): Promise<Buffer> {
@@ -90,7 +133,7 @@ export class PdfRenderer {
     if (current) await (await current.catch(() => undefined))?.browser.close().catch(() => undefined);
   }
 
-  private async renderBatchWithRetry(batch: string[]): Promise<Buffer[]> {
+  private async renderBatchWithRetry(batch: Printable[]): Promise<PrintOutcome[]> {
     try {
       return await this.renderBatch(batch);
     } catch (err) {
@@ -109,7 +152,7 @@ export class PdfRenderer {
     }
   }
 
-  private async renderBatch(batch: string[]): Promise<Buffer[]> {
+  private async renderBatch(batch: Printable[]): Promise<PrintOutcome[]> {
     const tab = await this.takeTab();
     let healthy = false;
     try {
@@ -131,21 +174,26 @@ export class PdfRenderer {
    * the PDF is split at their markers; a batch whose template needs a document of its own, or whose
    * markers do not add up, prints one document per record.
    */
-  private async printRecords(tab: Tab, batch: string[]): Promise<Buffer[]> {
+  private async printRecords(tab: Tab, batch: Printable[]): Promise<PrintOutcome[]> {
     const { page } = tab;
     if (batch.length > 1) {
       const prefix = markerPrefix(randomBytes(12).toString('hex'));
+      const subsets = new Set(batch.flatMap((record) => [...record.subsets]));
       await this.step(tab, page.setContent(batchSkeleton, { waitUntil: 'load' }));
+      const args = { documents: batch.map((record) => record.html), prefix, fontFaces: fontCss(subsets) };
       const layout = await this.step(
         tab,
-        page.evaluate<BatchLayout>(`(${buildBatchInPage})(${JSON.stringify({ documents: batch, prefix })})`),
+        page.evaluate<BatchLayout>(
+          `(${buildBatchInPage})(${JSON.stringify(args)}, (root) => (${useBundledFontsInPage})(root, ${JSON.stringify(fontStacks)}))`,
+        ),
       );
       if (!layout.alone) {
-        const split = await splitAtMarkers(await this.step(tab, page.pdf(pdfOptions)), batch.length, prefix);
+        const pdf = await this.step(tab, page.pdf(pdfOptions));
+        const split = foreignFonts(pdf).length === 0 ? await splitAtMarkers(pdf, batch.length, prefix) : null;
         if (split) return split;
         this.options.log.warn(
           { records: batch.length },
-          'record markers did not add up; printing records one by one',
+          'record markers did not add up, or a font not bundled was used; printing records one by one',
         );
       } else {
         this.options.log.debug(
@@ -154,10 +202,28 @@ export class PdfRenderer {
         );
       }
     }
-    const alone: Buffer[] = [];
-    for (const html of batch) {
-      await this.step(tab, page.setContent(standardsMode(html), { waitUntil: 'load' }));
-      alone.push(Buffer.from(await this.step(tab, page.pdf(pdfOptions))));
+    const alone: PrintOutcome[] = [];
+    for (const record of batch) {
+      await this.step(tab, page.setContent(standardsMode(record.html), { waitUntil: 'load' }));
+      await this.step(
+        tab,
+        page.evaluate(
+          `(async () => {
+            const faces = document.createElement('style');
+            faces.textContent = ${JSON.stringify(fontCss(record.subsets))};
+            document.head.prepend(faces);
+            (${useBundledFontsInPage})(document, ${JSON.stringify(fontStacks)});
+            await document.fonts.ready;
+          })()`,
+        ),
+      );
+      const pdf = await this.step(tab, page.pdf(pdfOptions));
+      const foreign = foreignFonts(pdf);
+      alone.push(
+        foreign.length > 0
+          ? new UnprintableError(`The notice asks for fonts that are not bundled: ${foreign.join(', ')}.`)
+          : await reproducible(await (await pdfLib()).PDFDocument.load(pdf, { updateMetadata: false })),
+      );
     }
     return alone;
   }
@@ -306,22 +372,51 @@ async function splitAtMarkers(pdf: Uint8Array, records: number, prefix: string):
     }
   }
   if (starts.length !== records || starts[0] !== 0) return null;
+  // Off the batch's pages before copying: a copied page brings every object it names, and a marker
+  // (with the batch's nonce) left in a record's file would make its bytes differ from print to print.
+  for (const page of pages) removeMarkers(lib, page, prefix);
   const out: Buffer[] = [];
   for (let r = 0; r < records; r++) {
     const from = starts[r]!;
     const to = r + 1 < records ? starts[r + 1]! : pages.length;
-    const single = await PDFDocument.create();
+    const single = await PDFDocument.create({ updateMetadata: false });
     const copied = await single.copyPages(
       doc,
       Array.from({ length: to - from }, (_, k) => from + k),
     );
-    for (const page of copied) {
-      removeMarkers(lib, page, prefix);
-      single.addPage(page);
-    }
-    out.push(Buffer.from(await single.save()));
+    for (const page of copied) single.addPage(page);
+    out.push(await reproducible(single));
   }
   return out;
+}
+
+/**
+ * The same template and record give the same bytes on any day: no dates (Chromium stamps the time of
+ * printing), a fixed producer instead of the browser's version, and a document id made from the content.
+ * Saved without object streams, as Chromium writes its own.
+ */
+async function reproducible(doc: PDFDocument): Promise<Buffer> {
+  const { PDFDict, PDFHexString, PDFName } = await pdfLib();
+  doc.setProducer('Notice Desk');
+  const info = doc.context.lookup(doc.context.trailerInfo.Info, PDFDict);
+  // The title too: a shared document has none, and one printed alone says `about:blank`.
+  for (const key of ['CreationDate', 'ModDate', 'Creator', 'Title']) info.delete(PDFName.of(key));
+  const content = await doc.save({ useObjectStreams: false });
+  const id = PDFHexString.of(createHash('sha256').update(content).digest('hex').slice(0, 32));
+  doc.context.trailerInfo.ID = doc.context.obj([id, id]);
+  return Buffer.from(await doc.save({ useObjectStreams: false }));
+}
+
+/**
+ * Fonts the PDF embeds that are not bundled (a host font the browser fell back to): their names.
+ * Chromium writes font dictionaries uncompressed, so the names are found in the bytes.
+ */
+function foreignFonts(pdf: Uint8Array): string[] {
+  const text = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString('latin1');
+  const found = new Set<string>();
+  for (const [, name] of text.matchAll(/\/BaseFont\s*\/(?:[A-Z]{6}\+)?([^\s/<>[\]()]+)/g))
+    if (!bundledFontNames.has(name!)) found.add(name!);
+  return [...found];
 }
 
 type PdfLib = Awaited<ReturnType<typeof pdfLib>>;

@@ -3,6 +3,7 @@ import yazl from 'yazl';
 import type { Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
+import { safeFileName } from '../../lib/file-names.ts';
 import type { FileStore } from '../../lib/storage.ts';
 import { INDIAN_DEFAULTS, type DocumentLocale } from '../../lib/indian-format.ts';
 import { builtinDateFormat } from '../../lib/xlsx/locale-formats.ts';
@@ -119,13 +120,17 @@ export class ExportsService {
       used.add(candidate.toLowerCase());
       return candidate;
     };
+    // Notices that cannot print (a character no bundled font covers) are listed, with why, in not-printed.txt.
+    const notPrinted: string[] = [];
     (async () => {
       for (let offset = 0; ; offset += PAGE) {
         const page = await records.listCampaignRecords(this.db, info, ownerId, campaignId, offset, PAGE);
         const pdfs = await this.pdfs.pdfsFor(kind, page);
-        page.forEach((row, i) =>
-          zip.addBuffer(pdfs[i]!.pdf, unique(pdfFileName(kind, row)), { compress: false }),
-        );
+        page.forEach((row, i) => {
+          const pdf = pdfs[i]!;
+          if ('refused' in pdf) notPrinted.push(`${pdfFileName(kind, row)}: ${pdf.refused}`);
+          else zip.addBuffer(pdf.pdf, unique(pdfFileName(kind, row)), { compress: false });
+        });
         // Let the client take what is queued before rendering more: memory stays flat.
         while (
           out.readableLength + (zip.outputStream as unknown as Readable).readableLength > 8 * 1024 * 1024 &&
@@ -135,17 +140,11 @@ export class ExportsService {
         }
         if (page.length < PAGE || out.destroyed) break;
       }
+      if (notPrinted.length > 0) zip.addBuffer(Buffer.from(`${notPrinted.join('\n')}\n`), 'not-printed.txt');
       zip.end();
     })().catch((err: unknown) => out.destroy(err as Error));
     return { name: `${safeName(campaign.name)}.zip`, stream: out };
   }
 }
 
-function safeName(name: string): string {
-  return (
-    name
-      .replace(/[^\p{L}\p{N} ._-]+/gu, '_')
-      .trim()
-      .slice(0, 100) || 'campaign'
-  );
-}
+const safeName = (name: string): string => safeFileName(name, 100) || 'campaign';

@@ -3,6 +3,7 @@ import { campaignType } from '@notice-desk/contract/campaigns';
 import { recordId } from '@notice-desk/contract/record-fields';
 import { TEMPLATE_MAX_BYTES } from '@notice-desk/contract/templates';
 import type { App, AppContext } from '../../app-context.ts';
+import { inline } from '../../lib/content-disposition.ts';
 
 const tags = ['pdfs'];
 
@@ -38,7 +39,7 @@ export function pdfsRoutes(app: App, { pdfs, guards }: AppContext): void {
       );
       return reply
         .type('application/pdf')
-        .header('content-disposition', `inline; filename="${name.replace(/"/g, '')}"`)
+        .header('content-disposition', inline(name))
         .header('cache-control', 'private, max-age=300')
         .send(pdf);
     },
@@ -61,7 +62,7 @@ export function pdfsRoutes(app: App, { pdfs, guards }: AppContext): void {
     async (req, reply) =>
       reply
         .type('application/pdf')
-        .header('content-disposition', 'inline; filename="preview.pdf"')
+        .header('content-disposition', inline('preview.pdf'))
         .send(await pdfs.preview(req.user._id, req.body.kind, req.body.html)),
   );
 }

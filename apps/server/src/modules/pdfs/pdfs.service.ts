@@ -2,9 +2,16 @@ import { createHash } from 'node:crypto';
 import type { Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../lib/errors.ts';
+import { safeFileName } from '../../lib/file-names.ts';
 import { INDIAN_DEFAULTS, type DocumentLocale } from '../../lib/indian-format.ts';
 import type { PdfLinks } from '../../lib/pdf/links.ts';
-import { RendererUnavailableError, type PdfRenderer } from '../../lib/pdf/renderer.ts';
+import { spellOutUncovered } from '../../lib/pdf/fonts.ts';
+import {
+  RendererUnavailableError,
+  UnprintableError,
+  type PdfRenderer,
+  type PrintOutcome,
+} from '../../lib/pdf/renderer.ts';
 import type { FileStore } from '../../lib/storage.ts';
 import { recordKinds } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
@@ -17,6 +24,11 @@ export interface RenderedPdf {
   pdf: Buffer;
   /** Where the PDF is kept (storage key). */
   key: string;
+}
+
+/** A record whose notice cannot print as it stands (a character no bundled font covers): why. */
+export interface RefusedPdf {
+  refused: string;
 }
 
 const escapes: Record<string, string> = {
@@ -73,9 +85,14 @@ export class PdfsService {
 
   /** Renders in progress, by storage key: a second caller waits for the first instead of rendering again. */
   private readonly inflight = new Map<string, Promise<void>>();
+  /** Why a storage key's document cannot print; the same template and fields are refused the same way. */
+  private readonly refused = new Map<string, string>();
 
-  /** Makes sure each record's PDF is kept, rendering the missing ones; answers each record's storage key. */
-  async ensure(kind: RecordKind, rows: Record<string, string>[]): Promise<string[]> {
+  /**
+   * Makes sure each record's PDF is kept, rendering the missing ones; answers each record's storage key,
+   * or why its notice cannot print.
+   */
+  async ensure(kind: RecordKind, rows: Record<string, string>[]): Promise<(string | RefusedPdf)[]> {
     const templates = await pdfTemplatesOf(this.db, kind);
     const info = recordKinds[kind];
     const documents = rows.map((row) => {
@@ -100,7 +117,7 @@ export class PdfsService {
     const byTemplate = new Map<string, typeof unique>();
     unique.forEach((doc, i) => {
       const running = this.inflight.get(doc.key);
-      if (kept[i]) return;
+      if (kept[i] || this.refused.has(doc.key)) return;
       if (running) return void waits.push(running);
       const group = byTemplate.get(doc.template);
       if (group) group.push(doc);
@@ -108,25 +125,42 @@ export class PdfsService {
     });
     for (const group of byTemplate.values()) {
       const rendering = (async () => {
-        const pdfs = await this.render(group.map((doc) => doc.html));
-        await Promise.all(group.map((doc, i) => this.store.writeBuffer(doc.key, pdfs[i]!)));
+        const outcomes = await this.renderEach(group.map((doc) => doc.html));
+        await Promise.all(
+          group.map(async (doc, i) => {
+            const outcome = outcomes[i]!;
+            if (outcome instanceof UnprintableError) this.refuse(doc.key, outcome.message);
+            else await this.store.writeBuffer(doc.key, outcome);
+          }),
+        );
       })();
       const settled = rendering.finally(() => group.forEach((doc) => this.inflight.delete(doc.key)));
       group.forEach((doc) => this.inflight.set(doc.key, settled));
       waits.push(settled);
     }
     await Promise.all(waits);
-    return documents.map((doc) => doc.key);
+    return documents.map((doc) => {
+      const reason = this.refused.get(doc.key);
+      return reason === undefined ? doc.key : { refused: reason };
+    });
   }
 
-  /** PDFs for many records of one kind, rendering only those not already kept. */
-  async pdfsFor(kind: RecordKind, rows: Record<string, string>[]): Promise<RenderedPdf[]> {
-    const keys = await this.ensure(kind, rows);
+  private refuse(key: string, reason: string): void {
+    // Refusals are rare (emoji in a name); the memory stays bounded all the same.
+    if (this.refused.size >= 10_000) this.refused.clear();
+    this.refused.set(key, reason);
+  }
+
+  /** PDFs for many records of one kind, rendering only those not already kept; a refusal says why. */
+  async pdfsFor(kind: RecordKind, rows: Record<string, string>[]): Promise<(RenderedPdf | RefusedPdf)[]> {
+    const outcomes = await this.ensure(kind, rows);
     const pdfs = new Map<string, Buffer>();
-    await Promise.all([...new Set(keys)].map(async (key) => pdfs.set(key, await this.store.readBuffer(key))));
-    return keys.map((key) => {
-      const pdf = pdfs.get(key)!;
-      return { pdf, key, sha256: createHash('sha256').update(pdf).digest('hex') };
+    const keys = new Set(outcomes.filter((outcome) => typeof outcome === 'string'));
+    await Promise.all([...keys].map(async (key) => pdfs.set(key, await this.store.readBuffer(key))));
+    return outcomes.map((outcome) => {
+      if (typeof outcome !== 'string') return outcome;
+      const pdf = pdfs.get(outcome)!;
+      return { pdf, key: outcome, sha256: createHash('sha256').update(pdf).digest('hex') };
     });
   }
 
@@ -142,8 +176,9 @@ export class PdfsService {
     const info = recordKinds[kind];
     const row = await records.findRecordById(this.db, info, id);
     if (!row) throw notFound(info.label);
-    const [rendered] = await this.pdfsFor(kind, [row]);
-    return { pdf: rendered!.pdf, name: pdfFileName(kind, row) };
+    const rendered = (await this.pdfsFor(kind, [row]))[0]!;
+    if ('refused' in rendered) throw unprintable(rendered.refused);
+    return { pdf: rendered.pdf, name: pdfFileName(kind, row) };
   }
 
   /** A template rendered with one of the caller's records, or with sample values when there is none. */
@@ -155,14 +190,24 @@ export class PdfsService {
     return this.render([mergeTemplate(html, fields, this.where)]).then((pdfs) => pdfs[0]!);
   }
 
-  /** One HTML document of our own (an evidence summary) printed as it stands. */
+  /**
+   * One HTML document of our own (an evidence summary) printed as it stands; a character no bundled font
+   * covers (an emoji in a customer's name) is printed as its code point, `[U+1F600]`.
+   */
   async printHtml(html: string): Promise<Buffer> {
-    return (await this.render([html]))[0]!;
+    return (await this.render([spellOutUncovered(html)]))[0]!;
   }
 
   private async render(htmls: string[]): Promise<Buffer[]> {
+    const outcomes = await this.renderEach(htmls);
+    const refused = outcomes.find((outcome) => outcome instanceof UnprintableError);
+    if (refused) throw unprintable(refused.message);
+    return outcomes as Buffer[];
+  }
+
+  private async renderEach(htmls: string[]): Promise<PrintOutcome[]> {
     try {
-      return await this.renderer.renderMany(htmls);
+      return await this.renderer.renderEach(htmls);
     } catch (err) {
       if (err instanceof RendererUnavailableError) throw new AppError(503, 'PDF_UNAVAILABLE', err.message);
       throw err;
@@ -170,12 +215,11 @@ export class PdfsService {
   }
 }
 
-/** 'LN1234 Asha Kumar.pdf': the loan or mask number and the customer, safe as a file name. */
+const unprintable = (reason: string) => new AppError(422, 'NOTICE_UNPRINTABLE', reason);
+
+/** 'LN1234 राजेश शर्मा.pdf': the loan or mask number and the customer, in the name's own script. */
 export function pdfFileName(kind: RecordKind, row: Record<string, string | undefined>): string {
   const reference = kind === 'notice' ? row.loanNo : row.maskNo;
-  const name = `${reference ?? ''} ${row.custName ?? ''}`
-    .replace(/[^\p{L}\p{N} ._-]+/gu, '_')
-    .trim()
-    .slice(0, 120);
+  const name = safeFileName(`${reference ?? ''} ${row.custName ?? ''}`, 120);
   return `${name || row.id || 'notice'}.pdf`;
 }

@@ -20,7 +20,13 @@ import type { FileStore } from '../../lib/storage.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { WhatsappSender } from '../../lib/whatsapp.ts';
 import { appendAudit } from '../audit/audit.repository.ts';
-import { mergeTemplate, pdfFileName, type PdfsService } from '../pdfs/pdfs.service.ts';
+import {
+  mergeTemplate,
+  pdfFileName,
+  type PdfsService,
+  type RefusedPdf,
+  type RenderedPdf,
+} from '../pdfs/pdfs.service.ts';
 import { recordKinds } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
 import { fillPlaceholders } from '../templates/placeholders.ts';
@@ -255,7 +261,7 @@ export class SendingService {
       ...new Set(pending.map((d) => d.record_id)),
     ]);
     const byId = new Map(rows.map((row) => [row.id, row]));
-    let rendered: Map<string, { pdf: Buffer; sha256: string; key: string }>;
+    let rendered: Map<string, RenderedPdf | RefusedPdf>;
     try {
       const pdfs = await this.deps.pdfs.pdfsFor(kind, rows);
       rendered = new Map(rows.map((row, i) => [row.id, pdfs[i]!]));
@@ -286,6 +292,11 @@ export class SendingService {
           continue;
         }
         const pdf = rendered.get(row.id)!;
+        if ('refused' in pdf) {
+          // This record's notice cannot print (a character no bundled font covers): it fails, with why.
+          await deliveries.advanceStatus(this.deps.db, delivery, 'failed', now, { error: pdf.refused });
+          continue;
+        }
         try {
           // Marked before it leaves: if this process dies before the answer is recorded, the next
           // attempt sends it again under the same message id, which the receiving side can dedupe on.
