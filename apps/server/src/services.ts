@@ -143,7 +143,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     mailer,
     auth,
     redis,
-    audit: new AuditService(db),
+    audit: new AuditService(db, config.timeZone),
     records: new RecordsService(db, links),
     search: new SearchService(db),
     pdfs,

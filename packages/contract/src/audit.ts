@@ -52,7 +52,7 @@ const isoDate = (name: string) =>
 
 /**
  * GET /api/audit: newest first, filtered by action, actor (a username, exact: the one an entry was
- * written under or the actor's username now) and date range (UTC days, inclusive).
+ * written under or the actor's username now) and date range (days in the server's TIME_ZONE, inclusive).
  */
 export const auditQuery = pagingQuery({ limit: 25, limitMax: 100 }).extend({
   action: z.enum(auditActions, { error: 'action must be one of the audit actions.' }).optional(),
@@ -85,4 +85,6 @@ export interface AuditEntry {
 export interface AuditList {
   items: AuditEntry[];
   total: number;
+  /** The server's TIME_ZONE (Asia/Kolkata): times are shown, and from/to days read, in it. */
+  timeZone: string;
 }

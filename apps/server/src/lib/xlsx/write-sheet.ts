@@ -1,4 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
+import { wallClockMs } from '../time.ts';
 import { exportableText } from '../xml-text.ts';
 
 /**
@@ -40,26 +41,7 @@ const EXCEL_EPOCH = Date.UTC(1899, 11, 30);
 export function dateTimeCell(iso: string, timeZone: string, format: string): SheetCell {
   const instant = Date.parse(iso);
   if (!Number.isFinite(instant)) return iso;
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(instant);
-  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
-  const wallClock = Date.UTC(
-    part('year'),
-    part('month') - 1,
-    part('day'),
-    part('hour'),
-    part('minute'),
-    part('second'),
-    ((instant % 1000) + 1000) % 1000,
-  );
+  const wallClock = wallClockMs(instant, timeZone);
   return { serial: (wallClock - EXCEL_EPOCH) / 86_400_000, format };
 }
 

@@ -49,13 +49,15 @@ export type AuditRow = AuditLogTable & {
 };
 
 /**
- * Newest first. Filters use the (action, id) and (actor_id, id) indexes; days are UTC and inclusive. The
+ * Newest first. Filters use the (action, id) and (actor_id, id) indexes; `after` and `before` are instants
+ * (ISO), `before` exclusive. The
  * actor filter matches the username an entry was written under and the actor's username now, so a
  * renamed user's entries are found by either name.
  */
 export async function listAudit(
   db: Database,
-  { page, limit, action, actor, from, to }: AuditQuery,
+  { page, limit, action, actor }: AuditQuery,
+  { after, before }: { after?: string; before?: string } = {},
 ): Promise<{ rows: AuditRow[]; total: number }> {
   let query = db.selectFrom('audit_log').leftJoin('users', 'users.id', 'audit_log.actor_id');
   if (action) query = query.where('audit_log.action', '=', action);
@@ -63,8 +65,8 @@ export async function listAudit(
     query = query.where((eb) =>
       eb.or([eb('users.username', '=', actor), eb('audit_log.actor_username', '=', actor)]),
     );
-  if (from) query = query.where('audit_log.at', '>=', `${from}T00:00:00.000Z`);
-  if (to) query = query.where('audit_log.at', '<=', `${to}T23:59:59.999Z`);
+  if (after) query = query.where('audit_log.at', '>=', after);
+  if (before) query = query.where('audit_log.at', '<', before);
   const [rows, count] = await Promise.all([
     query
       .selectAll('audit_log')

@@ -112,9 +112,15 @@ describe('the audit log', () => {
       after: { records: [id], email: 1, whatsapp: 0, resend: false },
     });
 
-    const today = new Date().toISOString().slice(0, 10);
+    // Days are TIME_ZONE's (Asia/Kolkata), as the screen shows times: today there, not in UTC.
+    const dayIn = (ms: number) => new Date(ms + 5.5 * 3600_000).toISOString().slice(0, 10);
+    const today = dayIn(Date.now());
     const all = await audit(`?from=${today}&to=${today}&limit=100`);
+    expect(all.timeZone).toBe('Asia/Kolkata');
     expect(all.items.map((e: AuditEntry) => e.action)).toContain('user.register');
+    expect((await audit(`?from=${dayIn(Date.now() + 86_400_000)}`)).items).toEqual([]);
+    expect((await audit(`?to=${dayIn(Date.now() - 86_400_000)}`)).items).toEqual([]);
+    expect((await audit('?to=9999-12-31')).total).toBe(all.total);
     const times = all.items.map((e) => e.at);
     expect(times).toEqual([...times].sort().reverse());
     expect((await audit('?to=2000-01-01')).items).toEqual([]);

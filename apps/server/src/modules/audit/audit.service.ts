@@ -1,5 +1,6 @@
 import type { AuditAction, AuditEntry, AuditList, AuditQuery } from '@notice-desk/contract/audit';
 import type { Database } from '../../db/database.ts';
+import { startOfDayIn } from '../../lib/time.ts';
 import * as audit from './audit.repository.ts';
 
 const parse = (json: string | null): Record<string, unknown> | null =>
@@ -28,11 +29,18 @@ function toEntry(row: audit.AuditRow): AuditEntry {
 
 /** The audit log, for ADMINs (the route checks). Entries are written by the services that act. */
 export class AuditService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    /** TIME_ZONE: the from and to days are days there, as the screen shows times there. */
+    private readonly timeZone = 'Asia/Kolkata',
+  ) {}
 
   async list(query: AuditQuery): Promise<AuditList> {
-    const { rows, total } = await audit.listAudit(this.db, query);
-    return { items: rows.map(toEntry), total };
+    const { rows, total } = await audit.listAudit(this.db, query, {
+      after: query.from && startOfDayIn(query.from, this.timeZone),
+      before: query.to && startOfDayIn(query.to, this.timeZone, 1),
+    });
+    return { items: rows.map(toEntry), total, timeZone: this.timeZone };
   }
 }
 

@@ -44,6 +44,7 @@ function auditServer(entries: AuditEntry[], answer?: () => Response | undefined)
     return jsonResponse(200, {
       items: entries.slice((page - 1) * limit, page * limit),
       total: entries.length,
+      timeZone: 'Asia/Kolkata',
     });
   });
 }
@@ -65,16 +66,19 @@ describe('AuditLog', () => {
       within(screen.getByRole('table', { name: 'Audit entries' }))
         .getAllByRole('columnheader')
         .map((cell) => cell.textContent),
-    ).toEqual(['Time', 'Who', 'Action', 'Summary', 'Changes']);
+    ).toEqual(['Time (Asia/Kolkata)', 'Who', 'Action', 'Summary', 'Changes']);
     const cells = within(bodyRows()[0]!).getAllByRole('cell');
+    // The server's TIME_ZONE, whatever the browser's: 09:15:42 UTC is 14:45:42 in India.
     expect(cells.map((cell) => cell.textContent).slice(0, 4)).toEqual([
-      auditTime('2026-11-23T09:15:42.000Z'),
+      '23 Nov 2026, 14:45:42',
       'System',
       'Sent notices',
       '3 notices',
     ]);
     expect(cells[0]!.textContent).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}:\d{2}$/);
     expect(cells[0]!.querySelector('time')?.getAttribute('dateTime')).toBe('2026-11-23T09:15:42.000Z');
+    expect(auditTime('2026-11-23T20:00:00.000Z', 'Asia/Kolkata')).toBe('24 Nov 2026, 01:30:00');
+    expect(auditTime('2026-11-23T20:00:00.000Z', 'UTC')).toBe('23 Nov 2026, 20:00:00');
     expect(server.requests[0]?.path).toBe('/api/audit');
     expect(server.requests[0]?.search.toString()).toBe('page=1&limit=25');
     expect(server.requests[0]?.request.headers.get('authorization')).toBe('Bearer token-1');

@@ -1,5 +1,7 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import dayjs from 'dayjs';
+import timezone from 'dayjs/plugin/timezone.js';
+import utc from 'dayjs/plugin/utc.js';
 import { auditActionLabels, type AuditEntry } from '@notice-desk/contract/audit';
 import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
 import { tableQueryProps } from '../../../components/ui/table-query.ts';
@@ -18,16 +20,24 @@ export const NO_AUDIT_ENTRIES = 'No audit entries match these filters';
 
 const entryId = (entry: AuditEntry) => entry._id;
 
-/** Local time, to the second: two edits a minute apart must read apart. */
-export const auditTime = (at: string) => dayjs(at).format('D MMM YYYY, HH:mm:ss');
+dayjs.extend(utc);
+dayjs.extend(timezone);
 
-// A module constant: the table re-renders every row when its columns change.
-const columns: DataTableColumn<AuditEntry>[] = [
+/**
+ * To the second (two edits a minute apart must read apart), in the server's TIME_ZONE: every ADMIN
+ * reads the same time for an entry, whatever zone their computer is set to. The browser's own zone
+ * only until the server has said which.
+ */
+export const auditTime = (at: string, timeZone?: string) =>
+  (timeZone ? dayjs(at).tz(timeZone) : dayjs(at)).format('D MMM YYYY, HH:mm:ss');
+
+// Made once per zone: the table re-renders every row when its columns change.
+const auditColumns = (timeZone: string | undefined): DataTableColumn<AuditEntry>[] => [
   {
     id: 'at',
-    header: 'Time',
+    header: timeZone ? `Time (${timeZone})` : 'Time',
     className: styles.nowrap,
-    cell: (entry) => <time dateTime={entry.at}>{auditTime(entry.at)}</time>,
+    cell: (entry) => <time dateTime={entry.at}>{auditTime(entry.at, timeZone)}</time>,
   },
   {
     id: 'actor',
@@ -75,6 +85,9 @@ export function AuditLog() {
     { page, limit, ...queryFilters(filters) },
     { refetchOnMountOrArgChange: true },
   );
+
+  const timeZone = query.data?.timeZone;
+  const columns = useMemo(() => auditColumns(timeZone), [timeZone]);
 
   const applyFilters = useCallback(
     (next: AuditFilterValues) => {
