@@ -112,7 +112,11 @@ export async function buildApp(
     await inFlight.idle();
     await services.close();
   });
-  if (config.runJobs) app.addHook('onReady', async () => services.jobs.start());
+  if (config.runJobs)
+    app.addHook('onReady', async () => {
+      services.jobs.start();
+      services.retention.start();
+    });
   await app.register(multipart, {
     limits: { fileSize: config.uploadMaxBytes, files: 1, fields: 10, parts: 12, fieldSize: 10_000 },
   });

@@ -24,6 +24,7 @@ import { AccountLimits, databaseLimiters, redisLimiters } from './modules/limits
 import { connectRedis, type RedisClient } from './modules/limits/redis.ts';
 import { PdfsService } from './modules/pdfs/pdfs.service.ts';
 import { RecordsService } from './modules/records/records.service.ts';
+import { RetentionService } from './modules/retention/retention.service.ts';
 import { SearchService } from './modules/search/search.service.ts';
 import { SEND_JOB, SendingService } from './modules/sending/sending.service.ts';
 import { WhatsappWebhooks } from './modules/sending/webhooks.service.ts';
@@ -55,6 +56,8 @@ export interface Services {
   dashboard: DashboardService;
   webhooks: WhatsappWebhooks;
   jobs: JobRunner;
+  /** The daily sweep of expired uploads and outbox files; started beside the job runner. */
+  retention: RetentionService;
   close(): Promise<void>;
 }
 
@@ -106,6 +109,15 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
       return config.runJobs ? jobs : undefined;
     },
   });
+  const retention = new RetentionService(
+    db,
+    store,
+    {
+      uploadRetentionMs: config.uploadRetentionSeconds * 1000,
+      outboxRetentionMs: config.outboxRetentionSeconds * 1000,
+    },
+    log,
+  );
   const jobs: JobRunner = new JobRunner({
     db,
     databaseKind: kind,
@@ -115,12 +127,13 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     concurrency: 4,
     handlers: {
       [SEND_JOB]: (context): Promise<void> => sending.runSendJob(context),
-      [IMPORT_JOB]: importJob(db, store, {
-        maxRows: config.importMaxRows,
-        maxUnpackedBytes: config.importMaxUnpackedBytes,
-        maxSharedStringsBytes: config.importMaxSharedStringsBytes,
-        maxSharedStringsBytes: config.importMaxSharedStringsBytes,
-      }),
+      [IMPORT_JOB]: retention.removeUploadAfterImport(
+        importJob(db, store, {
+          maxRows: config.importMaxRows,
+          maxUnpackedBytes: config.importMaxUnpackedBytes,
+          maxSharedStringsBytes: config.importMaxSharedStringsBytes,
+        }),
+      ),
     },
   });
   const auth = new AuthService({
@@ -162,8 +175,10 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     campaigns: new CampaignsService(db),
     templates: new TemplatesService(db),
     jobs,
+    retention,
     async close() {
       await jobs.stop();
+      await retention.stop();
       await renderer.close();
       // Reset mails still on their way are sent before the mailer goes.
       await auth.mailsSettled();

@@ -10,6 +10,7 @@ async function main(): Promise<void> {
   const log = pino({ level: config.logLevel });
   const services = await createServices(config, log);
   services.jobs.start();
+  services.retention.start();
   log.info({ workerId: services.jobs.workerId }, 'worker started');
   let closing = false;
   const shutdown = async (signal: string) => {

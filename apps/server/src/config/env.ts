@@ -104,6 +104,12 @@ const envSchema = z.object({
     .refine((value) => milliseconds(value) > 0, 'JOB_RETRY_BACKOFF must be more than 0')
     .default('2s'),
   RUN_JOBS: z.enum(['true', 'false'], { error: 'RUN_JOBS must be true or false' }).default('true'),
+  UPLOAD_RETENTION: duration('UPLOAD_RETENTION')
+    .refine((value) => seconds(value) > 0, 'UPLOAD_RETENTION must be more than 0')
+    .default('7d'),
+  OUTBOX_RETENTION: duration('OUTBOX_RETENTION')
+    .refine((value) => seconds(value) > 0, 'OUTBOX_RETENTION must be more than 0')
+    .default('30d'),
   UPLOAD_MAX_MB: z.coerce.number().positive().max(1024).default(50),
   IMPORT_MAX_ROWS: z.coerce.number().int().positive().default(200_000),
   IMPORT_MAX_UNPACKED_MB: z.coerce.number().positive().default(1024),
@@ -166,6 +172,10 @@ export interface Config {
   webDist: string;
   /** Whether this process runs the job worker beside the API (`npm run worker` runs one alone). */
   runJobs: boolean;
+  /** An upload whose import did not succeed (or never ran) is deleted after this; a successful import's at once. */
+  uploadRetentionSeconds: number;
+  /** Outbox files (written when no SMTP or WhatsApp is configured) are deleted after this. */
+  outboxRetentionSeconds: number;
   chromiumPath: string;
   whatsapp: {
     apiUrl: string;
@@ -293,6 +303,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : defaultWebDist,
     runJobs: e.RUN_JOBS === 'true',
+    uploadRetentionSeconds: seconds(e.UPLOAD_RETENTION),
+    outboxRetentionSeconds: seconds(e.OUTBOX_RETENTION),
     jobLeaseSeconds: seconds(e.JOB_LEASE),
     jobRetryBackoffMs: milliseconds(e.JOB_RETRY_BACKOFF),
     chromiumPath: e.CHROMIUM_PATH,

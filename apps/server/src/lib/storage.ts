@@ -59,4 +59,30 @@ export class FileStore {
   async remove(key: string): Promise<void> {
     await fs.rm(this.localPath(key), { force: true });
   }
+
+  /** Every file under a folder key ('outbox', 'uploads'), at any depth, with its size and last change. */
+  async list(prefix: string): Promise<StoredFile[]> {
+    const root = this.localPath(prefix);
+    const entries = await fs.readdir(root, { recursive: true, withFileTypes: true }).catch((err: unknown) => {
+      if ((err as { code?: string }).code === 'ENOENT') return [];
+      throw err;
+    });
+    const files: StoredFile[] = [];
+    for (const entry of entries) {
+      if (!entry.isFile()) continue;
+      const full = path.join(entry.parentPath, entry.name);
+      // A file removed meanwhile (another sweep, a finished import) is simply not listed.
+      const stat = await fs.stat(full).catch(() => undefined);
+      if (!stat) continue;
+      const key = path.relative(path.resolve(this.root), full).split(path.sep).join('/');
+      files.push({ key, size: stat.size, modifiedAt: stat.mtime });
+    }
+    return files;
+  }
+}
+
+export interface StoredFile {
+  key: string;
+  size: number;
+  modifiedAt: Date;
 }

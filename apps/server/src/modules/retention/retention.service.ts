@@ -1,0 +1,156 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/database.ts';
+import type { JobHandler } from '../../jobs/job-runner.ts';
+import type { FileStore, StoredFile } from '../../lib/storage.ts';
+import { IMPORT_JOB, type ImportPayload } from '../imports/import.job.ts';
+import { uploadKey } from '../uploads/uploads.service.ts';
+import * as retention from './retention.repository.ts';
+
+export const RETENTION_SWEEP = 'retention-sweep';
+const DAY_MS = 24 * 3600 * 1000;
+/** How often each process asks whether the day's sweep is due (one of them claims it). */
+const CHECK_EVERY_MS = 3600 * 1000;
+/** The first check waits a little after start: a process that restarts in a loop does not sweep in a loop. */
+const FIRST_CHECK_MS = 60 * 1000;
+
+export interface RetentionSettings {
+  /** An upload whose import did not finish successfully is kept this long (to retry or look into). */
+  uploadRetentionMs: number;
+  /** Files written to the outbox (no SMTP or WhatsApp configured) are kept this long. */
+  outboxRetentionMs: number;
+}
+
+/** What a sweep removed: counts and bytes only, never a name or an address. */
+export interface SweepResult {
+  uploads: { files: number; bytes: number };
+  outbox: { files: number; bytes: number };
+}
+
+/**
+ * Personal data in files does not stay for ever. An uploaded sheet goes as soon as its import
+ * succeeds (what it held is now in the records); one whose import failed, or that was never
+ * imported, goes after UPLOAD_RETENTION. Outbox files go after OUTBOX_RETENTION: the evidence of
+ * what was served is the delivery rows and the PDFs kept by hash, not these copies.
+ * A daily sweep does both, once across every process that runs jobs (a claim in scheduled_runs).
+ */
+export class RetentionService {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+
+  constructor(
+    private readonly db: Database,
+    private readonly store: FileStore,
+    private readonly settings: RetentionSettings,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Checks hourly (first a minute after start) whether the day's sweep is due, and runs it if this process claims it. */
+  start(): void {
+    if (this.timer) return;
+    const tick = () => {
+      this.running ??= this.runIfDue()
+        .catch((err: unknown) => this.log.warn({ err }, 'retention sweep failed; it will be tried again'))
+        .finally(() => (this.running = undefined));
+    };
+    this.timer = setTimeout(() => {
+      tick();
+      this.timer = setInterval(tick, CHECK_EVERY_MS).unref();
+    }, FIRST_CHECK_MS).unref();
+  }
+
+  async stop(): Promise<void> {
+    clearTimeout(this.timer);
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Sweeps when no process has in the last day; answers what it removed, or undefined when not due. */
+  async runIfDue(now = new Date()): Promise<SweepResult | undefined> {
+    const claimed = await retention.claimScheduledRun(
+      this.db,
+      RETENTION_SWEEP,
+      now.toISOString(),
+      new Date(now.getTime() - DAY_MS).toISOString(),
+    );
+    return claimed ? this.sweep(now) : undefined;
+  }
+
+  /** Removes every upload and outbox file past its retention, and logs how many and how large. */
+  async sweep(now = new Date()): Promise<SweepResult> {
+    const uploads = await this.sweepUploads(now);
+    const outbox = await this.removeOlderThan(
+      await this.store.list('outbox'),
+      now.getTime() - this.settings.outboxRetentionMs,
+    );
+    const result = { uploads, outbox };
+    this.log.info(result, 'retention sweep removed expired files');
+    return result;
+  }
+
+  /**
+   * The import job, followed by removing its upload once it succeeded: a failed import keeps its
+   * file for UPLOAD_RETENTION. Were this process to stop between the two, the next sweep removes it.
+   */
+  removeUploadAfterImport(importJob: JobHandler): JobHandler {
+    return async (context) => {
+      await importJob(context);
+      const { fileKey } = JSON.parse(context.job.payload) as ImportPayload;
+      await this.removeUpload(context.job.owner_id, fileKey);
+    };
+  }
+
+  private async removeUpload(ownerId: string, key: string): Promise<void> {
+    const storedName = key.split('/').pop() ?? '';
+    // Only the owner's own upload key, never a path a payload could point elsewhere.
+    if (key !== uploadKey(ownerId, storedName)) return;
+    await this.store.remove(key);
+    await retention.deleteUploadRow(this.db, ownerId, storedName);
+  }
+
+  private async sweepUploads(now: Date): Promise<{ files: number; bytes: number }> {
+    const before = now.getTime() - this.settings.uploadRetentionMs;
+    const expired = new Set(
+      (await retention.uploadsOlderThan(this.db, new Date(before).toISOString())).map((u) =>
+        uploadKey(u.owner_id, u.stored_name),
+      ),
+    );
+    const known = new Set(
+      (await retention.allUploads(this.db)).map((u) => uploadKey(u.owner_id, u.stored_name)),
+    );
+    const imported = new Set(
+      (await retention.finishedImportPayloads(this.db, IMPORT_JOB)).map(
+        (payload) => (JSON.parse(payload) as ImportPayload).fileKey,
+      ),
+    );
+    const removed = { files: 0, bytes: 0 };
+    for (const file of await this.store.list('uploads')) {
+      // Expired on record, imported successfully, or a stray file (no row: a write cut short) past retention.
+      const due =
+        expired.has(file.key) ||
+        imported.has(file.key) ||
+        (!known.has(file.key) && file.modifiedAt.getTime() < before);
+      if (due) await this.removeFile(file, removed);
+    }
+    // Their rows go too (also those whose file was already gone), so nothing can start an import of them.
+    for (const key of [...expired, ...[...imported].filter((k) => known.has(k))]) {
+      const [, ownerId = '', storedName = ''] = key.split('/');
+      await retention.deleteUploadRow(this.db, ownerId, storedName);
+    }
+    return removed;
+  }
+
+  private async removeOlderThan(
+    files: StoredFile[],
+    before: number,
+  ): Promise<{ files: number; bytes: number }> {
+    const removed = { files: 0, bytes: 0 };
+    for (const file of files) if (file.modifiedAt.getTime() < before) await this.removeFile(file, removed);
+    return removed;
+  }
+
+  private async removeFile(file: StoredFile, removed: { files: number; bytes: number }): Promise<void> {
+    await this.store.remove(file.key);
+    removed.files += 1;
+    removed.bytes += file.size;
+  }
+}
