@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/env.ts';
 import { openDatabase } from '../../db/database.ts';
 import { signUpOver, startNoticeImportOver, startServerProcess } from '../../test/server-process.ts';
-import { recordSheet, writeSheet } from '../../test/xlsx.ts';
+import { recordSheet, sheetXml, workbookOf, writeSheet } from '../../test/xlsx.ts';
 
 // Kills the server (API and in-process worker) with SIGKILL while it imports, restarts it on the same
 // data, and checks the import then completes exactly once: one campaign with every row, never a part.
@@ -75,6 +75,8 @@ describe('an import survives its process being killed', () => {
       await db.destroy();
 
       server = await startServerProcess(env);
+      // The job was taken over from a dead process: its file is now read in a child process of its own.
+      const readers = killAtRows > 0 ? watchSheetReaders(server.child.pid!) : undefined;
       try {
         let progress: { status?: string; imported?: number } = {};
         for (let i = 0; i < 300 && progress.status !== 'done'; i++) {
@@ -85,6 +87,7 @@ describe('an import survives its process being killed', () => {
           progress = (await res.json()) as typeof progress;
         }
         expect(progress, JSON.stringify(progress)).toMatchObject({ status: 'done', imported: ROWS });
+        if (readers) expect(readers.stop()).toBeGreaterThan(0);
         const campaigns = (await (
           await fetch(`${server.baseUrl}/api/campaigns/notice`, { headers: user.headers })
         ).json()) as { total: number; items: { imported: number }[] };
@@ -109,4 +112,145 @@ describe('an import survives its process being killed', () => {
     },
     120_000,
   );
+});
+
+/** Counts the server's child processes that read a sheet (sheet-worker.ts), as seen in /proc. */
+function watchSheetReaders(serverPid: number): { stop(): number } {
+  const seen = new Set<number>();
+  const look = () => {
+    for (const entry of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        if (parent !== serverPid) continue;
+        if (fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('sheet-worker.ts'))
+          seen.add(Number(entry));
+      } catch {
+        // gone meanwhile
+      }
+    }
+  };
+  const timer = setInterval(look, 20);
+  return {
+    stop() {
+      clearInterval(timer);
+      return seen.size;
+    },
+  };
+}
+
+describe('a file that takes the server down cannot do it again', () => {
+  const envFor = (dataDir: string) => {
+    const env: Record<string, string> = {
+      DATA_DIR: dataDir,
+      JOB_LEASE: '5s',
+      JWT_SECRET: 'crash-test-secret-crash-test-secret-0123',
+    };
+    if (process.env.DATABASE_URL) {
+      Object.assign(env, {
+        DATABASE_URL: process.env.DATABASE_URL,
+        DATABASE_SCHEMA: `crash_${randomBytes(5).toString('hex')}`,
+      });
+    }
+    return env;
+  };
+  const dropSchema = async (env: Record<string, string>) => {
+    if (!env.DATABASE_SCHEMA) return;
+    const { db } = await openDatabase(loadConfig(env));
+    await sql`drop schema ${sql.id(env.DATABASE_SCHEMA)} cascade`.execute(db);
+    await db.destroy();
+  };
+  const progressOf = async (baseUrl: string, headers: Record<string, string>) =>
+    (await (await fetch(`${baseUrl}/api/notices/by-user-id/progress-count`, { headers })).json()) as {
+      status?: string;
+      error?: string | null;
+    };
+
+  it('a 2 KB sheet with a cell ZZZZZZZ2 (a column index of about 8 billion) fails its import, and the server stays up', async () => {
+    const env = envFor(fs.mkdtempSync(path.join(dir, 'data-')));
+    const file = path.join(dir, 'column-bomb.xlsx');
+    const header = noticeFields
+      .slice(0, 20)
+      .map((f, i) => `<c r="${String.fromCharCode(65 + i)}1" t="inlineStr"><is><t>${f.label}</t></is></c>`);
+    fs.writeFileSync(
+      file,
+      workbookOf({
+        sheet: sheetXml(`<row r="1">${header.join('')}</row><row r="2"><c r="ZZZZZZZ2"><v>1</v></c></row>`),
+      }),
+    );
+    expect(fs.statSync(file).size).toBeLessThan(4096);
+    const server = await startServerProcess(env);
+    try {
+      const user = await signUpOver(server.baseUrl, 'asha');
+      await startNoticeImportOver(server.baseUrl, user.headers, file);
+      let progress: { status?: string; error?: string | null } = {};
+      for (let i = 0; i < 150 && progress.status !== 'failed' && progress.status !== 'done'; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        progress = await progressOf(server.baseUrl, user.headers);
+      }
+      expect(progress).toMatchObject({
+        status: 'failed',
+        error: expect.stringMatching(/^Cell ZZZZZZZ2 is past column XFD/),
+      });
+      expect(server.child.exitCode).toBeNull();
+      expect((await fetch(`${server.baseUrl}/api/health`)).ok).toBe(true);
+    } finally {
+      await server.stop();
+      await dropSchema(env);
+    }
+  }, 60_000);
+
+  it('an import whose server process died twice is not started a third time: it fails, naming the file', async () => {
+    const env = envFor(fs.mkdtempSync(path.join(dir, 'data-')));
+    const killWhileImporting = async (
+      server: Awaited<ReturnType<typeof startServerProcess>>,
+      atRows: number,
+    ) => {
+      const watch = await openDatabase(loadConfig(env));
+      for (let i = 0; i < 2000; i++) {
+        const hidden = await watch.db
+          .selectFrom('notices')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('owner_id', '=', '')
+          .executeTakeFirstOrThrow();
+        if (Number(hidden.n) >= atRows) break;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      await watch.db.destroy();
+      server.child.kill('SIGKILL');
+      await new Promise((r) => server.child.once('exit', r));
+    };
+    let server = await startServerProcess(env);
+    const user = await signUpOver(server.baseUrl, 'asha');
+    await startNoticeImportOver(server.baseUrl, user.headers, sheet);
+    await killWhileImporting(server, 1);
+    server = await startServerProcess(env); // takes the job over once its lease has run out (5 s)
+    await killWhileImporting(server, 1);
+    server = await startServerProcess(env);
+    try {
+      let progress: { status?: string; error?: string | null } = {};
+      for (let i = 0; i < 300 && progress.status !== 'failed' && progress.status !== 'done'; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        progress = await progressOf(server.baseUrl, user.headers);
+      }
+      expect(progress).toMatchObject({
+        status: 'failed',
+        error:
+          'notices.xlsx was not imported: the server process running its import stopped 2 times while it ran, so it was not started again. Check the file in Excel (or split it into smaller files) and import it again.',
+      });
+      const { db } = await openDatabase(loadConfig(env));
+      const job = await db.selectFrom('jobs').select(['lost_leases', 'attempts']).executeTakeFirstOrThrow();
+      expect(job).toEqual({ lost_leases: 2, attempts: 3 });
+      const visible = await db
+        .selectFrom('notices')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      expect(Number(visible.n)).toBe(0); // what the killed attempts wrote is gone
+      await db.destroy();
+    } finally {
+      await server.stop();
+      await dropSchema(env);
+    }
+  }, 120_000);
 });
