@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.ts';
 import type { JobHandler } from '../../jobs/job-runner.ts';
 import type { FileStore, StoredFile } from '../../lib/storage.ts';
@@ -12,6 +11,12 @@ const DAY_MS = 24 * 3600 * 1000;
 const CHECK_EVERY_MS = 3600 * 1000;
 /** The first check waits a little after start: a process that restarts in a loop does not sweep in a loop. */
 const FIRST_CHECK_MS = 60 * 1000;
+
+/** The little of a logger the sweep uses (pino's shape). */
+export interface RetentionLog {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+}
 
 export interface RetentionSettings {
   /** An upload whose import did not finish successfully is kept this long (to retry or look into). */
@@ -41,7 +46,7 @@ export class RetentionService {
     private readonly db: Database,
     private readonly store: FileStore,
     private readonly settings: RetentionSettings,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: RetentionLog,
   ) {}
 
   /** Checks hourly (first a minute after start) whether the day's sweep is due, and runs it if this process claims it. */
