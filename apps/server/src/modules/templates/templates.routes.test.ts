@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
 import { pdfPagesText } from '../../test/pdf-text.ts';
@@ -191,4 +193,73 @@ describe('templates', () => {
     expect(text).toContain('1,25,000.50 B One Lakh Twenty-Five Thousand Rupees and Fifty Paise C 20-05-2024');
     expect(text).toContain('D not yet known E');
   });
+
+  it('formats the WhatsApp caption and the e-mail subject as plain text, in LOCALE and TIME_ZONE', async () => {
+    expect(await sentCaptionAndSubject(t, admin)).toEqual({
+      caption:
+        'Pay ₹1,25,000.50 (One Lakh Twenty-Five Thousand Rupees and Fifty Paise) by 20-05-2024. Asha & <Rao>',
+      subject: 'Notice dated 20-05-2024, Asha & <Rao>',
+    });
+    const american = await createTestApp({ LOCALE: 'en-US', TIME_ZONE: 'UTC' });
+    try {
+      expect(await sentCaptionAndSubject(american, await signUp(american.app, 'us-admin'))).toEqual({
+        caption:
+          'Pay ₹1,25,000.50 (One Lakh Twenty-Five Thousand Rupees and Fifty Paise) by 5/19/2024. Asha & <Rao>',
+        subject: 'Notice dated 5/19/2024, Asha & <Rao>',
+      });
+    } finally {
+      await american.close();
+    }
+  });
 });
+
+/** Sets the credit-card WhatsApp text and e-mail subject to use formatters, sends one card, and reads the outbox. */
+async function sentCaptionAndSubject(app: TestApp, who: SignedIn) {
+  const send = (method: 'GET' | 'PUT' | 'POST', url: string, payload?: object) =>
+    app.app.inject({ method, url, headers: who.headers, ...(payload ? { payload } : {}) });
+  const [whatsapp] = (await send('GET', '/api/whatsapptemplates/getdata'))
+    .json()
+    .items.filter((template: { kind: string }) => template.kind === 'credit-card');
+  const caption =
+    'Pay {{noticeBalance | inr}} ({{noticeBalance|words}}) by {{ noticeDate | date }}. {{custName | inr}}';
+  expect(
+    (await send('PUT', `/api/whatsapptemplates/update/${whatsapp._id}`, { value: caption })).statusCode,
+  ).toBe(200);
+  const pdf = (await send('GET', '/api/emailTemplates/getdata?limit=100')).json().items;
+  const subject = pdf.find((template: { key: string }) => template.key === 'email-subject-credit-card');
+  const saved = await send('PUT', `/api/emailTemplates/update/${subject._id}`, {
+    html: 'Notice dated {{noticeDate | date}}, {{custName}}',
+  });
+  expect(saved.statusCode, saved.body).toBe(200);
+  const card = {
+    ...Object.fromEntries(creditCardKind.fields.map((f) => [f.key, `${f.key}-2`])),
+    custName: 'Asha & <Rao>',
+    emailId: 'asha@example.com',
+    custMobileNo: '9876543210',
+    noticeBalance: '₹ 1,25,000.5',
+    // An instant: its date in Asia/Kolkata is the 20th, in UTC still the 19th.
+    noticeDate: '2024-05-19T20:00:00Z',
+  };
+  const created = (await send('POST', '/api/credit-cards', card)).json();
+  const sent = await send('POST', '/api/campaigns/send-mail', { data: [created._id], type: 'credit-card' });
+  expect(sent.json(), sent.body).toMatchObject({ sent: 2 });
+  const outbox = path.join(app.config.dataDir, 'outbox');
+  const files = fs.readdirSync(outbox);
+  const message = JSON.parse(
+    fs.readFileSync(
+      path.join(
+        outbox,
+        files.find((f) => f.endsWith('.whatsapp.json'))!,
+      ),
+      'utf8',
+    ),
+  ) as { caption: string };
+  const mail = fs.readFileSync(
+    path.join(
+      outbox,
+      files.find((f) => f.endsWith('.eml'))!,
+    ),
+    'utf8',
+  );
+  return { caption: message.caption, subject: /^Subject: (.*)$/m.exec(mail)?.[1] };
+}
