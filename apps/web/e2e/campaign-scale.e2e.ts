@@ -6,6 +6,9 @@ import { importNoticesOverApi, noticeWorkbook } from './import-files.ts';
 
 const ROWS = 10_000;
 
+/** The issue's targets at 10,000 rows, printed beside what was measured. */
+const TARGETS = { firstRenderMs: 300, selectAllMs: 100, scrollP95FrameMs: 16 };
+
 let product: Awaited<ReturnType<typeof startProduct>>;
 let browser: Browser;
 
@@ -49,7 +52,10 @@ describe('campaign detail at 10,000 rows (issue 4)', () => {
       const start = performance.now();
       select.value = String(rows);
       select.dispatchEvent(new Event('change', { bubbles: true }));
-      while (document.querySelectorAll('tbody tr').length < rows) await nextPaint();
+      // The table renders only the rows in view; it says how many rows the page holds.
+      const pageShown = () =>
+        document.querySelector(`table[aria-rowcount="${rows + 1}"] tbody tr[aria-rowindex="2"]`) !== null;
+      while (!pageShown()) await nextPaint();
       const painted = performance.now();
       const fetched = performance
         .getEntriesByType('resource')
@@ -60,8 +66,9 @@ describe('campaign detail at 10,000 rows (issue 4)', () => {
     }, ROWS);
     await page.getByText(`Showing 1 to ${ROWS} of ${ROWS} entries`).waitFor();
 
-    const selection = await page.evaluate(async (rows) => {
+    const selection = await page.evaluate(async () => {
       const nextPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+      // The boxes of the rows rendered (those in view and a few beyond); every row is checked through them.
       const boxes = () => [...document.querySelectorAll<HTMLInputElement>('tbody input[type="checkbox"]')];
       const selectAll = document.querySelector<HTMLInputElement>(
         'input[aria-label="Select all rows on this page"]',
@@ -69,19 +76,22 @@ describe('campaign detail at 10,000 rows (issue 4)', () => {
 
       let start = performance.now();
       selectAll.click();
-      while (!(boxes().length === rows && boxes().every((box) => box.checked))) await nextPaint();
+      while (!(selectAll.checked && boxes().length > 0 && boxes().every((box) => box.checked)))
+        await nextPaint();
       await nextPaint();
       const selectAllMs = performance.now() - start;
 
-      const middle = boxes()[rows / 2]!;
+      const middle = boxes()[Math.floor(boxes().length / 2)]!;
       start = performance.now();
       middle.click();
       while (middle.checked) await nextPaint();
       await nextPaint();
       const toggleMs = performance.now() - start;
-      return { selectAllMs, toggleMs, indeterminate: selectAll.indeterminate };
-    }, ROWS);
+      return { selectAllMs, toggleMs, indeterminate: selectAll.indeterminate, rendered: boxes().length };
+    });
     expect(selection.indeterminate).toBe(true);
+    // Virtualised: a few dozen rows in the document, not 10,000.
+    expect(selection.rendered).toBeLessThan(200);
 
     // Wheel over the table for about 2 s (the page scrolls: the table has no height of its own)
     // while a requestAnimationFrame loop records every frame's duration.
@@ -116,19 +126,27 @@ describe('campaign detail at 10,000 rows (issue 4)', () => {
     expect(scroll.scrolled).toBeGreaterThan(scrollStart + 1000);
     const p95 = percentile(scroll.frames, 0.95);
     const longShare = scroll.frames.filter((frame) => frame > 50).length / Math.max(1, scroll.frames.length);
+    // At 60 Hz a frame on time is 16.7 ms apart from the last: one over 25 ms means one was dropped.
+    const droppedShare =
+      scroll.frames.filter((frame) => frame > 25).length / Math.max(1, scroll.frames.length);
 
     console.log(
       `[campaign-detail ${ROWS} rows] load ${Math.round(load.total)} ms ` +
-        `(fetch ${Math.round(load.fetch)} ms, render ${Math.round(load.render)} ms), ` +
-        `select-all ${Math.round(selection.selectAllMs)} ms, toggle one ${Math.round(selection.toggleMs)} ms, ` +
-        `scroll p95 frame ${Math.round(p95)} ms, ${(longShare * 100).toFixed(1)}% of ${scroll.frames.length} frames over 50 ms`,
+        `(fetch ${Math.round(load.fetch)} ms, first render ${Math.round(load.render)} ms, target ≤ ${TARGETS.firstRenderMs}), ` +
+        `select-all ${Math.round(selection.selectAllMs)} ms (target ≤ ${TARGETS.selectAllMs}), ` +
+        `toggle one ${Math.round(selection.toggleMs)} ms, ` +
+        `scroll p95 frame ${p95.toFixed(1)} ms (target ≤ ${TARGETS.scrollP95FrameMs}), ` +
+        `${(droppedShare * 100).toFixed(1)}% of ${scroll.frames.length} frames over 25 ms, ` +
+        `${(longShare * 100).toFixed(1)}% over 50 ms`,
     );
 
-    // Generous bounds: this machine is shared; the figures above are the measurement.
+    // Generous bounds: this machine is shared; the figures above are the measurement. Before the table
+    // was virtualised, rendering all 10,000 rows took 1.6–2.3 s (issue 17).
     expect(load.total).toBeLessThan(20_000);
-    expect(selection.selectAllMs).toBeLessThan(2_000);
-    expect(selection.toggleMs).toBeLessThan(1_000);
-    expect(longShare).toBeLessThan(0.5);
+    expect(load.render).toBeLessThan(1_500);
+    expect(selection.selectAllMs).toBeLessThan(500);
+    expect(selection.toggleMs).toBeLessThan(500);
+    expect(longShare).toBeLessThan(0.2);
     expect(surprises).toEqual([]);
     await context.close();
   });

@@ -62,6 +62,8 @@ function PagedPeople({ total }: { total: number }) {
   );
 }
 
+const rowBoxesIn = (table: HTMLElement) =>
+  within(table).queryAllByRole('checkbox', { name: /^Select row \d+$/ }) as HTMLInputElement[];
 const bodyRows = () => within(screen.getByRole('table')).getAllByRole('row').slice(1);
 const pageButtons = () => screen.queryAllByRole('button', { name: /^Page \d+$/ });
 
@@ -238,6 +240,54 @@ describe('DataTable', () => {
       expect(screen.getAllByRole('checkbox', { checked: true })).toHaveLength(1001);
 
       expect(cell).not.toHaveBeenCalled();
+    });
+
+    it('renders only the rows in view of a long page when virtualised, yet counts and selects them all', async () => {
+      const user = userEvent.setup();
+      const rows = people(5000);
+      function VirtualPeople() {
+        const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+        return (
+          <>
+            <output>{selected.size}</output>
+            <DataTable
+              label="People"
+              columns={columns}
+              rows={rows}
+              rowId={personId}
+              page={1}
+              limit={5000}
+              total={5000}
+              pageSizes={[5000]}
+              onPageChange={() => {}}
+              onLimitChange={() => {}}
+              selection={{ selected, onChange: setSelected }}
+              virtualizeFrom={100}
+            />
+          </>
+        );
+      }
+      // jsdom has no ResizeObserver (the table watches the page above it with one) and no scrolling.
+      vi.stubGlobal('scrollTo', () => {});
+      vi.stubGlobal(
+        'ResizeObserver',
+        class {
+          observe() {}
+          disconnect() {}
+        },
+      );
+      render(<VirtualPeople />);
+      const table = screen.getByRole('table');
+      expect(table.getAttribute('aria-rowcount')).toBe('5001');
+      const shown = rowBoxesIn(table);
+      expect(shown.length).toBeGreaterThan(0);
+      expect(shown.length).toBeLessThan(100);
+      expect(within(table).getAllByRole('row')[1]!.getAttribute('aria-rowindex')).toBe('2');
+
+      await user.click(screen.getByRole('checkbox', { name: 'Select all rows on this page' }));
+      expect(screen.getByRole('status').textContent).toBe('5000');
+      expect(rowBoxesIn(table).every((box) => box.checked)).toBe(true);
+      vi.unstubAllGlobals();
     });
 
     it('highlights rows under the pointer on ordinary pages only, not on very long ones', () => {

@@ -8,7 +8,9 @@ import {
   useState,
   type ReactElement,
   type ReactNode,
+  type RefObject,
 } from 'react';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { LIST_SEARCH_MAX_LENGTH, pageCount } from '@notice-desk/contract/paging';
 import { ErrorState } from './error-state.tsx';
 import { Spinner } from './spinner.tsx';
@@ -74,6 +76,11 @@ export type DataTableProps<TRow> = {
   errorMessage?: string;
   onRetry?: () => void;
   emptyMessage?: string;
+  /**
+   * Pages longer than this render only the rows near the viewport (the page still scrolls as a whole),
+   * so a 10,000-row page renders, selects and scrolls as fast as a short one. Absent: every row renders.
+   */
+  virtualizeFrom?: number;
 };
 
 /**
@@ -81,6 +88,17 @@ export type DataTableProps<TRow> = {
  * highlight following the pointer through a scroll costs about a third of the frames.
  */
 const HOVER_ROWS_MAX = 1000;
+
+/**
+ * A virtualised row's height (data-table.module.css holds it there: one line, no wrapping). Rows are
+ * not measured: measuring each as it scrolls in, and moving the page when one differs, costs frames.
+ */
+const VIRTUAL_ROW_HEIGHT = 48;
+
+/** Rows rendered beyond each edge of the viewport, so Tab and a fast scroll find them ready. */
+const OVERSCAN_ROWS = 12;
+
+type ShownRow<TRow> = { row: TRow; id: string; number: number };
 
 /**
  * The product's one list table: server paging with the spec's pager and page-size selector, a
@@ -108,7 +126,9 @@ export function DataTable<TRow>({
   errorMessage = 'The records could not be loaded.',
   onRetry,
   emptyMessage = 'No records found.',
+  virtualizeFrom,
 }: DataTableProps<TRow>) {
+  const tbody = useRef<HTMLTableSectionElement>(null);
   const [pageSearch, setPageSearch] = useState('');
   const showSearch = !buttons && (searchText !== undefined || serverSearch !== undefined);
   const search = serverSearch ? serverSearch.text : pageSearch;
@@ -117,7 +137,12 @@ export function DataTable<TRow>({
 
   // Row numbers count the page as served, so a filtered row keeps its number.
   const numbered = useMemo(
-    () => rows.map((row, index) => ({ row, id: rowId(row), number: (page - 1) * limit + index + 1 })),
+    () =>
+      rows.map((row, index): ShownRow<TRow> => ({
+        row,
+        id: rowId(row),
+        number: (page - 1) * limit + index + 1,
+      })),
     [rows, rowId, page, limit],
   );
   const shown = useMemo(
@@ -161,6 +186,20 @@ export function DataTable<TRow>({
   };
 
   const columnCount = columns.length + (selection ? 1 : 0);
+  const virtual = virtualizeFrom !== undefined && shown.length > virtualizeFrom;
+  const renderRow = ({ row, id, number }: ShownRow<TRow>, index?: number) => (
+    <DataTableRow
+      key={id}
+      row={row}
+      id={id}
+      rowNumber={number}
+      columns={columns}
+      selectable={selection !== undefined}
+      selected={selection?.selected.has(id) ?? false}
+      onToggle={toggleRow}
+      index={index}
+    />
+  );
   let body: ReactNode;
   if (failed) {
     body = (
@@ -183,18 +222,11 @@ export function DataTable<TRow>({
       </StateRow>
     );
   } else {
-    body = shown.map(({ row, id, number }) => (
-      <DataTableRow
-        key={id}
-        row={row}
-        id={id}
-        rowNumber={number}
-        columns={columns}
-        selectable={selection !== undefined}
-        selected={selection?.selected.has(id) ?? false}
-        onToggle={toggleRow}
-      />
-    ));
+    body = virtual ? (
+      <VirtualRows shown={shown} tbody={tbody} columnCount={columnCount} renderRow={renderRow} />
+    ) : (
+      shown.map((entry) => renderRow(entry))
+    );
   }
 
   return (
@@ -238,8 +270,16 @@ export function DataTable<TRow>({
       {/* Focusable so keyboard users can scroll a wide table sideways. */}
       <div className={styles.scroller} role="region" aria-label={label} tabIndex={0}>
         <table
-          className={shown.length <= HOVER_ROWS_MAX ? `${styles.table} ${styles.hoverRows}` : styles.table}
+          className={[
+            styles.table,
+            (virtual || shown.length <= HOVER_ROWS_MAX) && styles.hoverRows,
+            virtual && styles.virtualRows,
+          ]
+            .filter(Boolean)
+            .join(' ')}
           aria-busy={loading || busy}
+          // Rows not rendered still count: the header row, then every row of the page.
+          aria-rowcount={virtual ? shown.length + 1 : undefined}
         >
           <caption className="visually-hidden">{label}</caption>
           <thead>
@@ -266,11 +306,66 @@ export function DataTable<TRow>({
               ))}
             </tr>
           </thead>
-          <tbody>{body}</tbody>
+          <tbody ref={tbody}>{body}</tbody>
         </table>
       </div>
       <TablePager page={page} limit={limit} total={total} label={label} onPageChange={onPageChange} />
     </div>
+  );
+}
+
+type VirtualRowsProps<TRow> = {
+  shown: readonly ShownRow<TRow>[];
+  tbody: RefObject<HTMLTableSectionElement | null>;
+  columnCount: number;
+  renderRow: (entry: ShownRow<TRow>, index: number) => ReactNode;
+};
+
+/**
+ * The rows near the viewport, between two spacer rows as tall as the rows above and below them. The
+ * window scrolls, as on any page.
+ */
+function VirtualRows<TRow>({ shown, tbody, columnCount, renderRow }: VirtualRowsProps<TRow>) {
+  // Where the rows start on the page: what appears above the table (a progress bar, a summary) moves it.
+  const [scrollMargin, setScrollMargin] = useState(0);
+  useLayoutEffect(() => {
+    const measure = () => {
+      const top = (tbody.current?.getBoundingClientRect().top ?? 0) + window.scrollY;
+      setScrollMargin((current) => (Math.abs(top - current) >= 1 ? top : current));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(document.body);
+    return () => observer.disconnect();
+  }, [tbody]);
+  const virtualizer = useWindowVirtualizer({
+    count: shown.length,
+    estimateSize: () => VIRTUAL_ROW_HEIGHT,
+    overscan: OVERSCAN_ROWS,
+    scrollMargin,
+    getItemKey: (index) => shown[index]!.id,
+    // Scrolling re-renders a few dozen rows; React batches them without forcing a synchronous commit.
+    useFlushSync: false,
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0];
+  const last = items[items.length - 1];
+  const above = first ? first.start - scrollMargin : 0;
+  const below = last ? virtualizer.getTotalSize() - (last.end - scrollMargin) : 0;
+  return (
+    <>
+      {above > 0 && <SpacerRow height={above} columnCount={columnCount} />}
+      {items.map((item) => renderRow(shown[item.index]!, item.index))}
+      {below > 0 && <SpacerRow height={below} columnCount={columnCount} />}
+    </>
+  );
+}
+
+function SpacerRow({ height, columnCount }: { height: number; columnCount: number }) {
+  return (
+    <tr aria-hidden="true" className={styles.spacer} style={{ height }}>
+      <td colSpan={columnCount} />
+    </tr>
   );
 }
 
@@ -292,6 +387,8 @@ type DataTableRowProps<TRow> = {
   selectable: boolean;
   selected: boolean;
   onToggle: (id: string) => void;
+  /** On a virtualised page: the row's place in the page. */
+  index?: number;
 };
 
 // Memoised and hook-free: with 10,000 rows a selection change or a search keystroke
@@ -304,9 +401,10 @@ const DataTableRow = memo(function DataTableRow<TRow>({
   selectable,
   selected,
   onToggle,
+  index,
 }: DataTableRowProps<TRow>) {
   return (
-    <tr className={styles.row}>
+    <tr className={styles.row} aria-rowindex={index === undefined ? undefined : index + 2}>
       {selectable && (
         <td className={styles.checkCell}>
           <input
