@@ -51,7 +51,7 @@ export function templatesRoutes(app: App, { templates, guards }: AppContext): vo
         tags,
         summary: 'Change a WhatsApp template',
         description:
-          'Saves a WhatsApp template’s text (value). Key and name cannot change, and a {{placeholder}} that names no field of the template’s kind is refused with its name.',
+          'Saves a WhatsApp template’s text (value). Key and name cannot change, and a {{placeholder}} that names no field of the template’s kind, or a format that is not | inr, | words or | date ({{noticeBalance | inr}}), is refused with its name.',
         params: idParams,
         body: whatsappTemplateUpdate,
       },
@@ -96,7 +96,7 @@ export function templatesRoutes(app: App, { templates, guards }: AppContext): vo
         tags,
         summary: 'Change a PDF Editor template',
         description:
-          'Saves a PDF Editor template’s HTML (up to 2 MB, else 413). Key and name cannot change, and a {{placeholder}} that names no field of the template’s kind is refused with its name. PDFs rendered from the old text are not reused.',
+          'Saves a PDF Editor template’s HTML (up to 2 MB, else 413). Key and name cannot change, and a {{placeholder}} that names no field of the template’s kind, or a format that is not | inr, | words or | date ({{noticeBalance | inr}}), is refused with its name. PDFs rendered from the old text are not reused.',
         params: idParams,
         body: emailTemplateUpdate,
       },
