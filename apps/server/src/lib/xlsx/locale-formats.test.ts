@@ -1,3 +1,4 @@
+import SSF from 'ssf';
 import { describe, expect, it } from 'vitest';
 import { builtinDateFormat, formatShortDate, shortDateFormat, shortDateOrder } from './locale-formats.ts';
 
@@ -22,7 +23,8 @@ describe('Excel’s locale-dependent date formats', () => {
 
   it.each([
     ['en-GB', 'dd/mm/yyyy', '12/05/2024'],
-    ['de-DE', 'dd.mm.yyyy', '12.05.2024'],
+    ['de-DE', 'dd"."mm"."yyyy', '12.05.2024'],
+    ['ko-KR', 'yyyy". "mm". "dd"."', '2024. 05. 12.'],
     ['nl-NL', 'dd-mm-yyyy', '12-05-2024'],
     ['ja-JP', 'yyyy/mm/dd', '2024/05/12'],
     ['sv-SE', 'yyyy-mm-dd', '2024-05-12'],
@@ -39,9 +41,34 @@ describe('Excel’s locale-dependent date formats', () => {
       ...['th-TH', 'he-IL', 'ru-RU', 'pt-BR', 'ur-PK', 'ne-NP', 'si-LK', 'my-MM', 'am-ET'],
     ])) {
       const code = shortDateFormat(locale);
-      expect(code.replace(/"[^"]*"/g, ''), locale).toMatch(/^(?=.*d)(?=.*m)(?=.*yyyy)[dmy\-/., ]+$/);
+      expect(code.replace(/"[^"]*"/g, ''), locale).toMatch(/^(?=.*d)(?=.*m)(?=.*yyyy)[dmy\-/: ]+$/);
       expect(formatShortDate(may12, locale), locale).toContain('2024');
     }
+  });
+
+  it('are codes the sheet reader’s formatter (SSF) draws as dates, as Excel would', () => {
+    const may12At0905 = 45424 + (9 * 60 + 5) / 1440;
+    for (const locale of [
+      'en-IN',
+      'hi-IN',
+      'en-US',
+      'en-GB',
+      'de-DE',
+      'ja-JP',
+      'ko-KR',
+      'zh-CN',
+      'ar-EG',
+      'fr-CA',
+    ]) {
+      for (const id of [14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 32, 36, 45, 46, 47, 50, 58, 71, 78, 81]) {
+        const code = builtinDateFormat(id, locale)!;
+        expect(SSF.is_date(code), `${locale} ${id} ${code}`).toBe(true);
+        expect(() => SSF.format(code, may12At0905), `${locale} ${id} ${code}`).not.toThrow();
+      }
+      expect(SSF.format(builtinDateFormat(14, locale)!, may12At0905)).toBe(formatShortDate(may12, locale));
+    }
+    expect(SSF.format(builtinDateFormat(22, 'en-IN')!, may12At0905)).toBe('12-05-2024 09:05');
+    expect(SSF.format(builtinDateFormat(22, 'en-US')!, may12At0905)).toBe('5/12/2024 9:05');
   });
 
   it('alias the East Asian and Thai ids to the short date, as Excel outside those locales does', () => {

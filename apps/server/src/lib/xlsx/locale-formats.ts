@@ -56,8 +56,8 @@ const ALIASES: Readonly<Record<number, number>> = {
   81: 47,
 };
 
-/** Literal text a format code may hold unquoted between date parts. */
-const PLAIN_SEPARATOR = /^[-/.,: ]+$/;
+/** Literal text a format code may hold unquoted between date parts; others are quoted ("."), as SSF needs. */
+const PLAIN_SEPARATOR = /^[-/: ]+$/;
 
 /**
  * Windows' short date where it differs from what Intl (CLDR) prints: India's regional settings write
