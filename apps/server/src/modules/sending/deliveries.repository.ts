@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { Channel, DeliveriesTable, DeliveryEventsTable, DeliveryStatus } from '../../db/schema.ts';
 
@@ -68,6 +69,33 @@ export async function releaseFinished(db: Database, keys: string[]): Promise<voi
     .set({ active_key: null })
     .where('active_key', 'in', keys)
     .where('status', '<>', 'queued')
+    .execute();
+}
+
+/**
+ * Sends still queued under these keys that no live send job (queued or running, of `jobKind`) names:
+ * their job gave up, or a process died on its last attempt, so nothing will ever send them. A resend
+ * fails them, which releases their keys, rather than joining a send that will never happen.
+ */
+export function findAbandoned(db: Database, keys: string[], jobKind: string): Promise<DeliveryRow[]> {
+  if (keys.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('deliveries')
+    .selectAll()
+    .where('active_key', 'in', keys)
+    .where('status', '=', 'queued')
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('jobs')
+            .select('jobs.id')
+            .where('jobs.kind', '=', jobKind)
+            .where('jobs.status', 'in', ['queued', 'running'])
+            // A job's payload lists its delivery ids as JSON strings.
+            .where('jobs.payload', 'like', sql<string>`'%"' || ${sql.ref('deliveries.id')} || '"%'`),
+        ),
+      ),
+    )
     .execute();
 }
 

@@ -154,6 +154,54 @@ describe('identical resends at the same moment send once', () => {
     30_000,
   );
 
+  it.each([
+    ['its job was failed (a process died on its last attempt)', 'failed'],
+    ['its job is gone (pruned)', 'deleted'],
+  ] as const)(
+    'a resend of a send no job will finish (%s) sends it anew, and the abandoned one fails saying so',
+    async (_, what) => {
+      const id = await notice(7);
+      smtp.failNext(1);
+      peer.throttle(1);
+      expect(await send(id, false)).toMatchObject({ queued: 2 });
+      const job = db.updateTable('jobs').where('kind', '=', 'send');
+      if (what === 'failed')
+        await job.set({ status: 'failed', error: 'Gave up after 10 attempts.' }).execute();
+      else await db.deleteFrom('jobs').where('kind', '=', 'send').execute();
+      expect(await send(id, true)).toMatchObject({ sent: 2, queued: 0, skipped: 0 });
+      await new Promise((r) => setTimeout(r, 3000)); // past the retry the abandoned job would have made
+      expect(smtp.mails).toHaveLength(1);
+      expect(peer.messages).toHaveLength(1);
+      const rows = await deliveriesOf(id);
+      expect(rows.map((d) => [d.status, d.error])).toEqual([
+        ['failed', 'Its send gave up before an answer was recorded; a resend sent it anew.'],
+        ['failed', 'Its send gave up before an answer was recorded; a resend sent it anew.'],
+        ['sent', null],
+        ['sent', null],
+      ]);
+    },
+    30_000,
+  );
+
+  it('a send whose job gives up for good fails its deliveries with the reason, and a resend then sends', async () => {
+    const id = await notice(8);
+    const template = await db
+      .selectFrom('whatsapp_templates')
+      .selectAll()
+      .where('kind', '=', 'notice')
+      .execute();
+    await db.deleteFrom('whatsapp_templates').where('kind', '=', 'notice').execute();
+    expect(await send(id, false)).toMatchObject({ sent: 0, failed: 2 });
+    expect((await deliveriesOf(id)).map((d) => d.error)).toEqual([
+      'There is no WhatsApp template for notice records.',
+      'There is no WhatsApp template for notice records.',
+    ]);
+    await db.insertInto('whatsapp_templates').values(template).execute();
+    expect(await send(id, true)).toMatchObject({ sent: 2, failed: 0 });
+    expect(smtp.mails).toHaveLength(1);
+    expect(peer.messages).toHaveLength(1);
+  });
+
   it('a resend after the last one finished sends again, each time under a Message-ID of its own', async () => {
     const id = await notice(4);
     expect(await send(id, false)).toMatchObject({ sent: 2, skipped: 0 });

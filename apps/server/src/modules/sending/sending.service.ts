@@ -113,12 +113,16 @@ export class SendingService {
     );
     // A resend releases the earlier sends that have finished and claims anew, and the log says so, all
     // at once or not at all. A send still queued or in flight is not released: the resend joins it.
-    const { claimed, joined } = await this.deps.db.transaction().execute(async (trx) => {
-      if (resend)
-        await deliveries.releaseFinished(
-          trx,
-          attempts.map((a) => a.active_key!),
-        );
+    // The job is enqueued in the same transaction, so a claimed send always has a live job to join.
+    const { claimed, joined, jobId } = await this.deps.db.transaction().execute(async (trx) => {
+      if (resend) {
+        const keys = attempts.map((a) => a.active_key!);
+        await deliveries.releaseFinished(trx, keys);
+        for (const abandoned of await deliveries.findAbandoned(trx, keys, SEND_JOB))
+          await deliveries.advanceStatus(trx, abandoned, 'failed', now, {
+            error: 'Its send gave up before an answer was recorded; a resend sent it anew.',
+          });
+      }
       const claimed = await deliveries.claimDeliveries(trx, attempts);
       const taken = new Set(claimed);
       const joined = resend
@@ -147,7 +151,8 @@ export class SendingService {
           },
         });
       }
-      return { claimed, joined };
+      const jobId = claimed.length > 0 ? await this.enqueue(trx, ownerId, kind, claimed) : undefined;
+      return { claimed, joined, jobId };
     });
     const skipped = attempts.length - claimed.length - joined.length;
     const result: SendResult = {
@@ -160,8 +165,8 @@ export class SendingService {
     };
     if (claimed.length + joined.length === 0) return result;
     const until = Date.now() + ANSWER_WITHIN_MS;
-    if (claimed.length > 0) {
-      const jobId = await this.enqueue(ownerId, kind, claimed);
+    if (jobId) {
+      this.deps.onEnqueued();
       this.renderAhead(kind, ownerId, owned);
       await this.waitFor(until, () => this.firstAttemptEnded(jobId));
     }
@@ -188,17 +193,15 @@ export class SendingService {
       .catch(() => undefined);
   }
 
-  private async enqueue(ownerId: string, kind: RecordKind, deliveryIds: string[]): Promise<string> {
+  private enqueue(db: Database, ownerId: string, kind: RecordKind, deliveryIds: string[]): Promise<string> {
     // Each send is its own subject: sends never wait for one another, unlike one owner's imports.
-    const id = await jobs.enqueueJob(this.deps.db, {
+    return jobs.enqueueJob(db, {
       kind: SEND_JOB,
       ownerId,
       subject: `send:${newId()}`,
       payload: { kind, deliveryIds },
       maxAttempts: SEND_ATTEMPTS,
     });
-    this.deps.onEnqueued();
-    return id;
   }
 
   /**
@@ -261,15 +264,24 @@ export class SendingService {
       ...new Set(pending.map((d) => d.record_id)),
     ]);
     const byId = new Map(rows.map((row) => [row.id, row]));
+    const lastAttempt = context.job.attempts >= context.job.max_attempts;
+    // A job that gives up for good leaves no send to join: what it had left fails, saying why.
+    const givingUp = async (err: Error) => {
+      if (err instanceof PermanentJobError || lastAttempt)
+        for (const delivery of pending)
+          await deliveries.advanceStatus(this.deps.db, delivery, 'failed', nowIso(), { error: err.message });
+      return err;
+    };
     let rendered: Map<string, RenderedPdf | RefusedPdf>;
     try {
       const pdfs = await this.deps.pdfs.pdfsFor(kind, rows);
       rendered = new Map(rows.map((row, i) => [row.id, pdfs[i]!]));
     } catch (err) {
-      throw new Error(`Rendering the notices failed: ${(err as Error).message}`);
+      throw await givingUp(new Error(`Rendering the notices failed: ${(err as Error).message}`));
     }
-    const templates = await this.messageTemplates(kind);
-    const lastAttempt = context.job.attempts >= context.job.max_attempts;
+    const templates = await this.messageTemplates(kind).catch(async (err: Error) => {
+      throw await givingUp(err);
+    });
     let waiting = 0;
     const queue = [...pending];
     const { sendWindow } = this.deps;
