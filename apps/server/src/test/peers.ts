@@ -67,6 +67,8 @@ export interface PeerMessage {
   type: string;
   caption?: string;
   mediaId: string;
+  /** The document's file name, as the recipient's phone shows it. */
+  filename?: string;
   id: string;
   /** biz_opaque_callback_data: the sender's own reference for the message. */
   reference?: string;
@@ -112,6 +114,7 @@ export async function startWhatsappPeer() {
           type: message.type,
           caption: message.document?.caption,
           mediaId: document?.id,
+          filename: document?.filename,
           id,
           reference: message.biz_opaque_callback_data,
         });

@@ -393,18 +393,24 @@ async function splitAtMarkers(pdf: Uint8Array, records: number, prefix: string):
 /**
  * The same template and record give the same bytes on any day: no dates (Chromium stamps the time of
  * printing), a fixed producer instead of the browser's version, and a document id made from the content.
- * Saved without object streams, as Chromium writes its own.
+ * Saved without object streams, as Chromium writes its own, so the trailer is a plain dictionary after
+ * the cross-reference table: the id goes into it without moving any object (no second save).
  */
 async function reproducible(doc: PDFDocument): Promise<Buffer> {
-  const { PDFDict, PDFHexString, PDFName } = await pdfLib();
+  const { PDFDict, PDFName } = await pdfLib();
   doc.setProducer('Notice Desk');
   const info = doc.context.lookup(doc.context.trailerInfo.Info, PDFDict);
   // The title too: a shared document has none, and one printed alone says `about:blank`.
   for (const key of ['CreationDate', 'ModDate', 'Creator', 'Title']) info.delete(PDFName.of(key));
-  const content = await doc.save({ useObjectStreams: false });
-  const id = PDFHexString.of(createHash('sha256').update(content).digest('hex').slice(0, 32));
-  doc.context.trailerInfo.ID = doc.context.obj([id, id]);
-  return Buffer.from(await doc.save({ useObjectStreams: false }));
+  const content = Buffer.from(await doc.save({ useObjectStreams: false }));
+  const end = content.lastIndexOf('>>\n\nstartxref');
+  if (end < 0 || content.lastIndexOf('trailer') > end) throw new Error('pdf-lib wrote no plain trailer');
+  const id = createHash('sha256').update(content).digest('hex').slice(0, 32);
+  return Buffer.concat([
+    content.subarray(0, end),
+    Buffer.from(`/ID [ <${id}> <${id}> ]\n`),
+    content.subarray(end),
+  ]);
 }
 
 /**
