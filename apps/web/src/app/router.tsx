@@ -103,6 +103,7 @@ export const routes: RouteObject[] = [
                         lazy: screen(() => import('./routes/templates/edit-email-template.tsx')),
                       },
                       { path: paths.auditLog.path, lazy: screen(() => import('./routes/audit-log.tsx')) },
+                      { path: paths.archive.path, lazy: screen(() => import('./routes/archive.tsx')) },
                     ],
                   },
                 ],

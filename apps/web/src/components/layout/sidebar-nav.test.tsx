@@ -84,6 +84,17 @@ describe('SidebarNav', () => {
     );
   });
 
+  it('links the Archive for an ADMIN only', () => {
+    const { unmount } = renderNav('/', { user: plainUser });
+    expect(screen.queryByRole('link', { name: 'Archive' })).toBeNull();
+    unmount();
+
+    renderNav('/archive', { user: adminUser });
+    expect(screen.getByRole('link', { name: 'Archive', current: 'page' }).getAttribute('href')).toBe(
+      '/archive',
+    );
+  });
+
   it("names the notice entry 'Notice Conciliation' in the drawer", () => {
     renderNav('/forms/notice', { variant: 'drawer' });
     expect(screen.getByRole('link', { name: 'Notice Conciliation' }).getAttribute('href')).toBe(

@@ -4,6 +4,7 @@ import { paths } from '../../config/paths.ts';
 import { selectIsAdmin } from '../../lib/session.ts';
 import { useAppSelector } from '../../lib/store.ts';
 import {
+  ArchiveIcon,
   AuditIcon,
   ChevronIcon,
   FormsIcon,
@@ -90,6 +91,14 @@ export function SidebarNav({ variant, onNavigate }: SidebarNavProps) {
             <NavLink to={paths.auditLog.getHref()} className={linkClass} onClick={onNavigate}>
               <AuditIcon />
               Audit Log
+            </NavLink>
+          </li>
+        )}
+        {isAdmin && (
+          <li>
+            <NavLink to={paths.archive.getHref()} className={linkClass} onClick={onNavigate}>
+              <ArchiveIcon />
+              Archive
             </NavLink>
           </li>
         )}

@@ -6,6 +6,7 @@ import { useListSearch } from '../../hooks/use-list-search.ts';
 import { usePagination } from '../../hooks/use-pagination.ts';
 import { toastApiProblem } from '../../lib/api-error.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
+import { DeletePreviewNote, type DeletePreviewQuery } from '../ui/delete-preview-note.tsx';
 import { DataTable, type DataTableColumn } from '../ui/data-table.tsx';
 import { tableQueryProps, type PagedQuery } from '../ui/table-query.ts';
 import { RecordActions, recordPdfHref } from './record-actions.tsx';
@@ -20,7 +21,7 @@ type RecordPage<TRecord> = { items: TRecord[]; total: number; pdfUrl: string };
 
 type Unwrappable = { unwrap: () => Promise<unknown> };
 
-/** The kind's RTK Query hooks: its paged list, delete one and Delete All. */
+/** The kind's RTK Query hooks: its paged list, delete one, Delete All and what Delete All would do. */
 export type RecordListApi<TRecord> = {
   useRecords: (args: {
     page: number;
@@ -29,7 +30,13 @@ export type RecordListApi<TRecord> = {
   }) => PagedQuery<TRecord> & { data?: RecordPage<TRecord> };
   useDeleteRecord: () => readonly [(id: string) => Unwrappable, ...unknown[]];
   useDeleteAll: () => readonly [() => Unwrappable, { isLoading: boolean }];
+  useDeleteAllPreview: (arg: undefined, options: { refetchOnMountOrArgChange: true }) => DeletePreviewQuery;
 };
+
+/** Asked each time the Delete All question opens: the counts change with every send. */
+function DeleteAllPreview({ usePreview }: { usePreview: RecordListApi<unknown>['useDeleteAllPreview'] }) {
+  return <DeletePreviewNote {...usePreview(undefined, { refetchOnMountOrArgChange: true })} />;
+}
 
 export type RecordListProps<TRecord extends StoredRecord> = {
   api: RecordListApi<TRecord>;
@@ -56,7 +63,7 @@ const recordId = (record: StoredRecord) => record._id;
 
 /** A list of the signed-in user's records of one kind, with add, import, delete and Delete All. */
 export function RecordList<TRecord extends StoredRecord>({
-  api: { useRecords, useDeleteRecord, useDeleteAll },
+  api: { useRecords, useDeleteRecord, useDeleteAll, useDeleteAllPreview },
   label,
   addLabel,
   addHref,
@@ -164,7 +171,9 @@ export function RecordList<TRecord extends StoredRecord>({
         busy={deletingAll}
         onConfirm={() => void confirmDeleteAll()}
         onCancel={() => setConfirmingDeleteAll(false)}
-      />
+      >
+        {confirmingDeleteAll && <DeleteAllPreview usePreview={useDeleteAllPreview} />}
+      </ConfirmDialog>
     </>
   );
 }

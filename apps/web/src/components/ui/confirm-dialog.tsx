@@ -1,10 +1,12 @@
-import { useRef } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { Modal } from './modal.tsx';
 
 export type ConfirmDialogProps = {
   open: boolean;
   /** The question, e.g. 'Are you sure you want to delete all notices?' */
   question: string;
+  /** What the answer will do, said under the question (how many records are archived and erased). */
+  children?: ReactNode;
   confirmLabel: string;
   cancelLabel?: string;
   /** The confirmed action is running: buttons are disabled and the dialog stays open. */
@@ -17,6 +19,7 @@ export type ConfirmDialogProps = {
 export function ConfirmDialog({
   open,
   question,
+  children,
   confirmLabel,
   cancelLabel = 'Cancel',
   busy = false,
@@ -47,6 +50,8 @@ export function ConfirmDialog({
           </button>
         </>
       }
-    />
+    >
+      {children}
+    </Modal>
   );
 }

@@ -65,6 +65,13 @@ export const AuditIcon = (props: IconProps) => (
   </Icon>
 );
 
+export const ArchiveIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M3 4h18v4H3zM5 8v12h14V8" />
+    <path d="M10 12h4" />
+  </Icon>
+);
+
 export const ChevronIcon = (props: IconProps) => (
   <Icon {...props}>
     <path d="m9 6 6 6-6 6" />

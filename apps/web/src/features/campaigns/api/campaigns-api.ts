@@ -1,5 +1,6 @@
 import type { CampaignList, CampaignType, SingleCampaign } from '@notice-desk/contract/campaigns';
 import type { SendMailBody, SendResult } from '@notice-desk/contract/sending';
+import { deletePreviewPaths, type DeleteAnswer, type DeletePreview } from '@notice-desk/contract/archive';
 import { api } from '../../../lib/api.ts';
 
 /** A page of the list; `search` ('' or absent for all) filters the whole list on the server. */
@@ -35,7 +36,12 @@ export const campaignsApi = api.injectEndpoints({
       providesTags: ['Campaigns'],
     }),
     // The campaign goes with every record in it, so the record lists and the dashboard change too.
-    deleteCampaign: build.mutation<{ message: string }, string>({
+    // What deleting a campaign would archive and erase: asked each time the question opens, never cached.
+    getCampaignDeletePreview: build.query<DeletePreview, string>({
+      query: (id) => deletePreviewPaths.campaign(id),
+      keepUnusedDataFor: 0,
+    }),
+    deleteCampaign: build.mutation<DeleteAnswer, string>({
       query: (id) => ({ url: `/api/campaigns/${encodeURIComponent(id)}`, method: 'DELETE' }),
       invalidatesTags: [
         'Campaigns',
@@ -53,5 +59,10 @@ export const campaignsApi = api.injectEndpoints({
   }),
 });
 
-export const { useGetCampaignsQuery, useGetCampaignQuery, useDeleteCampaignMutation, useSendMailMutation } =
-  campaignsApi;
+export const {
+  useGetCampaignsQuery,
+  useGetCampaignQuery,
+  useGetCampaignDeletePreviewQuery,
+  useDeleteCampaignMutation,
+  useSendMailMutation,
+} = campaignsApi;

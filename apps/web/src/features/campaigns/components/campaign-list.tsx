@@ -3,6 +3,7 @@ import toast from 'react-hot-toast';
 import { Link } from 'react-router';
 import type { Campaign, CampaignType } from '@notice-desk/contract/campaigns';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
+import { DeletePreviewNote } from '../../../components/ui/delete-preview-note.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
 import { tableQueryProps } from '../../../components/ui/table-query.ts';
 import { paths } from '../../../config/paths.ts';
@@ -10,7 +11,11 @@ import { useListSearch } from '../../../hooks/use-list-search.ts';
 import { usePagination } from '../../../hooks/use-pagination.ts';
 import { toastApiProblem } from '../../../lib/api-error.ts';
 import { formatListDate } from '../../../utils/format-date.ts';
-import { useDeleteCampaignMutation, useGetCampaignsQuery } from '../api/campaigns-api.ts';
+import {
+  useDeleteCampaignMutation,
+  useGetCampaignDeletePreviewQuery,
+  useGetCampaignsQuery,
+} from '../api/campaigns-api.ts';
 import { ExportCampaignButton } from './export-campaign-button.tsx';
 import styles from './campaign-list.module.css';
 
@@ -108,7 +113,18 @@ export function CampaignList({ type }: { type: CampaignType }) {
         busy={deleting}
         onConfirm={() => void confirmDelete()}
         onCancel={() => setConfirming(null)}
-      />
+      >
+        {confirming && <CampaignDeletePreview campaignId={confirming._id} />}
+      </ConfirmDialog>
     </>
+  );
+}
+
+/** How many of the campaign's records the delete will archive (already served) and erase, asked afresh. */
+function CampaignDeletePreview({ campaignId }: { campaignId: string }) {
+  return (
+    <DeletePreviewNote
+      {...useGetCampaignDeletePreviewQuery(campaignId, { refetchOnMountOrArgChange: true })}
+    />
   );
 }

@@ -1,9 +1,14 @@
 import type { CreditCard, CreditCardFields, CreditCardList } from '@notice-desk/contract/credit-card';
+import {
+  deletePreviewPaths,
+  type DeleteAllAnswer,
+  type DeleteAnswer,
+  type DeletePreview,
+} from '@notice-desk/contract/archive';
 import { api } from '../../../lib/api.ts';
 
 /** A page of the list; `search` ('' or absent for all) filters the whole list on the server. */
 type PageArgs = { page: number; limit: number; search?: string };
-type MessageAnswer = { message: string };
 
 export const creditCardsApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -35,7 +40,7 @@ export const creditCardsApi = api.injectEndpoints({
         { type: 'SingleCreditCard', id },
       ],
     }),
-    deleteCreditCard: build.mutation<MessageAnswer, string>({
+    deleteCreditCard: build.mutation<DeleteAnswer, string>({
       query: (id) => ({ url: `/api/credit-cards/${encodeURIComponent(id)}`, method: 'DELETE' }),
       invalidatesTags: (_result, _error, id) => [
         'CreditCards',
@@ -44,9 +49,14 @@ export const creditCardsApi = api.injectEndpoints({
         { type: 'SingleCreditCard', id },
       ],
     }),
-    deleteAllCreditCards: build.mutation<MessageAnswer & { deleted: number }, void>({
+    deleteAllCreditCards: build.mutation<DeleteAllAnswer, void>({
       query: () => ({ url: '/api/credit-cards/delete-all-credit-cards', method: 'POST' }),
       invalidatesTags: ['CreditCards', 'SingleCreditCard', 'Campaigns', 'DashboardInfo'],
+    }),
+    // Asked each time the Delete All question opens, so never cached.
+    getCreditCardsDeletePreview: build.query<DeletePreview, void>({
+      query: () => deletePreviewPaths.all('credit-card'),
+      keepUnusedDataFor: 0,
     }),
   }),
 });
@@ -58,4 +68,5 @@ export const {
   useUpdateCreditCardMutation,
   useDeleteCreditCardMutation,
   useDeleteAllCreditCardsMutation,
+  useGetCreditCardsDeletePreviewQuery,
 } = creditCardsApi;

@@ -7,6 +7,7 @@ import { paths } from '../../../config/paths.ts';
 import { formatCreditCardListDate } from '../../../utils/format-date.ts';
 import {
   useDeleteAllCreditCardsMutation,
+  useGetCreditCardsDeletePreviewQuery,
   useDeleteCreditCardMutation,
   useGetCreditCardsQuery,
 } from '../api/credit-cards-api.ts';
@@ -15,6 +16,7 @@ const creditCardsApi: RecordListApi<CreditCard> = {
   useRecords: useGetCreditCardsQuery,
   useDeleteRecord: useDeleteCreditCardMutation,
   useDeleteAll: useDeleteAllCreditCardsMutation,
+  useDeleteAllPreview: useGetCreditCardsDeletePreviewQuery,
 };
 
 // The contract types credit-card fields by a plain string key, so a read may be undefined to TypeScript.

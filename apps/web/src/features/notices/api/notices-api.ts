@@ -1,9 +1,14 @@
 import type { Notice, NoticeFields, NoticeList } from '@notice-desk/contract/notice';
+import {
+  deletePreviewPaths,
+  type DeleteAllAnswer,
+  type DeleteAnswer,
+  type DeletePreview,
+} from '@notice-desk/contract/archive';
 import { api } from '../../../lib/api.ts';
 
 /** A page of the list; `search` ('' or absent for all) filters the whole list on the server. */
 type PageArgs = { page: number; limit: number; search?: string };
-type MessageAnswer = { message: string };
 
 export const noticesApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -31,7 +36,7 @@ export const noticesApi = api.injectEndpoints({
       }),
       invalidatesTags: (_result, _error, { id }) => ['Notices', 'Campaigns', { type: 'SingleNotice', id }],
     }),
-    deleteNotice: build.mutation<MessageAnswer, string>({
+    deleteNotice: build.mutation<DeleteAnswer, string>({
       query: (id) => ({ url: `/api/notices/${encodeURIComponent(id)}`, method: 'DELETE' }),
       invalidatesTags: (_result, _error, id) => [
         'Notices',
@@ -40,9 +45,14 @@ export const noticesApi = api.injectEndpoints({
         { type: 'SingleNotice', id },
       ],
     }),
-    deleteAllNotices: build.mutation<MessageAnswer & { deleted: number }, void>({
+    deleteAllNotices: build.mutation<DeleteAllAnswer, void>({
       query: () => ({ url: '/api/notices/delete-all-notices', method: 'POST' }),
       invalidatesTags: ['Notices', 'SingleNotice', 'Campaigns', 'DashboardInfo'],
+    }),
+    // Asked each time the Delete All question opens, so never cached.
+    getNoticesDeletePreview: build.query<DeletePreview, void>({
+      query: () => deletePreviewPaths.all('notice'),
+      keepUnusedDataFor: 0,
     }),
   }),
 });
@@ -54,4 +64,5 @@ export const {
   useUpdateNoticeMutation,
   useDeleteNoticeMutation,
   useDeleteAllNoticesMutation,
+  useGetNoticesDeletePreviewQuery,
 } = noticesApi;

@@ -7,6 +7,7 @@ import { paths } from '../../../config/paths.ts';
 import { formatListDate } from '../../../utils/format-date.ts';
 import {
   useDeleteAllNoticesMutation,
+  useGetNoticesDeletePreviewQuery,
   useDeleteNoticeMutation,
   useGetNoticesQuery,
 } from '../api/notices-api.ts';
@@ -15,6 +16,7 @@ const noticesApi: RecordListApi<Notice> = {
   useRecords: useGetNoticesQuery,
   useDeleteRecord: useDeleteNoticeMutation,
   useDeleteAll: useDeleteAllNoticesMutation,
+  useDeleteAllPreview: useGetNoticesDeletePreviewQuery,
 };
 
 const customerName = (notice: Notice) => notice.custName;
