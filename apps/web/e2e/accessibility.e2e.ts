@@ -403,7 +403,31 @@ const screens: Screen[] = [
     name: 'an unknown page',
     open: async (page) => {
       await page.goto('/no-such-page');
-      await page.getByText('Unexpected Application Error!').waitFor();
+      await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+    },
+  },
+  {
+    name: 'the 403 page a plain user gets on an ADMIN page',
+    fresh: true,
+    open: async (page) => {
+      const plain = await createAccount(product.baseUrl, 'plain');
+      await page.goto('/auth/login');
+      await page.evaluate(
+        (auth) => localStorage.setItem('auth', auth),
+        JSON.stringify({ accessToken: plain.token, user: plain.user }),
+      );
+      await page.goto('/audit-log');
+      await heading(page, 'Access denied');
+    },
+  },
+  {
+    name: 'the login page after the session expired',
+    fresh: true,
+    open: async (page) => {
+      await page.goto('/auth/login');
+      await page.evaluate(() => localStorage.setItem('auth', '{"accessToken": "tampered"'));
+      await page.reload();
+      await page.getByText('Your session has expired. Please sign in again.').waitFor();
     },
   },
   {

@@ -233,7 +233,7 @@ describe('templates and notice PDFs (issue 5)', () => {
     await context.close();
   });
 
-  it('hides Templates from a plain user and sends them home from its pages', async () => {
+  it('hides Templates from a plain user and shows a 403 page with a way home on its pages', async () => {
     const { context, page, surprises } = await openAs(plainUser);
     await page.goto('/');
     await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
@@ -242,8 +242,10 @@ describe('templates and notice PDFs (issue 5)', () => {
     expect(await nav.getByRole('button', { name: 'Templates' }).count()).toBe(0);
 
     await page.goto('/templates/whatsapp-templates');
+    await page.getByRole('heading', { level: 1, name: 'Access denied' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/templates/whatsapp-templates');
+    await page.getByRole('link', { name: 'Back to Home' }).click();
     await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
-    expect(new URL(page.url()).pathname).toBe('/');
     expect(surprises).toEqual([]);
     await context.close();
   });

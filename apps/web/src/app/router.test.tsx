@@ -1,8 +1,8 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import type { Session } from '../lib/session.ts';
+import { sessionExpired, signedOut, type Session } from '../lib/session.ts';
 import { createAppStore } from '../lib/store.ts';
 import { adminUser, plainUser, sessionOf } from '../testing/test-utils.tsx';
 import { routes } from './router.tsx';
@@ -49,21 +49,43 @@ describe('app routes', () => {
     expect(router.state.location.pathname).toBe('/auth/login');
   });
 
+  it('says why on the login page when a request finds the session expired, and not after a logout', async () => {
+    const store = createAppStore(sessionOf(plainUser));
+    const router = createMemoryRouter(routes, { initialEntries: ['/change-password'] });
+    render(
+      <Provider store={store}>
+        <RouterProvider router={router} />
+      </Provider>,
+    );
+    await heading('Change Password');
+    act(() => {
+      store.dispatch(sessionExpired());
+    });
+    expect(await heading('Login')).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toBe('Your session has expired. Please sign in again.');
+
+    act(() => {
+      store.dispatch(signedOut());
+    });
+    expect(screen.queryByText('Your session has expired. Please sign in again.')).toBeNull();
+  });
+
   it('sends a signed-in user from sign-up to the dashboard', async () => {
     renderApp('/auth/sign-up', sessionOf(plainUser));
     expect(await heading('Dashboard')).toBeTruthy();
   });
 
-  it('sends a user who is not ADMIN from a template page to the dashboard', async () => {
-    renderApp('/templates/email-templates', sessionOf(plainUser));
-    expect(await heading('Dashboard')).toBeTruthy();
-  });
-
-  it('sends a user who is not ADMIN from the audit log to the dashboard', async () => {
-    const router = renderApp('/audit-log', sessionOf(plainUser));
-    expect(await heading('Dashboard')).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/');
-  });
+  it.each(['/templates/email-templates', '/templates/whatsapp-templates/edit/t1', '/audit-log'])(
+    'shows a user who is not ADMIN a 403 page at %s, in the app frame, with a way back',
+    async (path) => {
+      const router = renderApp(path, sessionOf(plainUser));
+      expect(await heading('Access denied')).toBeTruthy();
+      expect(screen.getByText('403')).toBeTruthy();
+      expect(router.state.location.pathname).toBe(path);
+      expect(screen.getByRole('link', { name: 'Back to Home' }).getAttribute('href')).toBe('/');
+      expect(screen.getAllByRole('navigation', { name: 'Main' }).length).toBeGreaterThan(0);
+    },
+  );
 
   it('opens the phone call page to everyone', async () => {
     // jsdom cannot follow the tel: link the page activates.
@@ -74,14 +96,17 @@ describe('app routes', () => {
     document.removeEventListener('click', stayOnPage);
   });
 
-  it("shows 'Unexpected Application Error!' for an unknown path", async () => {
+  it('shows a 404 page for an unknown path, in the app frame, naming the path', async () => {
     renderApp('/no-such-page', sessionOf(plainUser));
-    expect(await screen.findByText('Unexpected Application Error!')).toBeTruthy();
+    expect(await heading('Page not found')).toBeTruthy();
     expect(screen.getByText('404 Not Found')).toBeTruthy();
+    expect(screen.getByText('/no-such-page')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to Home' })).toBeTruthy();
+    expect(screen.getAllByRole('navigation', { name: 'Main' }).length).toBeGreaterThan(0);
   });
 
   it('treats a campaign of an unknown kind as an unknown page', async () => {
     renderApp('/campaign/loans/k1', sessionOf(plainUser));
-    expect(await screen.findByText('Unexpected Application Error!')).toBeTruthy();
+    expect(await heading('Page not found')).toBeTruthy();
   });
 });

@@ -20,6 +20,10 @@ const screen = (load: () => Promise<ScreenModule>) => async () => {
   return { Component: module.default, ...(module.loader && { loader: module.loader }) };
 };
 
+const notFound = () => {
+  throw new Response(null, { status: 404, statusText: 'Not Found' });
+};
+
 export const routes: RouteObject[] = [
   {
     // An unknown path matches only this route, so it needs an element to show the 404 through.
@@ -106,6 +110,8 @@ export const routes: RouteObject[] = [
                       { path: paths.archive.path, lazy: screen(() => import('./routes/archive.tsx')) },
                     ],
                   },
+                  // An unknown path shows its 404 inside the frame, with the sidebar to go on from.
+                  { path: '*', loader: notFound },
                 ],
               },
             ],

@@ -47,13 +47,22 @@ describe('api', () => {
     expect(fetch.mock.calls[0]![0].headers.has('Authorization')).toBe(false);
   });
 
-  it('ends the session when any endpoint answers 401', async () => {
+  it('ends the session as expired when any endpoint answers 401', async () => {
     vi.stubGlobal('fetch', async () => unauthorized());
     const store = createAppStore(sessionOf(plainUser));
 
     await store.dispatch(probeApi.endpoints.probe.initiate());
 
-    expect(store.getState().session).toEqual({ accessToken: null, user: null });
+    expect(store.getState().session).toEqual({ accessToken: null, user: null, expired: true });
+  });
+
+  it('does not call a 401 an expired session when there was none', async () => {
+    vi.stubGlobal('fetch', async () => unauthorized());
+    const store = createAppStore(null);
+
+    await store.dispatch(probeApi.endpoints.probe.initiate());
+
+    expect(store.getState().session.expired).toBeUndefined();
   });
 
   it('keeps the session when login itself answers 401', async () => {

@@ -5,7 +5,7 @@ import {
   type FetchArgs,
   type FetchBaseQueryError,
 } from '@reduxjs/toolkit/query/react';
-import { selectAccessToken, signedOut, type SessionRootState } from './session.ts';
+import { selectAccessToken, sessionExpired, signedOut, type SessionRootState } from './session.ts';
 
 /** The spec's cache groups; endpoints provide and invalidate these. */
 export const cacheTags = [
@@ -44,8 +44,12 @@ const fetchWithSession: BaseQueryFn<
   ApiExtraOptions
 > = async (args, baseQueryApi, extraOptions) => {
   const result = await fetchSameOrigin(args, baseQueryApi, {});
-  // The guards send the now anonymous user to /auth/login.
-  if (result.error?.status === 401 && !extraOptions?.keepSessionOn401) baseQueryApi.dispatch(signedOut());
+  // The guards send the now anonymous user to /auth/login, which says the session expired when there
+  // was one (a token sent and refused), not when the user had just logged out.
+  if (result.error?.status === 401 && !extraOptions?.keepSessionOn401) {
+    const hadSession = selectAccessToken(baseQueryApi.getState() as SessionRootState) !== null;
+    baseQueryApi.dispatch(hadSession ? sessionExpired() : signedOut());
+  }
   return result;
 };
 

@@ -38,9 +38,15 @@ describe('route guards', () => {
     expect(router.state.location.pathname).toBe('/');
   });
 
-  it('sends a user who is not ADMIN from the templates to home', async () => {
-    renderRoutes(routes, { path: '/templates/whatsapp-templates', session: sessionOf(plainUser) });
-    expect(await screen.findByText('home page')).toBeTruthy();
+  it('shows a user who is not ADMIN a 403 page on the templates, with a way home, not a silent redirect', async () => {
+    const { router } = renderRoutes(routes, {
+      path: '/templates/whatsapp-templates',
+      session: sessionOf(plainUser),
+    });
+    expect(await screen.findByRole('heading', { name: 'Access denied' })).toBeTruthy();
+    expect(screen.queryByText('templates')).toBeNull();
+    expect(router.state.location.pathname).toBe('/templates/whatsapp-templates');
+    expect(screen.getByRole('link', { name: 'Back to Home' }).getAttribute('href')).toBe('/');
   });
 
   it('lets an ADMIN reach the templates', () => {

@@ -1,4 +1,5 @@
 import { Navigate, Outlet } from 'react-router';
+import { Forbidden } from '../components/errors/forbidden.tsx';
 import { paths } from '../config/paths.ts';
 import { selectIsAdmin, selectIsSignedIn } from './session.ts';
 import { useAppSelector } from './store.ts';
@@ -15,8 +16,8 @@ export function RequireGuest() {
   return signedIn ? <Navigate to={paths.home.getHref()} replace /> : <Outlet />;
 }
 
-/** ADMIN-only pages (templates): other users go home. */
+/** ADMIN-only pages (templates, audit log): other users see why they cannot, with a way back (403). */
 export function RequireAdmin() {
   const admin = useAppSelector(selectIsAdmin);
-  return admin ? <Outlet /> : <Navigate to={paths.home.getHref()} replace />;
+  return admin ? <Outlet /> : <Forbidden />;
 }

@@ -5,11 +5,17 @@ import type { User } from '@notice-desk/contract/auth';
 export const SESSION_STORAGE_KEY = 'auth';
 
 export type Session = { accessToken: string; user: User };
-export type SessionState = { accessToken: string | null; user: User | null };
+export type SessionState = {
+  accessToken: string | null;
+  user: User | null;
+  /** The last session ended without a logout (the server refused its token, or it was unreadable). */
+  expired?: boolean;
+};
 /** The slice of the root state this module reads, so it needs no import of the store. */
 export type SessionRootState = { session: SessionState };
 
 const signedOutState: SessionState = { accessToken: null, user: null };
+const expiredState: SessionState = { ...signedOutState, expired: true };
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null;
@@ -49,6 +55,17 @@ export function writeStoredSession(session: Session | null, storage: Storage = w
   else storage.removeItem(SESSION_STORAGE_KEY);
 }
 
+/**
+ * The session kept from the last visit. An entry that is there but unreadable (edited by hand,
+ * cut short) counts as an expired session, so the login page says why the user is there.
+ */
+export function readStoredSessionState(storage: Storage = window.localStorage): SessionState {
+  const raw = storage.getItem(SESSION_STORAGE_KEY);
+  const session = parseStoredSession(raw);
+  if (session) return toSessionState(session);
+  return raw ? expiredState : signedOutState;
+}
+
 export function toSessionState(session: Session | null): SessionState {
   return session ? { accessToken: session.accessToken, user: session.user } : signedOutState;
 }
@@ -58,8 +75,10 @@ const sessionSlice = createSlice({
   initialState: signedOutState,
   reducers: {
     signedIn: (_state, action: PayloadAction<Session>) => toSessionState(action.payload),
-    /** Logout, or the server refused the token (401). */
+    /** Logout. */
     signedOut: () => signedOutState,
+    /** The server refused the token (401): it expired, was revoked, or the user was disabled. */
+    sessionExpired: () => expiredState,
     /** A profile update: the user changes, the token stays. */
     userUpdated: (state, action: PayloadAction<User>) => {
       if (state.accessToken) state.user = action.payload;
@@ -69,7 +88,7 @@ const sessionSlice = createSlice({
   },
 });
 
-export const { signedIn, signedOut, userUpdated, sessionRestored } = sessionSlice.actions;
+export const { signedIn, signedOut, sessionExpired, userUpdated, sessionRestored } = sessionSlice.actions;
 export const sessionReducer = sessionSlice.reducer;
 
 export const selectAccessToken = (state: SessionRootState) => state.session.accessToken;
@@ -77,6 +96,7 @@ export const selectIsSignedIn = (state: SessionRootState) =>
   Boolean(state.session.accessToken && state.session.user);
 export const selectSignedInUser = (state: SessionRootState) =>
   state.session.accessToken ? state.session.user : null;
+export const selectSessionExpired = (state: SessionRootState) => state.session.expired === true;
 export const selectIsAdmin = (state: SessionRootState) => selectSignedInUser(state)?.role === 'ADMIN';
 
 /** The session to keep in storage, or null when it is not complete. */

@@ -11,8 +11,12 @@ describe('createAppStore session persistence', () => {
     expect(createAppStore().getState().session).toEqual({ accessToken: 'jwt', user: adminUser });
   });
 
-  it('starts signed out when the stored entry lacks the user', () => {
+  it('starts signed out, as an expired session, when the stored entry lacks the user or is not JSON', () => {
     window.localStorage.setItem(SESSION_STORAGE_KEY, JSON.stringify({ accessToken: 'jwt' }));
+    expect(createAppStore().getState().session).toEqual({ accessToken: null, user: null, expired: true });
+    window.localStorage.setItem(SESSION_STORAGE_KEY, '{"accessToken": "jwt", "us');
+    expect(createAppStore().getState().session.expired).toBe(true);
+    window.localStorage.removeItem(SESSION_STORAGE_KEY);
     expect(createAppStore().getState().session).toEqual({ accessToken: null, user: null });
   });
 

@@ -2,8 +2,9 @@ import { configureStore, createListenerMiddleware, isAnyOf } from '@reduxjs/tool
 import { useDispatch, useSelector } from 'react-redux';
 import { api } from './api.ts';
 import {
-  readStoredSession,
+  readStoredSessionState,
   selectStoredSession,
+  sessionExpired,
   sessionReducer,
   sessionRestored,
   signedIn,
@@ -15,22 +16,22 @@ import {
 } from './session.ts';
 
 /** Builds the store; the session is restored from localStorage unless a test passes its own. */
-export function createAppStore(session: Session | null = readStoredSession()) {
+export function createAppStore(session?: Session | null) {
   const sessionSync = createListenerMiddleware();
   const store = configureStore({
     reducer: { session: sessionReducer, [api.reducerPath]: api.reducer },
-    preloadedState: { session: toSessionState(session) },
+    preloadedState: { session: session === undefined ? readStoredSessionState() : toSessionState(session) },
     middleware: (getDefault) => getDefault().prepend(sessionSync.middleware).concat(api.middleware),
   });
 
   sessionSync.startListening({
-    matcher: isAnyOf(signedIn, signedOut, userUpdated),
+    matcher: isAnyOf(signedIn, signedOut, sessionExpired, userUpdated),
     effect: (_action, listenerApi) =>
       writeStoredSession(selectStoredSession(listenerApi.getState() as RootState)),
   });
   // Cached answers belong to the user who fetched them.
   sessionSync.startListening({
-    matcher: isAnyOf(signedIn, signedOut, sessionRestored),
+    matcher: isAnyOf(signedIn, signedOut, sessionExpired, sessionRestored),
     effect: (_action, listenerApi) => {
       listenerApi.dispatch(api.util.resetApiState());
     },
