@@ -25,6 +25,10 @@ export type RecordFormProps<TFields> = {
   saveFailedMessage: string;
   /** After the success toast (the route goes back to the list). */
   onSaved: () => void;
+  /** The kind's list, where Cancel goes. */
+  listHref: string;
+  /** The kind's fields that hold a date as text, given a date picker. */
+  dateFields?: ReadonlySet<string>;
 };
 
 /** A record's step wizard: adds a record of the kind, or edits one when given. */
@@ -38,6 +42,8 @@ export function RecordForm<TFields>({
   updatedMessage,
   saveFailedMessage,
   onSaved,
+  listHref,
+  dateFields,
 }: RecordFormProps<TFields>) {
   const [createRecord] = useCreate();
   const [updateRecord] = useUpdate();
@@ -72,6 +78,8 @@ export function RecordForm<TFields>({
       steps={steps}
       initialValues={record && wizardValues(steps, record)}
       onSubmit={save}
+      cancelHref={listHref}
+      dateFields={dateFields}
     />
   );
 }

@@ -1,9 +1,24 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { creditCardSteps } from '@notice-desk/contract/credit-card';
 import { noticeSteps } from '@notice-desk/contract/notice';
-import { StepWizard, wizardValues, type WizardStep, type WizardValues } from './step-wizard.tsx';
+import { renderWithApp } from '../../testing/test-utils.tsx';
+import {
+  StepWizard,
+  wizardValues,
+  type WizardStep,
+  type WizardValues,
+  type StepWizardProps,
+} from './step-wizard.tsx';
+
+/** The wizard on a page of its own (/form), with a list page (/list) to cancel to. */
+function renderInApp(props: Omit<StepWizardProps, 'cancelHref' | 'label'>) {
+  return renderWithApp(<StepWizard label="Record" cancelHref="/list" {...props} />, {
+    path: '/form',
+    routes: [{ path: '/list', element: <h1>The list</h1> }],
+  });
+}
 
 const input = (label: string) => screen.getByLabelText(label, { selector: 'input' }) as HTMLInputElement;
 const stepText = (step: number, count: number) => screen.getByText(`Step ${step} of ${count}`);
@@ -14,7 +29,7 @@ const messageUnder = (label: string) => {
 
 function renderWizard(steps: readonly WizardStep[], initialValues?: WizardValues) {
   const onSubmit = vi.fn(async (_values: WizardValues): Promise<Record<string, string> | void> => {});
-  render(<StepWizard label="Record" steps={steps} initialValues={initialValues} onSubmit={onSubmit} />);
+  renderInApp({ steps, initialValues, onSubmit });
   return onSubmit;
 }
 
@@ -128,9 +143,7 @@ describe.each(wizards)('the $wizard wizard', ({ steps }) => {
 describe('StepWizard', () => {
   it('colours the dots: finished steps, the current step, later steps', async () => {
     const user = userEvent.setup();
-    const { container } = render(
-      <StepWizard label="Record" steps={creditCardSteps} onSubmit={async () => {}} />,
-    );
+    const { container } = renderInApp({ steps: creditCardSteps, onSubmit: async () => {} });
     const states = () => [...container.querySelectorAll('li')].map((dot) => dot.dataset.state);
     expect(states()).toEqual(['current', 'later', 'later']);
     await fillStepAndNext(user, creditCardSteps[0]);
@@ -166,7 +179,7 @@ describe('StepWizard', () => {
       clmMob: 'CLM Mobile Number is required!!',
       city: 'City is required!!',
     }));
-    render(<StepWizard label="Record" steps={noticeSteps} initialValues={filled} onSubmit={onSubmit} />);
+    renderInApp({ steps: noticeSteps, initialValues: filled, onSubmit });
     for (let step = 1; step < noticeSteps.length; step += 1) {
       await user.click(screen.getByRole('button', { name: 'Next' }));
     }
@@ -181,5 +194,71 @@ describe('StepWizard', () => {
     await user.click(screen.getByRole('button', { name: 'Next' }));
     await user.click(screen.getByRole('button', { name: 'Next' }));
     expect(messageUnder('01 City')).toBe('City is required!!');
+  });
+
+  it('cancels straight back to the list when nothing was typed', async () => {
+    const user = userEvent.setup();
+    const { router } = renderInApp({ steps: creditCardSteps, onSubmit: async () => {} });
+    await user.click(screen.getByRole('link', { name: 'Cancel' }));
+    expect(await screen.findByRole('heading', { name: 'The list' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/list');
+  });
+
+  it('asks before leaving with unsaved changes: Stay keeps what was typed, Leave goes', async () => {
+    const user = userEvent.setup();
+    const { router } = renderInApp({ steps: creditCardSteps, onSubmit: async () => {} });
+    await user.type(input('Hub'), 'North');
+
+    await user.click(screen.getByRole('link', { name: 'Cancel' }));
+    const dialog = await screen.findByRole('dialog', { name: /Leave this form\?/ });
+    await user.click(within(dialog).getByRole('button', { name: 'Stay' }));
+    expect(router.state.location.pathname).toBe('/form');
+    expect(input('Hub').value).toBe('North');
+
+    const unload = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(unload);
+    expect(unload.defaultPrevented).toBe(true);
+
+    await router.navigate('/list');
+    await user.click(
+      within(await screen.findByRole('dialog', { name: /Leave this form\?/ })).getByRole('button', {
+        name: 'Leave',
+      }),
+    );
+    expect(await screen.findByRole('heading', { name: 'The list' })).toBeTruthy();
+  });
+
+  it('lets a successful save leave without asking', async () => {
+    const user = userEvent.setup();
+    const view: { router?: ReturnType<typeof renderInApp>['router'] } = {};
+    view.router = renderInApp({
+      steps: [creditCardSteps[0]!],
+      onSubmit: async () => view.router!.navigate('/list'),
+    }).router;
+    for (const field of creditCardSteps[0]!) await user.type(input(field.label), 'x');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByRole('heading', { name: 'The list' })).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('offers a date picker beside a date field that writes the day.month.year text', async () => {
+    const user = userEvent.setup();
+    renderInApp({
+      steps: [creditCardSteps[1]!],
+      onSubmit: async () => {},
+      dateFields: new Set(['campDate']),
+    });
+    const picker = screen.getByLabelText('Camp Date: pick a date') as HTMLInputElement;
+    expect(picker.type).toBe('date');
+    await user.type(input('Camp Date'), '12.05.2024');
+    expect(picker.value).toBe('2024-05-12');
+
+    fireEvent.change(picker, { target: { value: '2025-01-31' } });
+    expect(input('Camp Date').value).toBe('31.01.2025');
+    // Anything typed is kept as typed (the spec has no date check); the picker then shows empty.
+    await user.clear(input('Camp Date'));
+    await user.type(input('Camp Date'), 'after Diwali');
+    expect(input('Camp Date').value).toBe('after Diwali');
+    expect(picker.value).toBe('');
   });
 });

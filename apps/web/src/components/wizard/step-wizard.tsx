@@ -1,6 +1,10 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import { fieldsSchema, type FieldDefinition } from '@notice-desk/contract/record-fields';
+import { useUnsavedChangesGuard } from '../../hooks/use-unsaved-changes-guard.ts';
 import { schemaFieldErrors } from '../../utils/schema-field-errors.ts';
+import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
+import { DateTextField } from '../ui/date-text-field.tsx';
 import { TextField } from '../ui/text-field.tsx';
 import { StepDots } from './step-dots.tsx';
 import styles from './step-wizard.module.css';
@@ -23,6 +27,10 @@ export type StepWizardProps = {
    * (a server's 400) to show them under their fields; the wizard goes to the step of the first.
    */
   onSubmit: (values: WizardValues) => Promise<WizardFieldErrors | void>;
+  /** Where Cancel goes (the list); leaving with unsaved changes asks first, there or anywhere. */
+  cancelHref: string;
+  /** Fields holding a date as text: each gets a date picker beside it that writes the same text. */
+  dateFields?: ReadonlySet<string>;
 };
 
 /** Every field of `steps` with its value from `source` ('' when absent), e.g. a loaded record. */
@@ -41,9 +49,19 @@ const stepOf = (steps: readonly WizardStep[], key: string) =>
  * valid; Previous moves back without checking and keeps every value; the last step's Submit
  * checks every step and hands all values over at once.
  */
-export function StepWizard({ label, steps, initialValues, onSubmit }: StepWizardProps) {
+export function StepWizard({
+  label,
+  steps,
+  initialValues,
+  onSubmit,
+  cancelHref,
+  dateFields,
+}: StepWizardProps) {
   const schemas = useMemo(() => steps.map((fields) => fieldsSchema(fields)), [steps]);
-  const [values, setValues] = useState<WizardValues>(() => ({ ...wizardValues(steps), ...initialValues }));
+  const [startValues] = useState<WizardValues>(() => ({ ...wizardValues(steps), ...initialValues }));
+  const [values, setValues] = useState<WizardValues>(startValues);
+  const unsaved = Object.keys(values).some((key) => values[key] !== startValues[key]);
+  const { blocker, whileSaving } = useUnsavedChangesGuard(unsaved);
   const [step, setStep] = useState(0);
   // Steps whose messages show: those the user tried to leave with Next or Submit.
   const [checkedSteps, setCheckedSteps] = useState<ReadonlySet<number>>(() => new Set());
@@ -97,7 +115,7 @@ export function StepWizard({ label, steps, initialValues, onSubmit }: StepWizard
     }
     setSubmitting(true);
     try {
-      const fieldErrors = (await onSubmit(values)) ?? {};
+      const fieldErrors = (await whileSaving(() => onSubmit(values))) ?? {};
       const [firstKey] = Object.keys(fieldErrors).filter((key) => stepOf(steps, key) !== -1);
       if (firstKey) {
         setServerErrors(fieldErrors);
@@ -129,19 +147,34 @@ export function StepWizard({ label, steps, initialValues, onSubmit }: StepWizard
     <form ref={formRef} className={styles.wizard} aria-label={label} onSubmit={handleSubmit} noValidate>
       <StepDots count={steps.length} current={step} />
       <div className={styles.fields}>
-        {fields.map((field) => (
-          <TextField
-            key={field.key}
-            name={field.key}
-            label={field.label}
-            aria-required={field.required ? true : undefined}
-            value={values[field.key] ?? ''}
-            error={errors[field.key]}
-            onChange={(event) => setValue(field.key, event.target.value)}
-          />
-        ))}
+        {fields.map((field) =>
+          dateFields?.has(field.key) ? (
+            <DateTextField
+              key={field.key}
+              name={field.key}
+              label={field.label}
+              aria-required={field.required ? true : undefined}
+              value={values[field.key] ?? ''}
+              error={errors[field.key]}
+              onValueChange={(text) => setValue(field.key, text)}
+            />
+          ) : (
+            <TextField
+              key={field.key}
+              name={field.key}
+              label={field.label}
+              aria-required={field.required ? true : undefined}
+              value={values[field.key] ?? ''}
+              error={errors[field.key]}
+              onChange={(event) => setValue(field.key, event.target.value)}
+            />
+          ),
+        )}
       </div>
       <div className={styles.buttons}>
+        <Link className={`button button-secondary ${styles.cancel}`} to={cancelHref}>
+          Cancel
+        </Link>
         {step > 0 && (
           <button type="button" className="button button-secondary" onClick={previous}>
             Previous
@@ -157,6 +190,14 @@ export function StepWizard({ label, steps, initialValues, onSubmit }: StepWizard
           </button>
         )}
       </div>
+      <ConfirmDialog
+        open={blocker.state === 'blocked'}
+        question="Leave this form? What you typed has not been saved and will be lost."
+        confirmLabel="Leave"
+        cancelLabel="Stay"
+        onConfirm={() => blocker.proceed?.()}
+        onCancel={() => blocker.reset?.()}
+      />
     </form>
   );
 }
