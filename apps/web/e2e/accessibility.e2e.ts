@@ -373,6 +373,15 @@ const screens: Screen[] = [
     },
   },
   {
+    name: 'archive (ADMIN)',
+    open: async (page) => {
+      await page.goto('/archive');
+      await heading(page, 'Archive');
+      await page.getByRole('table', { name: 'Archived campaigns' }).waitFor();
+      await page.getByRole('heading', { name: 'Archived credit cards' }).waitFor();
+    },
+  },
+  {
     name: 'audit log with an edit unfolded',
     open: async (page) => {
       await page.goto('/audit-log');
