@@ -88,6 +88,42 @@ export interface ImportFigures {
   ratio: number;
   'rows imported': number;
   'server peak MB': number;
+  /** Latency of the API while the import runs: one request after another, each kind on its own. */
+  'health p99 ms': number;
+  'health max ms': number;
+  'list p99 ms': number;
+  'list max ms': number;
+}
+
+/**
+ * Asks `url` again and again, one request at a time, until stopped; answers each request's time. A
+ * request that waits behind the import (a blocked event loop, a held database) shows in these times.
+ */
+function probe(url: string, headers: Record<string, string>): { stop(): Promise<number[]> } {
+  const times: number[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const start = performance.now();
+      const res = await fetch(url, { headers });
+      await res.arrayBuffer();
+      if (!res.ok) throw new Error(`${url} answered ${res.status} during the import`);
+      times.push(performance.now() - start);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return times;
+    },
+  };
+}
+
+function percentile(times: number[], p: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0);
 }
 
 /** Upload to committed rows, through the HTTP API of a real server process. */
@@ -105,6 +141,8 @@ export async function benchImport(
     const user = await signUpOver(server.baseUrl, 'bench-import');
     const start = performance.now();
     await startNoticeImportOver(server.baseUrl, user.headers, file);
+    const health = probe(`${server.baseUrl}/api/health`, {});
+    const list = probe(`${server.baseUrl}/api/notices/by-user-id?page=1&limit=10`, user.headers);
     let progress: { status?: string; imported?: number; error?: string };
     for (;;) {
       const res = await fetch(`${server.baseUrl}/api/notices/by-user-id/progress-count`, {
@@ -115,6 +153,7 @@ export async function benchImport(
       await new Promise((r) => setTimeout(r, 100));
     }
     const seconds = (performance.now() - start) / 1000;
+    const [healthTimes, listTimes] = [await health.stop(), await list.stop()];
     if (progress.status !== 'done') throw new Error(`bench import failed: ${progress.error}`);
     return {
       database: label,
@@ -123,6 +162,10 @@ export async function benchImport(
       ratio: Number((seconds / excelJsSeconds).toFixed(2)),
       'rows imported': progress.imported ?? 0,
       'server peak MB': peakRssMb(server.child.pid!),
+      'health p99 ms': percentile(healthTimes, 99),
+      'health max ms': Math.round(Math.max(...healthTimes)),
+      'list p99 ms': percentile(listTimes, 99),
+      'list max ms': Math.round(Math.max(...listTimes)),
     };
   } finally {
     await server.stop();

@@ -1,12 +1,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHmac } from 'node:crypto';
+import ExcelJS from 'exceljs';
 import { SignJWT } from 'jose';
 import { noticeFields } from '@notice-desk/contract/notice';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditCardKind, noticeKind, type RecordKindInfo } from './modules/records/record-kinds.ts';
 import { createTestApp, signUp, type SignedIn, type TestApp } from './test/app.ts';
-import { multipart, recordSheet, workbookWithSheet, writeSheet, zipOf } from './test/xlsx.ts';
+import {
+  deflatedRepeat,
+  handWrittenSheet,
+  multipart,
+  recordSheet,
+  workbookOf,
+  workbookWithSheet,
+  writeSheet,
+  zipOf,
+} from './test/xlsx.ts';
 
 /**
  * Bad inputs across the API, each with the answer it must get: a 4xx (never a 5xx) in the one error
@@ -1707,7 +1717,198 @@ const cases: BadInput[] = [
     status: 415,
     message: /Unsupported content type: send application\/json/,
   },
+  // Hostile workbooks (issue 13, section 3): refused as a whole file with a message naming what is
+  // wrong, or imported without the row, whose report names the cell. Never a crash, never a retry.
+  ...hostileWorkbooks(),
 ];
+
+/** Imports `data`, then answers the first line of its row report, as a refusal of that row. */
+async function importCellProblem(who: SignedIn, data: Buffer): Promise<Outcome> {
+  const outcome = await importOutcome(who, data);
+  if (outcome.shownStatus !== '202, imported') return outcome;
+  const { jobId } = outcome.body as { jobId: string };
+  const report = await t.app.inject({
+    method: 'GET',
+    url: `/api/imports/${jobId}/report`,
+    headers: who.headers,
+  });
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(report.rawPayload as unknown as ArrayBuffer);
+  const [row, column, problem] = (workbook.worksheets[0]!.getRow(2).values as string[]).slice(1);
+  return {
+    statusCode: 400,
+    shownStatus: '202, imported without the row; its report names the cell',
+    body: { message: `row ${row}, ${column}: ${problem}` },
+  };
+}
+
+function hostileWorkbooks(): BadInput[] {
+  const sheet = (cell: (ref: string, key: string) => string | undefined, declaration?: string) =>
+    handWrittenSheet(noticeFields, 2, cell, declaration);
+  const at = (target: string, xml: string) => (ref: string) => (ref === target ? xml : undefined);
+  const refused = (sent: string, data: () => Promise<Buffer> | Buffer, message: RegExp): BadInput => ({
+    area: 'imports',
+    sent,
+    send: async () => importOutcome(ravi, await data()),
+    status: 400,
+    message,
+    later: true,
+  });
+  const cellProblem = (sent: string, data: () => Buffer, message: RegExp): BadInput => ({
+    area: 'imports',
+    sent,
+    send: () => importCellProblem(ravi, data()),
+    status: 400,
+    message,
+    later: true,
+  });
+  const styles =
+    '<styleSheet><cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="14"/></cellXfs></styleSheet>';
+  const dateCell = (serial: string) => () =>
+    workbookOf({ sheet: sheet(at('M3', `<c r="M3" s="1"><v>${serial}</v></c>`)), styles });
+  const textCell = (text: string) => () =>
+    workbookOf({ sheet: sheet(at('B3', `<c r="B3" t="inlineStr"><is><t>${text}</t></is></c>`)) });
+  const encoded = (declaration: string, encode: (xml: string) => Buffer) => () =>
+    workbookOf({
+      sheet: encode(sheet(at('B3', '<c r="B3" t="inlineStr"><is><t>Müller</t></is></c>'), declaration)),
+    });
+  return [
+    refused(
+      'a 2 KB sheet with a cell ZZZZZZZ2 (a column index of about 8 billion)',
+      () => workbookOf({ sheet: sheet(at('B3', '<c r="ZZZZZZZ2"><v>1</v></c>')) }),
+      /^Cell ZZZZZZZ2 is past column XFD, the last of Excel's 16,384 columns/,
+    ),
+    refused(
+      'a cell XFE3, one column past the last',
+      () => workbookOf({ sheet: sheet(at('B3', '<c r="XFE3"><v>1</v></c>')) }),
+      /^Cell XFE3 is past column XFD/,
+    ),
+    refused(
+      'a row numbered 1,048,577',
+      () => workbookOf({ sheet: sheet(() => undefined).replace('<row r="3">', '<row r="1048577">') }),
+      /row numbered 1048577; Excel's rows run from 1 to 1,048,576/,
+    ),
+    refused(
+      'a cell reference "2B" (digits before letters)',
+      () => workbookOf({ sheet: sheet(at('B3', '<c r="2B"><v>1</v></c>')) }),
+      /reference "2B" is not one like A1/,
+    ),
+    refused(
+      'a row of 16,385 cells without references',
+      () =>
+        workbookOf({
+          sheet: sheet(() => undefined).replace(
+            '<row r="3">',
+            `<row r="3">${'<c><v>1</v></c>'.repeat(16_385)}`,
+          ),
+        }),
+      /Row 3 has more than 16,384 cells/,
+    ),
+    refused(
+      'a 0.5 MB upload whose shared strings unpack to 500 MB',
+      async () =>
+        workbookOf({
+          sheet: sheet(at('B3', '<c r="B3" t="s"><v>0</v></c>')),
+          sharedStrings: await deflatedRepeat(
+            'xl/sharedStrings.xml',
+            Buffer.from('<sst><si><t>'),
+            Buffer.alloc(1024 * 1024, 'A'),
+            500,
+            Buffer.from('</t></si></sst>'),
+          ),
+        }),
+      /shared strings unpack to more than 256 MB, the most an import may hold in memory/,
+    ),
+    refused(
+      'a sheet in ISO-8859-1 that does not say so (read as UTF-8 it would lose its accents)',
+      encoded('', (xml) => Buffer.from(xml, 'latin1')),
+      /sheet1\.xml is not valid UTF-8 text/,
+    ),
+    refused(
+      'a sheet whose XML declares encoding="x-klingon"',
+      encoded('<?xml version="1.0" encoding="x-klingon"?>', (xml) => Buffer.from(xml)),
+      /in the x-klingon encoding, which imports do not read/,
+    ),
+    refused(
+      'a sheet that declares UTF-16 but is ASCII',
+      encoded('<?xml version="1.0" encoding="UTF-16"?>', (xml) => Buffer.from(xml)),
+      /says it is UTF-16 but its bytes are not/,
+    ),
+    refused(
+      'a sheet in UTF-32 with a BOM',
+      encoded('', (xml) => Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), Buffer.from(xml, 'utf16le')])),
+      /in the UTF-32 encoding, which imports do not read/,
+    ),
+    refused(
+      'a sheet with a raw NUL byte in a cell',
+      () => workbookOf({ sheet: sheet(at('B3', '<c r="B3" t="inlineStr"><is><t>a\0b</t></is></c>')) }),
+      /holds a NUL character, which XML does not allow/,
+    ),
+    refused(
+      'a zip entry that inflates to more bytes than it declares',
+      async () => {
+        const part = await deflatedRepeat(
+          'xl/worksheets/sheet1.xml',
+          Buffer.from(sheet(() => undefined)),
+          Buffer.alloc(0),
+          0,
+          Buffer.alloc(0),
+        );
+        return workbookOf({ sheet: { ...part, size: 100 } });
+      },
+      /The \.xlsx file is damaged/,
+    ),
+    cellProblem(
+      'a date cell holding serial 99999999999',
+      dateCell('99999999999'),
+      /^row 3, Disb Date: 99999999999 is not a date Excel can show/,
+    ),
+    cellProblem(
+      'a date cell holding serial -5',
+      dateCell('-5'),
+      /^row 3, Disb Date: '?-5 is not a date Excel can show/,
+    ),
+    cellProblem(
+      'a date cell holding serial 2958466 (1 January 10000)',
+      dateCell('2958466'),
+      /^row 3, Disb Date: 2958466 is not a date Excel can show/,
+    ),
+    cellProblem(
+      'a cell holding the character reference &#x110000;',
+      textCell('Asha &#x110000;'),
+      /^row 3, Customer Name: The cell holds the character reference &#x110000;, which is not a character/,
+    ),
+    cellProblem(
+      'a cell holding the character reference &#0;',
+      textCell('&#0;'),
+      /^row 3, Customer Name: The cell holds the character reference &#0;/,
+    ),
+    cellProblem(
+      'a cell holding the character reference &#xD800; (half a surrogate pair)',
+      textCell('&#xD800;'),
+      /^row 3, Customer Name: The cell holds the character reference &#xD800;/,
+    ),
+    cellProblem(
+      'a cell holding the character reference &#xFFFE;',
+      textCell('&#xFFFE;'),
+      /^row 3, Customer Name: The cell holds the character reference &#xFFFE;/,
+    ),
+    cellProblem(
+      'a cell holding Excel’s escape _x0000_ (U+0000)',
+      textCell('a_x0000_b'),
+      /^row 3, Customer Name: The cell holds the character U\+0000/,
+    ),
+    cellProblem(
+      'a shared string holding &#x110000;, used by a cell',
+      () =>
+        workbookOf({
+          sheet: sheet(at('B3', '<c r="B3" t="s"><v>0</v></c>')),
+          sharedStrings: '<sst><si><t>Ravi &#x110000;</t></si></sst>',
+        }),
+      /^row 3, Customer Name: The cell holds the character reference &#x110000;/,
+    ),
+  ];
+}
 
 interface Row {
   index: number;

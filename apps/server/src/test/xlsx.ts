@@ -186,3 +186,33 @@ export function workbookOf(parts: {
     ...(parts.styles ? [entry('xl/styles.xml', parts.styles)] : []),
   ]);
 }
+
+/** 0 -> 'A', 36 -> 'AK' */
+export const columnLetters = (i: number) =>
+  (i < 26 ? '' : String.fromCharCode(64 + Math.floor(i / 26))) + String.fromCharCode(65 + (i % 26));
+
+/**
+ * A sheet of records written by hand, as no spreadsheet program would: a header row of the fields'
+ * labels, then `rows` valid rows of inline strings (recordSheet's), in which `cell` may put its own
+ * XML for a cell, given its reference and field key.
+ */
+export function handWrittenSheet(
+  fields: readonly FieldDefinition[],
+  rows: number,
+  cell: (ref: string, key: string) => string | undefined = () => undefined,
+  declaration?: string,
+): string {
+  const line = (r: number, values: string[]) =>
+    `<row r="${r}">${values
+      .map((v, i) => {
+        const ref = `${columnLetters(i)}${r}`;
+        return cell(ref, fields[i]!.key) ?? `<c r="${ref}" t="inlineStr"><is><t>${v}</t></is></c>`;
+      })
+      .join('')}</row>`;
+  return sheetXml(
+    recordSheet(fields, rows)
+      .map((values, i) => line(i + 1, values))
+      .join(''),
+    declaration,
+  );
+}

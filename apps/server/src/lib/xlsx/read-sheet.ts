@@ -437,13 +437,11 @@ function decodeXml(text: string): string {
     })
     .replace(/_x([0-9A-F]{4})_/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   if (decoded.includes('\0')) {
-    throw new CellProblemError(
-      'The cell holds the character U+0000 (written _x0000_), which cannot be stored.',
-    );
+    throw new CellProblemError('The cell holds the character U+0000 (NUL), which cannot be stored.');
   }
   if (loneSurrogate.test(decoded)) {
     throw new CellProblemError(
-      'The cell holds half of a surrogate pair (written _xD800_ to _xDFFF_), which is no character.',
+      'The cell holds half of a surrogate pair (a code from U+D800 to U+DFFF on its own), which is no character.',
     );
   }
   return decoded;

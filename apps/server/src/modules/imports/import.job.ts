@@ -1,5 +1,5 @@
 import { FIELD_MAX } from '@notice-desk/contract/record-fields';
-import type { Database } from '../../db/database.ts';
+import { isPostgres, type Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
 import { PermanentJobError, type JobContext } from '../../jobs/job-runner.ts';
 import { newId } from '../../lib/ids.ts';
@@ -49,9 +49,10 @@ interface Problem {
  * Rows written per transaction: small enough to keep the database free for others between them, and
  * one sheet-reader message's worth (read-sheet-in-worker.ts): at 1,000, rows and their search terms
  * wait long enough to be promoted to the old heap, and a 100,000-row import peaked about 80 MB higher
- * for no gain in speed.
+ * for no gain in speed. On SQLite a transaction runs on the main thread from start to end (its driver
+ * is synchronous), so every request that comes in meanwhile waits for it: half as many rows halve that wait.
  */
-const BATCH = 500;
+const BATCH = { postgres: 500, sqlite: 250 };
 /** Rows searched for the header row. */
 const HEADER_SEARCH = 20;
 
@@ -159,6 +160,7 @@ async function readIntoCampaign(
   const columnOf = new Map(columns.map(([index, key]) => [key, index]));
   const headerOf = (key: string) => map.headers.get(columnOf.get(key)!) ?? key;
   const seen = new Map<string, number>();
+  const batchSize = isPostgres(db) ? BATCH.postgres : BATCH.sqlite;
   let batch: records.RecordRow[] = [];
   let problems: Problem[] = [];
   let imported = 0;
@@ -176,6 +178,10 @@ async function readIntoCampaign(
       if (toReport.length) await trx.insertInto('import_problems').values(toReport).execute();
     });
     await context.progress(reader.progress() * 95);
+    // Let the requests that arrived meanwhile in. Without this the import never gives the event loop
+    // back while the reader keeps rows queued (every await above settles without waiting for I/O on
+    // SQLite, whose driver is synchronous), and the API stalled for the whole import.
+    await new Promise<void>((resolve) => setImmediate(resolve));
   };
 
   for await (const row of rows) {
@@ -233,7 +239,7 @@ async function readIntoCampaign(
       record.id = newId();
       batch.push(record);
     }
-    if (batch.length >= BATCH || problems.length >= BATCH) await flush();
+    if (batch.length >= batchSize || problems.length >= batchSize) await flush();
   }
   await flush();
   if (dataRows === 0) throw new PermanentJobError('The sheet has a header row but no data rows.');

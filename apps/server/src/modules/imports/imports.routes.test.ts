@@ -7,9 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/database.ts';
 import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
 import {
+  handWrittenSheet,
   multipart,
   recordSheet,
-  sheetXml,
   workbookOf,
   workbookWithSheet,
   writeSheet,
@@ -382,30 +382,11 @@ describe('uploads it refuses', () => {
   });
 });
 
-/** 0 -> 'A', 36 -> 'AK' */
-const letters = (i: number) =>
-  (i < 26 ? '' : String.fromCharCode(64 + Math.floor(i / 26))) + String.fromCharCode(65 + (i % 26));
-
-/**
- * A notice sheet written by hand, as no spreadsheet program would: a header row of the labels, then
- * `rows` valid rows of inline strings, in which `cell` may put its own XML for a cell (given its
- * reference and field key).
- */
-function handWritten(
+const handWritten = (
   rows: number,
-  cell: (ref: string, key: string) => string | undefined = () => undefined,
+  cell?: (ref: string, key: string) => string | undefined,
   declaration?: string,
-): string {
-  const line = (r: number, values: string[]) =>
-    `<row r="${r}">${values
-      .map((v, i) => {
-        const ref = `${letters(i)}${r}`;
-        return cell(ref, noticeFields[i]!.key) ?? `<c r="${ref}" t="inlineStr"><is><t>${v}</t></is></c>`;
-      })
-      .join('')}</row>`;
-  const sheet = recordSheet(noticeFields, rows);
-  return sheetXml(sheet.map((values, i) => line(i + 1, values)).join(''), declaration);
-}
+) => handWrittenSheet(noticeFields, rows, cell, declaration);
 
 async function jobAttempts(jobId: string): Promise<number> {
   const { db } = await openDatabase(t.config);
