@@ -543,6 +543,9 @@ describe('keyboard only', () => {
       const [step1, step2, step3, step4] = noticeSteps;
       await tabTo(page, step1[0].label);
       await typeStep(page, step1, 'K');
+      // The buttons in the order they show: Cancel at the start of the row, then Next.
+      await page.keyboard.press('Tab');
+      expect(await focusedName(page)).toBe('Cancel');
       await page.keyboard.press('Tab');
       expect(await focusedName(page)).toBe('Next');
       await page.keyboard.press('Space');

@@ -40,8 +40,10 @@ export function DateTextField({
           onChange={(event) => onValueChange(event.target.value)}
           {...input}
         />
+        {/* For the pointer: from the keyboard the date is typed in the text, so Tab goes field to field. */}
         <input
           type="date"
+          tabIndex={-1}
           className={`${styles.input} ${styles.picker}`}
           aria-label={`${label}: pick a date`}
           value={dateTextToPicker(value)}
