@@ -152,6 +152,9 @@ const idRoutes: Record<string, Attack> = {
   'PUT /api/whatsapptemplates/update/:id': async () => [],
   'GET /api/emailTemplates/:id': async () => [],
   'PUT /api/emailTemplates/update/:id': async () => [],
+  // A template's language variants are templates too (template-languages.routes.test.ts: 403 for a plain user).
+  'POST /api/whatsapptemplates/:id/variants': async () => [],
+  'POST /api/emailTemplates/:id/variants': async () => [],
   // A password-reset token is a secret mailed to the account, not the id of something owned
   // (auth.routes.test.ts: used, expired and unknown tokens are refused).
   'PUT /api/auth/reset-password/:token': async () => [],

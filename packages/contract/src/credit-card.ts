@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fieldsSchema, recordId, type FieldDefinition } from './record-fields.ts';
+import { fieldsSchema, languageField, recordId, type FieldDefinition } from './record-fields.ts';
 
 const field = (key: string, label: string): FieldDefinition => ({
   key,
@@ -35,6 +35,7 @@ export const creditCardSteps = [
     field('campLocation', 'Camp Location'),
     field('noticeDate', 'Notice Date'),
     field('referenceNo', 'Reference No'),
+    languageField,
   ],
 ] as const satisfies readonly (readonly FieldDefinition[])[];
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fieldsSchema, recordId, type FieldDefinition } from './record-fields.ts';
+import { fieldsSchema, languageField, recordId, type FieldDefinition } from './record-fields.ts';
 
 /** The notice wizard's four steps, in order, with the spec's labels and messages verbatim. */
 export const noticeSteps = [
@@ -48,6 +48,7 @@ export const noticeSteps = [
     { key: 'legalManager', label: 'Legal Manager', required: 'Legal Manager is required!!' },
     { key: 'remark', label: 'Remark', required: 'Remark is required!!' },
     { key: 'modeOfDispatch', label: 'Mode Of Dispatch', required: 'Mode Of Dispatch is required!!' },
+    languageField,
   ],
 ] as const satisfies readonly (readonly FieldDefinition[])[];
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { languages, recordLanguageNote } from './languages.ts';
 
 /** One input of a record wizard: its key in the API, its label on screen, and its message when left empty. */
 export interface FieldDefinition {
@@ -6,6 +7,10 @@ export interface FieldDefinition {
   label: string;
   /** The spec's message under the field; absent when the field is optional. */
   required?: string;
+  /** Values the form suggests (the field still takes any text). */
+  suggestions?: readonly string[];
+  /** A note under the field about what its value means, e.g. which template a language prints. */
+  note?: (value: string) => string | undefined;
 }
 
 /** Longest value a record field may hold; longer is refused, never truncated. */
@@ -31,5 +36,16 @@ export function fieldsSchema<const F extends readonly FieldDefinition[]>(fields:
     [K in F[number]['key']]: z.ZodType<string, string | undefined>;
   }>;
 }
+
+/**
+ * The record's language, optional, on each wizard's last step: it picks the template's language variant.
+ * A value that names no language is kept and prints the default template (the note says so).
+ */
+export const languageField = {
+  key: 'language',
+  label: 'Language',
+  suggestions: languages.map((language) => language.name),
+  note: recordLanguageNote,
+} as const satisfies FieldDefinition;
 
 export const recordId = z.uuid({ error: 'The id is not a record id.' });

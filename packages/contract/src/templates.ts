@@ -4,7 +4,25 @@ import type { CampaignType } from './campaigns.ts';
 /** Templates may hold up to this much text; a bigger body answers 413. */
 export const TEMPLATE_MAX_BYTES = 2 * 1024 * 1024;
 
-export interface WhatsappTemplate {
+/** A language variant of a template, as its default template lists it. */
+export interface TemplateVariant {
+  _id: string;
+  /** The variant's language code (`hi`, `ta`). */
+  language: string;
+  name: string;
+}
+
+/** What every template says about languages: a default has variants, a variant names its default. */
+export interface TemplateLanguage {
+  /** The language code of a variant; null for a default template, which prints for every other language. */
+  language: string | null;
+  /** The default template a variant belongs to; null for a default. */
+  variantOf: string | null;
+  /** A default's variants (none for a variant). */
+  variants: TemplateVariant[];
+}
+
+export interface WhatsappTemplate extends TemplateLanguage {
   _id: string;
   key: string;
   name: string;
@@ -14,7 +32,7 @@ export interface WhatsappTemplate {
   placeholders: string[];
 }
 
-export interface EmailTemplate {
+export interface EmailTemplate extends TemplateLanguage {
   _id: string;
   key: string;
   name: string;
@@ -22,6 +40,14 @@ export interface EmailTemplate {
   kind: CampaignType;
   placeholders: string[];
 }
+
+/** Adds a language variant to a default template; it starts as a copy of the default's text. */
+export const templateVariantCreate = z.object({
+  language: z
+    .string({ error: 'Choose a language.' })
+    .refine((v) => v.trim().length > 0, { error: 'Choose a language.' }),
+});
+export type TemplateVariantCreate = z.infer<typeof templateVariantCreate>;
 
 export interface TemplateList<T> {
   items: T[];

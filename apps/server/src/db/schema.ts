@@ -133,6 +133,10 @@ export interface EmailTemplatesTable {
   html: string;
   created_at: string;
   updated_at: string;
+  /** A variant's language code (`hi`); null on a default template. */
+  language: string | null;
+  /** The default template a variant belongs to; null on a default. */
+  variant_of: string | null;
 }
 
 export interface WhatsappTemplatesTable {
@@ -143,6 +147,10 @@ export interface WhatsappTemplatesTable {
   value: string;
   created_at: string;
   updated_at: string;
+  /** A variant's language code (`hi`); null on a default template. */
+  language: string | null;
+  /** The default template a variant belongs to; null on a default. */
+  variant_of: string | null;
 }
 
 export type Channel = 'email' | 'whatsapp';

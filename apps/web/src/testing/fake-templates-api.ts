@@ -12,6 +12,9 @@ export const whatsappTemplate = (n: number, overrides: Partial<WhatsappTemplate>
   value: `Dear {{custName}}, message ${n}.`,
   kind: 'notice',
   placeholders: ['custName', 'loanNo', 'totalOverdueAmt'],
+  language: null,
+  variantOf: null,
+  variants: [],
   ...overrides,
 });
 
@@ -22,6 +25,9 @@ export const emailTemplate = (n: number, overrides: Partial<EmailTemplate> = {})
   html: `<p>Dear {{custName}}, letter ${n}.</p>`,
   kind: 'notice',
   placeholders: ['custName', 'loanNo'],
+  language: null,
+  variantOf: null,
+  variants: [],
   ...overrides,
 });
 

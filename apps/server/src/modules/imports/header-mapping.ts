@@ -18,6 +18,7 @@ const extraHeaders: Record<RecordKind, Record<string, string[]>> = {
     emailId: ['EMAIL', 'E-MAIL', 'MAIL ID'],
     referenceNo: ['REF NO', 'REFERENCE NUMBER'],
     maskNo: ['MASK CARD', 'MASKCARD', 'CARD NO'],
+    language: ['NOTICE LANGUAGE'],
   },
   notice: {
     loanNo: ['LOAN NUMBER', 'LAN', 'LAN NO', 'AGREEMENT NO'],
@@ -36,6 +37,7 @@ const extraHeaders: Record<RecordKind, Record<string, string[]>> = {
     custMobileNo: ['MOBILE NO', 'MOBILE', 'CUST MOBILE NO', 'CUSTOMER MOBILE NO'],
     allocationDated: ['ALLOCATION DATED'],
     modeOfDispatch: ['MODE OF DISPATCH', 'DISPATCH MODE'],
+    language: ['NOTICE LANGUAGE'],
   },
 };
 
@@ -115,6 +117,8 @@ const creditCardSheetHeaders = [
   'CAMP LOCATION',
   'NOTICE DATE',
   'REFERENCE NO',
+  // Not one of staff's own headers: where a sheet says which language the notice prints in.
+  'LANGUAGE',
 ];
 
 /** The header row of a kind's sample sheet: staff's own headers for credit cards, the form labels for notices. */

@@ -16,6 +16,7 @@ import type { FileStore } from '../../lib/storage.ts';
 import { recordKinds } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
 import { checkPlaceholders, fillPlaceholders } from '../templates/placeholders.ts';
+import { defaultsOf, variantFor } from '../templates/language-variants.ts';
 import { pdfTemplatesOf, type EmailTemplateRow } from '../templates/templates.repository.ts';
 
 export interface RenderedPdf {
@@ -55,18 +56,21 @@ export function mergeTemplate(
 
 /**
  * The template a record prints with: for a credit card, the activity template whose key or name matches
- * its Activity (ignoring case and spaces), else the default; for a notice, the notice template.
+ * its Activity (ignoring case and spaces), else the default; for a notice, the notice template. Then that
+ * template's variant in the record's language, where it has one.
  */
 export function templateFor(
   kind: RecordKind,
   fields: Record<string, string | undefined>,
   templates: EmailTemplateRow[],
 ): EmailTemplateRow {
-  const fallback = templates.find((t) => t.key === `${kind}-default`) ?? templates[0];
+  const defaults = defaultsOf(templates);
+  const fallback = defaults.find((t) => t.key === `${kind}-default`) ?? defaults[0];
   if (!fallback) throw new AppError(500, 'NO_TEMPLATE', `There is no PDF template for ${kind} records.`);
-  if (kind !== 'credit-card' || !fields.activity) return fallback;
-  const activity = squash(fields.activity);
-  return templates.find((t) => squash(t.key) === activity || squash(t.name) === activity) ?? fallback;
+  const activity = kind === 'credit-card' && fields.activity ? squash(fields.activity) : undefined;
+  const base =
+    (activity && defaults.find((t) => squash(t.key) === activity || squash(t.name) === activity)) || fallback;
+  return variantFor(base, templates, fields.language);
 }
 
 /**
@@ -98,7 +102,9 @@ export class PdfsService {
     const documents = rows.map((row) => {
       const fields = Object.fromEntries(info.fields.map((f) => [f.key, row[f.key] ?? '']));
       const template = templateFor(kind, fields, templates);
+      // The variant is part of the key: two languages never share a kept PDF, whatever their text.
       const hash = createHash('sha256')
+        .update(`${template.id}\0${template.language ?? ''}\0`)
         .update(template.html)
         .update('\0')
         .update(JSON.stringify(fields))

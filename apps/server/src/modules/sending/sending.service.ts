@@ -29,7 +29,9 @@ import {
 } from '../pdfs/pdfs.service.ts';
 import { recordKinds } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
+import { defaultsOf, variantFor } from '../templates/language-variants.ts';
 import { fillPlaceholders } from '../templates/placeholders.ts';
+import { whatsappTemplatesOf } from '../templates/templates.repository.ts';
 import * as deliveries from './deliveries.repository.ts';
 
 export const SEND_JOB = 'send';
@@ -354,24 +356,24 @@ export class SendingService {
 
   private async messageTemplates(kind: RecordKind) {
     const keys = [`email-subject-${kind}`, `email-body-${kind}`];
-    const [mail, whatsapp] = await Promise.all([
+    const [mail, whatsappVariants] = await Promise.all([
       this.deps.db.selectFrom('email_templates').select(['key', 'html']).where('key', 'in', keys).execute(),
-      this.deps.db
-        .selectFrom('whatsapp_templates')
-        .select('value')
-        .where('kind', '=', kind)
-        .executeTakeFirst(),
+      whatsappTemplatesOf(this.deps.db, kind),
     ]);
     const find = (key: string) => mail.find((t) => t.key === key)?.html ?? '';
+    const [whatsapp] = defaultsOf(whatsappVariants);
     if (!whatsapp) throw new PermanentJobError(`There is no WhatsApp template for ${kind} records.`);
-    return { subject: find(keys[0]!), body: find(keys[1]!), whatsapp: whatsapp.value };
+    // Each record's caption is its language's variant of the default, where there is one.
+    const captionFor = (row: Record<string, string>) =>
+      variantFor(whatsapp, whatsappVariants, row.language).value;
+    return { subject: find(keys[0]!), body: find(keys[1]!), captionFor };
   }
 
   private async sendOne(
     delivery: deliveries.DeliveryRow,
     row: Record<string, string>,
     pdf: Buffer,
-    templates: { subject: string; body: string; whatsapp: string },
+    templates: { subject: string; body: string; captionFor: (row: Record<string, string>) => string },
   ): Promise<{ status: DeliveryStatus; messageId: string }> {
     const kind = delivery.record_kind;
     const filename = pdfFileName(kind, row);
@@ -409,7 +411,7 @@ export class SendingService {
       to,
       pdf,
       filename,
-      caption: plain(templates.whatsapp),
+      caption: plain(templates.captionFor(row)),
       reference: delivery.id,
     });
     return { status: receipt.via === 'outbox' ? 'outbox' : 'sent', messageId: receipt.messageId };

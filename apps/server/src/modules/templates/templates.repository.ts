@@ -1,6 +1,8 @@
 import type { Database } from '../../db/database.ts';
 import type { EmailTemplatesTable, RecordKind, WhatsappTemplatesTable } from '../../db/schema.ts';
 
+export type TemplateTable = 'email_templates' | 'whatsapp_templates';
+
 export type EmailTemplateRow = EmailTemplatesTable;
 export type WhatsappTemplateRow = WhatsappTemplatesTable;
 
@@ -64,4 +66,32 @@ export async function updateWhatsappTemplate(
   now: string,
 ): Promise<void> {
   await db.updateTable('whatsapp_templates').set({ value, updated_at: now }).where('id', '=', id).execute();
+}
+
+/** The language variants of the given default templates, by name. */
+export function variantsOf(
+  db: Database,
+  table: TemplateTable,
+  baseIds: readonly string[],
+): Promise<{ id: string; name: string; language: string | null; variant_of: string | null }[]> {
+  if (baseIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom(table)
+    .select(['id', 'name', 'language', 'variant_of'])
+    .where('variant_of', 'in', baseIds)
+    .orderBy('name')
+    .execute();
+}
+
+export async function insertEmailTemplate(db: Database, row: EmailTemplateRow): Promise<void> {
+  await db.insertInto('email_templates').values(row).execute();
+}
+
+export async function insertWhatsappTemplate(db: Database, row: WhatsappTemplateRow): Promise<void> {
+  await db.insertInto('whatsapp_templates').values(row).execute();
+}
+
+/** The WhatsApp templates of a kind: its default and the default's language variants. */
+export function whatsappTemplatesOf(db: Database, kind: RecordKind): Promise<WhatsappTemplateRow[]> {
+  return db.selectFrom('whatsapp_templates').selectAll().where('kind', '=', kind).orderBy('id').execute();
 }

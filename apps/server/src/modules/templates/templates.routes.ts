@@ -4,6 +4,7 @@ import { recordId } from '@notice-desk/contract/record-fields';
 import {
   emailTemplateUpdate,
   TEMPLATE_MAX_BYTES,
+  templateVariantCreate,
   whatsappTemplateUpdate,
 } from '@notice-desk/contract/templates';
 import type { App, AppContext } from '../../app-context.ts';
@@ -102,5 +103,38 @@ export function templatesRoutes(app: App, { templates, guards }: AppContext): vo
       },
     },
     (req) => templates.updateEmail(req.user._id, req.params.id, req.body),
+  );
+
+  app.post(
+    '/api/emailTemplates/:id/variants',
+    {
+      ...adminOnly,
+      schema: {
+        tags,
+        summary: 'Add a language variant to a PDF Editor template',
+        description:
+          'Adds a variant of a default PDF template (the notice template or a credit-card activity template) in a language, named by code, English or native name (hi, Hindi, हिन्दी), starting as a copy of the default’s HTML; answers 201 with it. A record whose language names that language prints the variant; any other record prints the default. 400 for a language that is not one of India’s scheduled languages or English, or for a variant or an e-mail subject or body; 409 when the template already has that language.',
+        params: idParams,
+        body: templateVariantCreate,
+      },
+    },
+    async (req, reply) =>
+      reply.code(201).send(await templates.addEmailVariant(req.user._id, req.params.id, req.body)),
+  );
+  app.post(
+    '/api/whatsapptemplates/:id/variants',
+    {
+      ...adminOnly,
+      schema: {
+        tags,
+        summary: 'Add a language variant to a WhatsApp template',
+        description:
+          'Adds a variant of a WhatsApp template in a language (hi, Hindi, हिन्दी), starting as a copy of its text; answers 201 with it. A record whose language names that language is sent the variant. 400 for a language that is not one of India’s scheduled languages or English, or for a variant; 409 when the template already has that language.',
+        params: idParams,
+        body: templateVariantCreate,
+      },
+    },
+    async (req, reply) =>
+      reply.code(201).send(await templates.addWhatsappVariant(req.user._id, req.params.id, req.body)),
   );
 }

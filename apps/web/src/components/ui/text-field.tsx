@@ -6,10 +6,12 @@ type TextFieldProps = Omit<ComponentProps<'input'>, 'id'> & {
   label: string;
   /** The message under the field; the input is marked invalid while there is one. */
   error?: string | undefined;
+  /** A note under the field about what its value means, announced as it changes ('' for none yet). */
+  hint?: string | undefined;
 };
 
 /** A labelled input with its validation message tied to it for assistive technology. */
-export function TextField({ label, error, className, ...input }: TextFieldProps) {
+export function TextField({ label, error, hint, className, ...input }: TextFieldProps) {
   const id = useId();
   const errorId = `${id}-error`;
   return (
@@ -24,6 +26,12 @@ export function TextField({ label, error, className, ...input }: TextFieldProps)
         aria-describedby={error ? errorId : undefined}
         {...input}
       />
+      {/* Read out as it changes (a language typed names its template), not tied to the input like a message. */}
+      {hint !== undefined && (
+        <p className={styles.hint} aria-live="polite" hidden={!hint}>
+          {hint}
+        </p>
+      )}
       {error && (
         <p id={errorId} className={styles.error}>
           {error}

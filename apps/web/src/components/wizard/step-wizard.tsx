@@ -166,10 +166,21 @@ export function StepWizard({
               aria-required={field.required ? true : undefined}
               value={values[field.key] ?? ''}
               error={errors[field.key]}
+              list={field.suggestions ? `${field.key}-suggestions` : undefined}
+              hint={field.note ? (field.note(values[field.key] ?? '') ?? '') : undefined}
               onChange={(event) => setValue(field.key, event.target.value)}
             />
           ),
         )}
+        {fields
+          .filter((field) => field.suggestions)
+          .map((field) => (
+            <datalist key={field.key} id={`${field.key}-suggestions`}>
+              {field.suggestions?.map((suggestion) => (
+                <option key={suggestion} value={suggestion} />
+              ))}
+            </datalist>
+          ))}
       </div>
       <div className={styles.buttons}>
         <Link className={`button button-secondary ${styles.cancel}`} to={cancelHref}>
