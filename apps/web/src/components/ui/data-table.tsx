@@ -343,7 +343,6 @@ function VirtualRows<TRow>({ shown, tbody, columnCount, renderRow }: VirtualRows
     estimateSize: () => VIRTUAL_ROW_HEIGHT,
     overscan: OVERSCAN_ROWS,
     scrollMargin,
-    getItemKey: (index) => shown[index]!.id,
     // Scrolling re-renders a few dozen rows; React batches them without forcing a synchronous commit.
     useFlushSync: false,
   });
