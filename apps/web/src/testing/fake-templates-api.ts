@@ -69,6 +69,29 @@ export function fakeTemplatesApi({
         total: templates.length,
       });
     }
+    if (request.method === 'POST' && id === 'variants') {
+      // A variant: a copy of the default in the language asked for, listed on the default.
+      const base = templates.find((template) => template._id === action) as
+        (EmailTemplate & WhatsappTemplate) | undefined;
+      const language = (body as { language: string }).language;
+      if (!base) return jsonResponse(404, { statusCode: 404, code: 'NOT_FOUND', message: 'Not found.' });
+      const variant = {
+        ...base,
+        _id: `${base._id.slice(0, -4)}${String(templates.length).padStart(4, '0')}`,
+        key: `${base.key}.${language}`,
+        name: `${base.name} (${language})`,
+        language,
+        variantOf: base._id,
+        variants: [],
+      };
+      templates.push(variant);
+      // A copy: the test's own template object stays as it was given.
+      templates[templates.indexOf(base)] = {
+        ...base,
+        variants: [...base.variants, { _id: variant._id, language, name: variant.name }],
+      } as (typeof templates)[number];
+      return jsonResponse(201, variant);
+    }
     const index = templates.findIndex((template) => template._id === (action === 'update' ? id : action));
     if (index === -1)
       return jsonResponse(404, {

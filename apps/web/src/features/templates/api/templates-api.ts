@@ -5,6 +5,8 @@ import { api } from '../../../lib/api.ts';
 type PageArgs = { page: number; limit: number };
 type TemplateUpdate<TBody> = { id: string; body: TBody };
 type PreviewArgs = { kind: CampaignType; html: string };
+/** A default template's id and the language of the variant to add to it. */
+type VariantArgs = { id: string; language: string };
 
 /** A rendered PDF needs more time than a list read: the server may be starting its browser. */
 const PREVIEW_TIMEOUT_MS = 120_000;
@@ -35,6 +37,15 @@ export const templatesApi = templatesCache.injectEndpoints({
       invalidatesTags: (_result, error, { id }) =>
         error ? [] : ['WhatsappTemplates', { type: 'WhatsappTemplates', id }],
     }),
+    addWhatsappTemplateVariant: build.mutation<WhatsappTemplate, VariantArgs>({
+      query: ({ id, language }) => ({
+        url: `/api/whatsapptemplates/${encodeURIComponent(id)}/variants`,
+        method: 'POST',
+        body: { language },
+      }),
+      invalidatesTags: (_result, error, { id }) =>
+        error ? [] : ['WhatsappTemplates', { type: 'WhatsappTemplates', id }],
+    }),
     getEmailTemplates: build.query<TemplateList<EmailTemplate>, PageArgs>({
       query: ({ page, limit }) => ({ url: '/api/emailTemplates/getdata', params: { page, limit } }),
       providesTags: ['EmailTemplates'],
@@ -51,6 +62,15 @@ export const templatesApi = templatesCache.injectEndpoints({
         url: `/api/emailTemplates/update/${encodeURIComponent(id)}`,
         method: 'PUT',
         body,
+      }),
+      invalidatesTags: (_result, error, { id }) =>
+        error ? [] : ['EmailTemplates', { type: 'EmailTemplates', id }],
+    }),
+    addEmailTemplateVariant: build.mutation<EmailTemplate, VariantArgs>({
+      query: ({ id, language }) => ({
+        url: `/api/emailTemplates/${encodeURIComponent(id)}/variants`,
+        method: 'POST',
+        body: { language },
       }),
       invalidatesTags: (_result, error, { id }) =>
         error ? [] : ['EmailTemplates', { type: 'EmailTemplates', id }],
@@ -76,8 +96,10 @@ export const {
   useGetWhatsappTemplatesQuery,
   useGetWhatsappTemplateQuery,
   useUpdateWhatsappTemplateMutation,
+  useAddWhatsappTemplateVariantMutation,
   useGetEmailTemplatesQuery,
   useGetEmailTemplateQuery,
   useUpdateEmailTemplateMutation,
+  useAddEmailTemplateVariantMutation,
   usePreviewEmailTemplateMutation,
 } = templatesApi;

@@ -3,13 +3,15 @@ import { emailTemplateUpdate, type EmailTemplate } from '@notice-desk/contract/t
 import { TextField } from '../../../components/ui/text-field.tsx';
 import { useForm } from '../../../hooks/use-form.ts';
 import { schemaFieldErrors } from '../../../utils/schema-field-errors.ts';
-import { useUpdateEmailTemplateMutation } from '../api/templates-api.ts';
+import { paths } from '../../../config/paths.ts';
+import { useAddEmailTemplateVariantMutation, useUpdateEmailTemplateMutation } from '../api/templates-api.ts';
 import { insertAtCursor } from '../utils/insert-at-cursor.ts';
 import { saveTemplate } from '../utils/save-template.ts';
 import { isPlainTextTemplate } from '../utils/template-format.ts';
 import { PlaceholderList } from './placeholder-list.tsx';
 import { PreviewButton } from './preview-button.tsx';
 import { RichTextEditor, type RichTextEditorHandle } from './rich-text-editor.tsx';
+import { TemplateLanguages } from './template-languages.tsx';
 import styles from './template-editor.module.css';
 
 const htmlSchema = emailTemplateUpdate.pick({ html: true });
@@ -23,6 +25,7 @@ type EmailTemplateFormProps = {
 /** One step: the name is shown read-only, the body is edited (as rich text, but for a subject line) and saved. */
 export function EmailTemplateForm({ template, onSaved }: EmailTemplateFormProps) {
   const [updateTemplate, { isLoading }] = useUpdateEmailTemplateMutation();
+  const [addVariant, { isLoading: addingVariant }] = useAddEmailTemplateVariantMutation();
   const plainText = isPlainTextTemplate(template);
   const editor = useRef<RichTextEditorHandle>(null);
   const subjectRef = useRef<HTMLInputElement>(null);
@@ -96,6 +99,15 @@ export function EmailTemplateForm({ template, onSaved }: EmailTemplateFormProps)
           />
         )}
         <PlaceholderList placeholders={template.placeholders} onInsert={insertPlaceholder} />
+        {/* The e-mail subject and body go in one language; the PDFs and WhatsApp texts take variants. */}
+        {!template.key.startsWith('email-') && (
+          <TemplateLanguages
+            template={template}
+            hrefOf={paths.templates.editEmail.getHref}
+            onAdd={(language) => addVariant({ id: template._id, language }).unwrap()}
+            adding={addingVariant}
+          />
+        )}
       </aside>
     </div>
   );

@@ -4,10 +4,15 @@ import { TextAreaField } from '../../../components/ui/text-area-field.tsx';
 import { TextField } from '../../../components/ui/text-field.tsx';
 import { useForm } from '../../../hooks/use-form.ts';
 import { schemaFieldErrors } from '../../../utils/schema-field-errors.ts';
-import { useUpdateWhatsappTemplateMutation } from '../api/templates-api.ts';
+import { paths } from '../../../config/paths.ts';
+import {
+  useAddWhatsappTemplateVariantMutation,
+  useUpdateWhatsappTemplateMutation,
+} from '../api/templates-api.ts';
 import { insertAtCursor } from '../utils/insert-at-cursor.ts';
 import { saveTemplate } from '../utils/save-template.ts';
 import { PlaceholderList } from './placeholder-list.tsx';
+import { TemplateLanguages } from './template-languages.tsx';
 import styles from './template-editor.module.css';
 
 const valueSchema = whatsappTemplateUpdate.pick({ value: true });
@@ -21,6 +26,7 @@ type WhatsappTemplateFormProps = {
 /** One step: the name is shown read-only, the message text is edited and saved. */
 export function WhatsappTemplateForm({ template, onSaved }: WhatsappTemplateFormProps) {
   const [updateTemplate, { isLoading }] = useUpdateWhatsappTemplateMutation();
+  const [addVariant, { isLoading: addingVariant }] = useAddWhatsappTemplateVariantMutation();
   const valueRef = useRef<HTMLTextAreaElement>(null);
   const form = useForm({
     initialValues: { value: template.value },
@@ -65,6 +71,12 @@ export function WhatsappTemplateForm({ template, onSaved }: WhatsappTemplateForm
       </form>
       <aside className={`panel ${styles.aside}`} aria-label="Template help">
         <PlaceholderList placeholders={template.placeholders} onInsert={insertPlaceholder} />
+        <TemplateLanguages
+          template={template}
+          hrefOf={paths.templates.editWhatsapp.getHref}
+          onAdd={(language) => addVariant({ id: template._id, language }).unwrap()}
+          adding={addingVariant}
+        />
       </aside>
     </div>
   );
