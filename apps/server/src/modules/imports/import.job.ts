@@ -8,11 +8,11 @@ import { nowIso } from '../../lib/time.ts';
 import { openFirstSheetInWorker } from '../../lib/xlsx/read-sheet-in-worker.ts';
 import type { SheetReader, SheetRow } from '../../lib/xlsx/read-sheet.ts';
 import { XlsxError } from '../../lib/xlsx/xlsx-error.ts';
-import { appendAudit } from '../audit/audit.repository.ts';
 import * as campaigns from '../campaigns/campaigns.repository.ts';
 import { recordKinds, type RecordKindInfo } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
 import { indexRecords } from '../search/search-index.ts';
+import { prepareHandOver } from './hand-over-in-worker.ts';
 import { mapHeaders, type ColumnMap } from './header-mapping.ts';
 
 export const IMPORT_JOB = 'import';
@@ -93,28 +93,19 @@ export function importJob(db: Database, store: FileStore, limits: ImportLimits) 
       throw asJobError(err);
     }
     const campaignId = newId();
+    const handOver = prepareHandOver(db);
     try {
       const result = await readIntoCampaign(db, context, info, reader, payload, campaignId, limits);
-      await db.transaction().execute(async (trx) => {
-        await records.revealCampaignRecords(trx, info, campaignId, job.owner_id);
-        await campaigns.markCampaignReady(trx, campaignId, result);
-        await records.adjustRecordCount(trx, job.owner_id, info.kind, result.imported);
-        await context.complete(trx, result);
-        await appendAudit(trx, {
-          actorId: job.owner_id,
-          action: 'campaign.import',
-          subjectType: 'campaign',
-          subjectId: campaignId,
-          summary: `${payload.campaignName}: ${result.imported} ${info.label.toLowerCase()} record(s) imported, ${result.skipped} skipped`,
-          after: {
-            file: payload.campaignName,
-            kind: info.kind,
-            imported: result.imported,
-            skipped: result.skipped,
-          },
-        });
+      await handOver.run(context, {
+        kind: info.kind,
+        campaignId,
+        ownerId: job.owner_id,
+        campaignName: payload.campaignName,
+        imported: result.imported,
+        skipped: result.skipped,
       });
     } catch (err) {
+      handOver.cancel();
       await campaigns.deleteUnfinishedImport(db, job.id).catch(() => undefined);
       throw asJobError(err);
     } finally {

@@ -1,0 +1,44 @@
+import type { Database } from '../../db/database.ts';
+import type { RecordKind } from '../../db/schema.ts';
+import { appendAudit } from '../audit/audit.repository.ts';
+import * as campaigns from '../campaigns/campaigns.repository.ts';
+import { recordKinds } from '../records/record-kinds.ts';
+import * as records from '../records/records.repository.ts';
+
+/** What the end of an import needs to hand its hidden rows to their owner. */
+export interface HandOver {
+  kind: RecordKind;
+  campaignId: string;
+  ownerId: string;
+  campaignName: string;
+  imported: number;
+  skipped: number;
+}
+
+/**
+ * The one transaction that ends an import: its rows appear in their owner's lists, the campaign is
+ * ready, the counts move, the job is done (`complete`, which throws when another worker took the job
+ * over, rolling all of it back) and the audit log says so.
+ */
+export async function handOver(
+  db: Database,
+  h: HandOver,
+  complete: (trx: Database) => Promise<void>,
+): Promise<void> {
+  const info = recordKinds[h.kind];
+  const result = { campaignId: h.campaignId, imported: h.imported, skipped: h.skipped };
+  await db.transaction().execute(async (trx) => {
+    await records.revealCampaignRecords(trx, info, h.campaignId, h.ownerId);
+    await campaigns.markCampaignReady(trx, h.campaignId, result);
+    await records.adjustRecordCount(trx, h.ownerId, info.kind, h.imported);
+    await complete(trx);
+    await appendAudit(trx, {
+      actorId: h.ownerId,
+      action: 'campaign.import',
+      subjectType: 'campaign',
+      subjectId: h.campaignId,
+      summary: `${h.campaignName}: ${h.imported} ${info.label.toLowerCase()} record(s) imported, ${h.skipped} skipped`,
+      after: { file: h.campaignName, kind: info.kind, imported: h.imported, skipped: h.skipped },
+    });
+  });
+}
