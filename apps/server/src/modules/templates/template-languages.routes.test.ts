@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
 import { pdftotext } from '../../test/pdf-text.ts';
 import { multipart, writeSheet } from '../../test/xlsx.ts';
+import { unzip } from '../../test/zip.ts';
 import { creditCardKind, noticeKind } from '../records/record-kinds.ts';
 
 let t: TestApp;
@@ -40,7 +41,7 @@ const sample = (fields: readonly { key: string }[], tag: string) =>
 async function createRecord(kind: 'notices' | 'credit-cards', fields: Record<string, string>) {
   const res = await call(user, 'POST', `/api/${kind}`, fields);
   expect(res.statusCode, res.body).toBe(201);
-  return res.json<{ _id: string; language: string }>();
+  return res.json<{ _id: string; language: string; campaignId: string }>();
 }
 
 /** The text pdftotext reads from the PDF the list's link opens for the record. */
@@ -109,6 +110,19 @@ describe('a record’s language picks the PDF variant', () => {
     const defaultText = await pdfTextOf('notices', unknown._id);
     expect(defaultText).toContain('NOTICE FOR CONCILIATION');
     expect(defaultText).not.toMatch(/[\u0900-\u097f]/);
+
+    // The campaign's zip holds the same variants.
+    const zip = await call(
+      user,
+      'GET',
+      `/api/campaigns/export-campaign/notice?campaignid=${hindi.campaignId}`,
+    );
+    expect(zip.statusCode, zip.body.slice(0, 300)).toBe(200);
+    const entries = await unzip(zip.rawPayload);
+    const zipped = async (tag: string) =>
+      pdftotext(entries.find((entry) => entry.name.startsWith(`loanNo-${tag} `))!.data);
+    expect(await zipped('hi')).toContain('सूचना');
+    expect(await zipped('x')).toContain('NOTICE FOR CONCILIATION');
   });
 
   it('keeps a PDF per variant: a new variant for the record’s language is printed, not the default kept before', async () => {
@@ -192,6 +206,52 @@ describe('adding a language variant', () => {
         })
       ).statusCode,
     ).toBe(404);
+  });
+});
+
+describe('sending in a record’s language', () => {
+  it('captions the WhatsApp message with the variant in the record’s language, and the default for the rest', async () => {
+    const whatsapp = (await call(admin, 'GET', '/api/whatsapptemplates/getdata')).json<{
+      items: Template[];
+    }>().items;
+    const card = whatsapp.find((template) => template.key === 'credit-card')!;
+    const added = await call(admin, 'POST', `/api/whatsapptemplates/${card._id}/variants`, {
+      language: 'தமிழ்',
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const value = 'அன்புள்ள {{custName}}, நிலுவைத் தொகை {{noticeBalance | inr}}.';
+    expect(
+      (await call(admin, 'PUT', `/api/whatsapptemplates/update/${added.json()._id}`, { value })).statusCode,
+    ).toBe(200);
+    const sendOne = async (tag: string, language: string) => {
+      const created = await createRecord('credit-cards', {
+        ...sample(creditCardKind.fields, tag),
+        custName: `Customer ${tag}`,
+        emailId: `${tag}@example.com`,
+        custMobileNo: '9876543210',
+        noticeBalance: '125000.50',
+        language,
+      });
+      const sent = await call(user, 'POST', '/api/campaigns/send-mail', {
+        data: [created._id],
+        type: 'credit-card',
+      });
+      expect(sent.statusCode, sent.body).toBe(200);
+    };
+    await sendOne('tamil', 'Tamil');
+    await sendOne('english', 'Klingon');
+    const outbox = path.join(t.config.dataDir, 'outbox');
+    const captions = fs
+      .readdirSync(outbox)
+      .filter((file) => file.endsWith('.whatsapp.json'))
+      .map(
+        (file) =>
+          (JSON.parse(fs.readFileSync(path.join(outbox, file), 'utf8')) as { caption: string }).caption,
+      );
+    expect(captions).toContain('அன்புள்ள Customer tamil, நிலுவைத் தொகை ₹1,25,000.50.');
+    expect(captions.find((caption) => caption.includes('Customer english'))).toMatch(
+      /^Dear Customer english, /,
+    );
   });
 });
 
