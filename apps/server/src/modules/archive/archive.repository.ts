@@ -59,18 +59,33 @@ export async function countForDelete(
   return { archive, erase: total - archive };
 }
 
-/** Removes the search terms of the live records in the scope: archived or erased, none is found again. */
+/**
+ * Removes the search terms of the live records in the scope: archived or erased, none is found again.
+ * Terms are found through their campaign (record_search's (campaign_id, record_id) index): archived
+ * records have none left, and every live record of the scope goes, so a whole campaign's terms can go.
+ * (Matching them against the records instead took PostgreSQL over 5 minutes for 100,000 notices.)
+ */
 export async function unindexForDelete(
   db: Database,
   info: RecordKindInfo,
   ownerId: string,
   scope: DeleteScope,
 ): Promise<void> {
-  const table = info.table;
-  const campaign = scope.campaignId !== undefined ? sql`and campaign_id = ${scope.campaignId}` : sql``;
-  await sql`
-    delete from record_search where owner_id = ${ownerId} and kind = ${info.kind} ${campaign}
-      and record_id in (select id from ${sql.table(table)} where ${live(table, ownerId, scope)})`.execute(db);
+  let query = db.deleteFrom('record_search').where('owner_id', '=', ownerId).where('kind', '=', info.kind);
+  if (scope.recordId !== undefined)
+    query = query.where('campaign_id', '=', scope.campaignId).where('record_id', '=', scope.recordId);
+  else if (scope.campaignId !== undefined) query = query.where('campaign_id', '=', scope.campaignId);
+  else
+    // Ready campaigns only: an import still writing its hidden rows keeps their terms.
+    query = query.where('campaign_id', 'in', (eb) =>
+      eb
+        .selectFrom('campaigns')
+        .select('id')
+        .where('owner_id', '=', ownerId)
+        .where('kind', '=', info.kind)
+        .where('status', '=', 'ready'),
+    );
+  await query.execute();
 }
 
 /** Archives the served live records in the scope; answers how many. */

@@ -243,7 +243,12 @@ describe.each([noticeKind, creditCardKind])('deleting $label records', (info) =>
   it("a row's Delete archives a served record and erases one never sent, and says which", async () => {
     const made = await recordsInEveryState(asha, info);
     let live = made.length;
-    for (const record of made) {
+    const found = async (tag: string) =>
+      (await call(asha, 'GET', `/api/search?q=${encodeURIComponent(`Zubin ${tag}`)}`))
+        .json()
+        .results.map((r: { _id: string }) => r._id);
+    for (const [i, record] of made.entries()) {
+      expect(await found(`s${i}`), record.state.name).toContain(record._id);
       const expected = record.state.served ? { archive: 1, erase: 0 } : { archive: 0, erase: 1 };
       const preview = await call(asha, 'GET', `${base}/${record._id}/delete-preview`);
       expect(preview.json(), record.state.name).toEqual(expected);
@@ -259,6 +264,7 @@ describe.each([noticeKind, creditCardKind])('deleting $label records', (info) =>
       expect(page.total).toBe(live);
       expect(page.items.map((r: { _id: string }) => r._id)).not.toContain(record._id);
       expect((await call(asha, 'DELETE', `${base}/${record._id}`)).statusCode).toBe(404);
+      expect(await found(`s${i}`), record.state.name).not.toContain(record._id);
       const evidence = await call(asha, 'GET', `${base}/${record._id}/evidence`);
       expect(evidence.statusCode, record.state.name).toBe(record.state.served ? 200 : 404);
     }
