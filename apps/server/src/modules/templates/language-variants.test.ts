@@ -17,6 +17,7 @@ describe('a record’s language value', () => {
       ['हिंदी', 'hi'],
       ['  HINDI ', 'hi'],
       ['Tamil', 'ta'],
+      ['Tamizh', 'ta'],
       ['ta', 'ta'],
       ['தமிழ்', 'ta'],
       [' t a m i l ', 'ta'],
