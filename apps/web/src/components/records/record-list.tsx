@@ -145,7 +145,8 @@ export function RecordList<TRecord extends StoredRecord>({
         <button
           type="button"
           className="button button-danger"
-          disabled={!data || data.total === 0}
+          // A search's total counts its matches: none found is no sign the list is empty.
+          disabled={!data || (data.total === 0 && !search)}
           onClick={() => setConfirmingDeleteAll(true)}
         >
           Delete All
