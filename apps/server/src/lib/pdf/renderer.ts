@@ -76,6 +76,10 @@ class PrintDeadlineError extends Error {}
  * Speed: records are printed in batches, several to one document, then split per record at marker
  * links only this batch knows. Isolation: no record can reach another's pages, whatever its template
  * does (record-isolation.ts says how); a template that needs a document of its own prints one per record.
+ *
+ * Fonts: only the bundled ones (fonts.ts). A document with a character none of them covers is refused
+ * before printing, and a PDF that embeds any other font (a host font the browser fell back to) is
+ * refused after: its record fails with the reason, the others of its batch print.
  */
 export class PdfRenderer {
   private browser: Promise<RunningBrowser> | undefined;
