@@ -80,6 +80,15 @@ function ensurePdfTools() {
   );
 }
 
+/** The bounce tests read DSNs from a real IMAP server: Debian's Dovecot, started by the test itself. */
+function ensureDovecot() {
+  if (fs.existsSync('/usr/sbin/dovecot')) return;
+  if (aptInstall(['dovecot-imapd'], 'The bounce tests poll a real Dovecot')) return;
+  console.warn(
+    '[setup] dovecot was not found: the IMAP bounce tests are skipped (`sudo apt-get install dovecot-imapd`).',
+  );
+}
+
 function buildWeb() {
   const web = path.join(root, 'apps', 'web');
   const built = mtime(path.join(web, 'dist', 'index.html'));
@@ -96,5 +105,8 @@ function buildWeb() {
 checkNode();
 installDependencies();
 ensureChromium();
-if (process.argv.includes('--test')) ensurePdfTools();
+if (process.argv.includes('--test')) {
+  ensurePdfTools();
+  ensureDovecot();
+}
 buildWeb();

@@ -21,6 +21,7 @@ import { sendingRoutes } from './modules/sending/sending.routes.ts';
 import { templatesRoutes } from './modules/templates/templates.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { webhooksRoutes } from './modules/sending/webhooks.routes.ts';
+import { emailWebhooksRoutes } from './modules/bounces/email-webhooks.routes.ts';
 import { registerApiDocs } from './plugins/api-docs.ts';
 import { createGuards } from './plugins/authenticate.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
@@ -116,6 +117,7 @@ export async function buildApp(
     app.addHook('onReady', async () => {
       services.jobs.start();
       services.retention.start();
+      services.bounceMailbox?.start();
     });
   await app.register(multipart, {
     limits: { fileSize: config.uploadMaxBytes, files: 1, fields: 10, parts: 12, fieldSize: 10_000 },
@@ -136,6 +138,7 @@ export async function buildApp(
   pdfsRoutes(app, context);
   sendingRoutes(app, context);
   webhooksRoutes(app, context);
+  emailWebhooksRoutes(app, context);
   exportsRoutes(app, context);
   evidenceRoutes(app, context);
   archiveRoutes(app, context);

@@ -25,6 +25,9 @@ import { connectRedis, type RedisClient } from './modules/limits/redis.ts';
 import { PdfsService } from './modules/pdfs/pdfs.service.ts';
 import { RecordsService } from './modules/records/records.service.ts';
 import { RetentionService } from './modules/retention/retention.service.ts';
+import { BounceMailbox } from './modules/bounces/bounce-mailbox.ts';
+import { BouncesService } from './modules/bounces/bounces.service.ts';
+import { EmailWebhooks } from './modules/bounces/email-webhooks.service.ts';
 import { SearchService } from './modules/search/search.service.ts';
 import { SEND_JOB, SendingService } from './modules/sending/sending.service.ts';
 import { WhatsappWebhooks } from './modules/sending/webhooks.service.ts';
@@ -58,6 +61,10 @@ export interface Services {
   jobs: JobRunner;
   /** The daily sweep of expired uploads and outbox files; started beside the job runner. */
   retention: RetentionService;
+  bounces: BouncesService;
+  /** Polls BOUNCE_IMAP_URL when set; started beside the job runner. */
+  bounceMailbox: BounceMailbox | undefined;
+  emailWebhooks: EmailWebhooks;
   close(): Promise<void>;
 }
 
@@ -101,6 +108,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
           })
         : outboxSender(path.join(config.dataDir, 'outbox')),
     defaultCountryCode: config.defaultCountryCode,
+    bouncedAddresses: config.bounces.bouncedAddresses,
     sendWindow: config.sendWindow,
     where,
     messageIdDomain: new URL(config.appUrl).hostname,
@@ -118,6 +126,16 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     },
     log,
   );
+  const messageIdDomain = new URL(config.appUrl).hostname;
+  const bounces = new BouncesService(db);
+  const bounceMailbox = config.bounces.imapUrl
+    ? new BounceMailbox(
+        db,
+        bounces,
+        { url: config.bounces.imapUrl, pollIntervalMs: config.bounces.pollIntervalMs, messageIdDomain },
+        log,
+      )
+    : undefined;
   const jobs: JobRunner = new JobRunner({
     db,
     databaseKind: kind,
@@ -176,9 +194,13 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     templates: new TemplatesService(db),
     jobs,
     retention,
+    bounces,
+    bounceMailbox,
+    emailWebhooks: new EmailWebhooks(bounces, { ...config.emailWebhooks, messageIdDomain }),
     async close() {
       await jobs.stop();
       await retention.stop();
+      await bounceMailbox?.stop();
       await renderer.close();
       // Reset mails still on their way are sent before the mailer goes.
       await auth.mailsSettled();

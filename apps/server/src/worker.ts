@@ -11,6 +11,7 @@ async function main(): Promise<void> {
   const services = await createServices(config, log);
   services.jobs.start();
   services.retention.start();
+  services.bounceMailbox?.start();
   log.info({ workerId: services.jobs.workerId }, 'worker started');
   let closing = false;
   const shutdown = async (signal: string) => {

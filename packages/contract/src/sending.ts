@@ -1,6 +1,18 @@
 import { z } from 'zod';
 import { campaignType } from './campaigns.ts';
 
+/** A delivery's statuses, in the order they happen; failed, bounced and outbox are final. */
+export const deliveryStatuses = [
+  'queued',
+  'outbox',
+  'sent',
+  'delivered',
+  'read',
+  'failed',
+  'bounced',
+] as const;
+export type DeliveryStatus = (typeof deliveryStatuses)[number];
+
 /** Most record ids one send-mail request takes; the web sends chunks of 10. */
 export const SEND_MAX_IDS = 500;
 
@@ -11,6 +23,8 @@ export const sendMailBody = z.object({
   type: campaignType,
   /** Send again records already sent on a channel. */
   resend: z.boolean().optional(),
+  /** Send also to addresses that bounced or failed before (BOUNCED_ADDRESSES=confirm asks for this). */
+  confirmBounced: z.boolean().optional(),
 });
 export type SendMailBody = z.infer<typeof sendMailBody>;
 
@@ -25,4 +39,6 @@ export interface SendResult {
   skipped: number;
   /** Ids that are not the caller's records. */
   ignored: number;
+  /** Messages left out because their address bounced or failed before (BOUNCED_ADDRESSES=skip). */
+  bouncedBefore?: number;
 }

@@ -80,6 +80,32 @@ const envSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3).default('Notice Desk <no-reply@localhost>'),
   APP_URL: z.url('APP_URL must be a URL such as http://localhost:3000').optional(),
+  BOUNCE_IMAP_URL: z
+    .string()
+    .regex(
+      /^imaps?:\/\/[^@/]+@[^/]+(\/.*)?$/,
+      'BOUNCE_IMAP_URL must look like imaps://user:password@host:993/INBOX',
+    )
+    .optional(),
+  BOUNCE_POLL_INTERVAL: duration('BOUNCE_POLL_INTERVAL')
+    .refine((value) => seconds(value) > 0, 'BOUNCE_POLL_INTERVAL must be more than 0')
+    .default('1m'),
+  BOUNCED_ADDRESSES: z
+    .enum(['skip', 'confirm'], { error: 'BOUNCED_ADDRESSES must be skip or confirm' })
+    .default('confirm'),
+  SES_SNS_TOPIC_ARN: z
+    .string()
+    .regex(/^arn:aws[a-z-]*:sns:/, 'SES_SNS_TOPIC_ARN must be an SNS topic ARN (arn:aws:sns:…)')
+    .optional(),
+  SES_SNS_CERT_HOSTS: z.string().min(1).default('sns.*.amazonaws.com'),
+  SENDGRID_WEBHOOK_PUBLIC_KEY: z
+    .string()
+    .min(40, 'SENDGRID_WEBHOOK_PUBLIC_KEY must be the base64 ECDSA public key')
+    .optional(),
+  POSTMARK_WEBHOOK_TOKEN: z
+    .string()
+    .min(16, 'POSTMARK_WEBHOOK_TOKEN must be at least 16 characters')
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().min(1).optional(),
   CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
@@ -167,6 +193,21 @@ export interface Config {
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Bounces: the IMAP mailbox polled for them, and what a send does with addresses that bounced. */
+  bounces: {
+    imapUrl: string | undefined;
+    pollIntervalMs: number;
+    /** confirm: a send naming one answers 409 until confirmBounced; skip: it is left out. */
+    bouncedAddresses: 'skip' | 'confirm';
+  };
+  /** POST /api/webhooks/email: each provider is off until its setting is. */
+  emailWebhooks: {
+    sesTopicArn: string | undefined;
+    /** Host patterns (`*` one label) SNS signing certificates may be fetched from, over https. */
+    sesCertHosts: string[];
+    sendgridPublicKey: string | undefined;
+    postmarkToken: string | undefined;
+  };
   appUrl: string;
   logLevel: string;
   webDist: string;
@@ -299,6 +340,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    bounces: {
+      imapUrl: e.BOUNCE_IMAP_URL,
+      pollIntervalMs: seconds(e.BOUNCE_POLL_INTERVAL) * 1000,
+      bouncedAddresses: e.BOUNCED_ADDRESSES,
+    },
+    emailWebhooks: {
+      sesTopicArn: e.SES_SNS_TOPIC_ARN,
+      sesCertHosts: e.SES_SNS_CERT_HOSTS.split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter(Boolean),
+      sendgridPublicKey: e.SENDGRID_WEBHOOK_PUBLIC_KEY,
+      postmarkToken: e.POSTMARK_WEBHOOK_TOKEN,
+    },
     appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : defaultWebDist,

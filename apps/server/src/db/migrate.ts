@@ -15,6 +15,7 @@ import * as accountAuditActorUsername from './migrations/20261124_accounts_04_au
 import * as archivedAt from './migrations/20261125_archive_01_archived_at.ts';
 import * as sendingRecordAddressAtSend from './migrations/20261125_sending_01_record_address_at_send.ts';
 import * as jobLostLeases from './migrations/20261125_imports_01_job_lost_leases.ts';
+import * as undeliverableAddresses from './migrations/20261125_bounces_01_undeliverable_addresses.ts';
 import * as templateLanguageVariants from './migrations/20261125_templates_01_language_variants.ts';
 
 /** Every migration, in order. A new migration file is added here with its date-prefixed name. */
@@ -34,6 +35,7 @@ export const migrations: Record<string, Migration> = {
   '20261125_archive_01_archived_at': archivedAt,
   '20261125_sending_01_record_address_at_send': sendingRecordAddressAtSend,
   '20261125_imports_01_job_lost_leases': jobLostLeases,
+  '20261125_bounces_01_undeliverable_addresses': undeliverableAddresses,
   '20261125_templates_01_language_variants': templateLanguageVariants,
 };
 

@@ -154,7 +154,7 @@ export interface WhatsappTemplatesTable {
 }
 
 export type Channel = 'email' | 'whatsapp';
-export type DeliveryStatus = 'queued' | 'outbox' | 'sent' | 'delivered' | 'read' | 'failed';
+export type DeliveryStatus = 'queued' | 'outbox' | 'sent' | 'delivered' | 'read' | 'failed' | 'bounced';
 
 export interface DeliveriesTable {
   id: string;
@@ -215,6 +215,18 @@ export interface RecordSearchTable {
   campaign_id: string;
 }
 
+/** An address a message bounced from or failed at for good (see modules/bounces). */
+export interface UndeliverableAddressesTable {
+  owner_id: string;
+  channel: Channel;
+  /** Lower-cased e-mail address, or the mobile number as recorded. */
+  address: string;
+  /** The delivery that bounced or failed last. */
+  delivery_id: string;
+  reason: string;
+  at: string;
+}
+
 /** When each scheduled chore last ran (see modules/retention/retention.service.ts). */
 export interface ScheduledRunsTable {
   name: string;
@@ -240,4 +252,5 @@ export interface DB {
   record_search: RecordSearchTable;
   audit_log: AuditLogTable;
   scheduled_runs: ScheduledRunsTable;
+  undeliverable_addresses: UndeliverableAddressesTable;
 }

@@ -17,9 +17,12 @@ const statuses = [...order.keys()];
 /**
  * Forward only: failed is final, and a message already delivered cannot fail any more. Outbox is final
  * too: nothing was handed to a provider, so no provider can report it delivered, read or failed.
+ * Bounced is final like failed, and comes only after sent: a mail server took the message, then
+ * returned it (a notice that bounced was not served).
  */
 function canMove(from: DeliveryStatus, to: DeliveryStatus): boolean {
-  if (from === 'failed' || from === 'outbox') return false;
+  if (from === 'failed' || from === 'outbox' || from === 'bounced') return false;
+  if (to === 'bounced') return from === 'sent';
   const rank = order.get(from);
   if (rank === undefined) return false;
   if (to === 'failed') return rank < order.get('delivered')!;
@@ -133,8 +136,8 @@ async function moveForward(
       status,
       status_at: at,
       ...changes,
-      // A failed attempt stops holding the record's send, so a later request may try again.
-      ...(status === 'failed' ? { active_key: null } : {}),
+      // A failed or bounced attempt stops holding the record's send, so a later request may try again.
+      ...(status === 'failed' || status === 'bounced' ? { active_key: null } : {}),
     })
     .where('id', '=', delivery.id)
     .where('status', 'in', allowedFrom)
@@ -233,6 +236,17 @@ export function findCloudApiDelivery(
     .selectAll()
     .where('channel', '=', 'whatsapp')
     .where('provider_message_id', '=', providerMessageId)
+    .where('status', '<>', 'outbox')
+    .executeTakeFirst();
+}
+
+/** The e-mail delivery with this id (a Message-ID's left-hand side), never an outbox one. */
+export function findEmailDelivery(db: Database, id: string): Promise<DeliveryRow | undefined> {
+  return db
+    .selectFrom('deliveries')
+    .selectAll()
+    .where('id', '=', id)
+    .where('channel', '=', 'email')
     .where('status', '<>', 'outbox')
     .executeTakeFirst();
 }

@@ -12,10 +12,17 @@ export function sendingRoutes(app: App, { sending, guards }: AppContext): void {
         tags,
         summary: 'Send notices',
         description:
-          "Sends the caller's records (data: their ids) by e-mail with the notice PDF attached and by WhatsApp: a notice on the channels its Mode Of Dispatch names, a credit card on both. A record already sent on a channel is skipped unless resend is true; a resend while that record's send on the channel is still queued or under way joins it (one message, answered with its outcome) instead of sending twice. Each message goes to the address the record had when the send was asked. Answers how many were sent, failed, queued for retry, skipped and ignored (not the caller's).",
+          "Sends the caller's records (data: their ids) by e-mail with the notice PDF attached and by WhatsApp: a notice on the channels its Mode Of Dispatch names, a credit card on both. A record already sent on a channel is skipped unless resend is true; a resend while that record's send on the channel is still queued or under way joins it (one message, answered with its outcome) instead of sending twice. Each message goes to the address the record had when the send was asked. Answers how many were sent, failed, queued for retry, skipped and ignored (not the caller's). A message to an address that bounced or failed for good before: with BOUNCED_ADDRESSES=confirm (the default) the send answers 409 BOUNCED_BEFORE saying how many addresses, and nothing is claimed; asked again with confirmBounced: true it sends anyway. With skip those messages are left out and counted in bouncedBefore.",
         body: sendMailBody,
       },
     },
-    (req) => sending.send(req.user._id, req.body.type, req.body.data, req.body.resend ?? false),
+    (req) =>
+      sending.send(
+        req.user._id,
+        req.body.type,
+        req.body.data,
+        req.body.resend ?? false,
+        req.body.confirmBounced ?? false,
+      ),
   );
 }

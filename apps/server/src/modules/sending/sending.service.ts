@@ -32,6 +32,7 @@ import * as records from '../records/records.repository.ts';
 import { defaultsOf, variantFor } from '../templates/language-variants.ts';
 import { fillPlaceholders } from '../templates/placeholders.ts';
 import { whatsappTemplatesOf } from '../templates/templates.repository.ts';
+import * as undeliverable from '../bounces/undeliverable.repository.ts';
 import * as deliveries from './deliveries.repository.ts';
 
 export const SEND_JOB = 'send';
@@ -62,6 +63,8 @@ export interface SendingDeps {
   mailer: Mailer;
   whatsapp: WhatsappSender;
   defaultCountryCode: string;
+  /** BOUNCED_ADDRESSES: a send to an address that bounced or failed before asks first (confirm) or leaves it out (skip). */
+  bouncedAddresses?: 'skip' | 'confirm';
   /** Quiet hours: when set, nothing is sent outside this daily window. */
   sendWindow?: SendWindow;
   /** LOCALE and TIME_ZONE, for formatted placeholders ({{noticeDate | date}}); India's when absent. */
@@ -81,7 +84,13 @@ export interface SendingDeps {
 export class SendingService {
   constructor(private readonly deps: SendingDeps) {}
 
-  async send(ownerId: string, kind: RecordKind, ids: string[], resend: boolean): Promise<SendResult> {
+  async send(
+    ownerId: string,
+    kind: RecordKind,
+    ids: string[],
+    resend: boolean,
+    confirmBounced = false,
+  ): Promise<SendResult> {
     if (ids.length === 0)
       throw badRequest('Please select Items', { data: 'Select at least one record to send.' });
     const { sendWindow } = this.deps;
@@ -113,6 +122,9 @@ export class SendingService {
         record_address_at_send: null,
       })),
     );
+    const bouncedBefore = await this.undeliverableAttempts(ownerId, attempts, resend, confirmBounced);
+    if (bouncedBefore.size > 0)
+      attempts.splice(0, attempts.length, ...attempts.filter((a) => !bouncedBefore.has(a.id)));
     // A resend releases the earlier sends that have finished and claims anew, and the log says so, all
     // at once or not at all. A send still queued or in flight is not released: the resend joins it.
     // The job is enqueued in the same transaction, so a claimed send always has a live job to join.
@@ -164,6 +176,7 @@ export class SendingService {
       queued: 0,
       skipped,
       ignored: unique.length - owned.length,
+      bouncedBefore: bouncedBefore.size,
     };
     if (claimed.length + joined.length === 0) return result;
     const until = Date.now() + ANSWER_WITHIN_MS;
@@ -179,6 +192,54 @@ export class SendingService {
       else result.sent += 1;
     }
     return result;
+  }
+
+  /**
+   * The attempts this send would make to addresses that bounced or failed for good before. With
+   * BOUNCED_ADDRESSES=confirm (the default) any answers 409 saying how many addresses, until the send
+   * is asked again with confirmBounced; with skip they are left out (answered as bouncedBefore).
+   */
+  private async undeliverableAttempts(
+    ownerId: string,
+    attempts: deliveries.DeliveryRow[],
+    resend: boolean,
+    confirmed: boolean,
+  ): Promise<Set<string>> {
+    const setting = this.deps.bouncedAddresses ?? 'confirm';
+    if (attempts.length === 0 || (setting === 'confirm' && confirmed)) return new Set();
+    const held = new Map(
+      (
+        await deliveries.findActive(
+          this.deps.db,
+          attempts.map((a) => a.active_key!),
+        )
+      ).map((d) => [d.active_key, d]),
+    );
+    // Only the messages this send would make: a record already sent (and not resent) is skipped anyway.
+    const wouldSend = attempts.filter((a) => {
+      const holder = held.get(a.active_key);
+      return !holder || (resend && holder.status !== 'queued');
+    });
+    const remembered = new Set<string>();
+    for (const channel of ['email', 'whatsapp'] as const) {
+      const addresses = wouldSend.filter((a) => a.channel === channel).map((a) => a.recipient);
+      for (const row of await undeliverable.findRemembered(this.deps.db, ownerId, channel, addresses))
+        remembered.add(`${channel}:${row.address}`);
+    }
+    const keyOf = (a: deliveries.DeliveryRow) =>
+      `${a.channel}:${undeliverable.addressKey(a.channel, a.recipient)}`;
+    const hits = wouldSend.filter((a) => remembered.has(keyOf(a)));
+    if (hits.length === 0) return new Set();
+    if (setting === 'confirm') {
+      const count = new Set(hits.map(keyOf)).size;
+      throw new AppError(
+        409,
+        'BOUNCED_BEFORE',
+        `${count} ${count === 1 ? 'address' : 'addresses'} bounced or failed before. Send to ${count === 1 ? 'it' : 'them'} anyway?`,
+        { bouncedBefore: String(count) },
+      );
+    }
+    return new Set(hits.map((a) => a.id));
   }
 
   /**
@@ -335,6 +396,17 @@ export class SendingService {
               ? err
               : new TransientSendError((err as Error).message);
           if (error instanceof PermanentSendError || lastAttempt) {
+            // A mail server refused it for good (no such mailbox, an invalid address): remembered.
+            // WhatsApp's permanent refusals are as often about the template as the number: not remembered.
+            if (error instanceof PermanentSendError && delivery.channel === 'email')
+              await undeliverable.remember(this.deps.db, {
+                owner_id: delivery.owner_id,
+                channel: delivery.channel,
+                address: delivery.recipient,
+                delivery_id: delivery.id,
+                reason: error.message,
+                at: nowIso(),
+              });
             await deliveries.advanceStatus(this.deps.db, delivery, 'failed', nowIso(), {
               error: error.message,
               pdf_sha256: pdf.sha256,

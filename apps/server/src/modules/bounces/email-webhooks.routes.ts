@@ -1,0 +1,28 @@
+import type { App, AppContext } from '../../app-context.ts';
+
+const tags = ['sending'];
+
+/** Bounce and complaint events from e-mail providers. Called by the provider, not by staff: a signature instead of a session. */
+export function emailWebhooksRoutes(app: App, { emailWebhooks }: AppContext): void {
+  // Signatures cover the exact bytes the provider sent, so this route reads its body raw.
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+    scope.post(
+      '/api/webhooks/email',
+      {
+        schema: {
+          tags,
+          summary: 'E-mail bounce and complaint webhook',
+          description:
+            "Receives bounce and complaint events from Amazon SES (an SNS message: x-amz-sns-message-type, signed with the certificate at SigningCertURL, fetched only from SES_SNS_CERT_HOSTS; TopicArn must be SES_SNS_TOPIC_ARN), SendGrid (the signed event webhook: X-Twilio-Email-Event-Webhook-Signature over the timestamp and raw body, checked with SENDGRID_WEBHOOK_PUBLIC_KEY) or Postmark (basic auth whose password is POSTMARK_WEBHOOK_TOKEN). Each provider answers 404 until its setting is set; an unsigned or wrongly signed call 401, a malformed one 400, and nothing of it is applied. A permanent bounce turns the e-mail delivery named by our Message-ID `bounced` with the reason (only from sent; once per event) and remembers the address; a complaint remembers the address and moves no status. Answers counts: applied, unchanged, replayed, unmatched (no such delivery), mismatched (the event names another recipient than the delivery's: nothing changes) and ignored.",
+        },
+      },
+      async (req) =>
+        emailWebhooks.receive(
+          { rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0), headers: req.headers },
+          req.log,
+        ),
+    );
+  });
+}
