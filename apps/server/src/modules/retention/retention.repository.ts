@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.ts';
-import type { UploadsTable } from '../../db/schema.ts';
+import type { JobStatus, UploadsTable } from '../../db/schema.ts';
 
 /**
  * Claims a run of a scheduled chore: moves its last run to `now` when the last one was at or before
@@ -35,13 +35,20 @@ export function allUploads(db: Database): Promise<Pick<UploadsTable, 'owner_id' 
   return db.selectFrom('uploads').select(['owner_id', 'stored_name']).execute();
 }
 
-/** Payloads of imports that finished successfully (their uploaded files are no longer needed). */
-export async function finishedImportPayloads(db: Database, importKind: string): Promise<string[]> {
+/**
+ * Payloads of imports by how they stand: 'done' (their uploaded files are no longer needed), or
+ * queued and running (waiting to run or to retry: their files are still needed, however old).
+ */
+export async function importPayloads(
+  db: Database,
+  importKind: string,
+  statuses: JobStatus[],
+): Promise<string[]> {
   const rows = await db
     .selectFrom('jobs')
     .select('payload')
     .where('kind', '=', importKind)
-    .where('status', '=', 'done')
+    .where('status', 'in', statuses)
     .execute();
   return rows.map((row) => row.payload);
 }

@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.ts';
+import type { JobStatus } from '../../db/schema.ts';
 import type { JobHandler } from '../../jobs/job-runner.ts';
 import type { FileStore, StoredFile } from '../../lib/storage.ts';
 import { IMPORT_JOB, type ImportPayload } from '../imports/import.job.ts';
@@ -122,18 +123,23 @@ export class RetentionService {
     const known = new Set(
       (await retention.allUploads(this.db)).map((u) => uploadKey(u.owner_id, u.stored_name)),
     );
-    const imported = new Set(
-      (await retention.finishedImportPayloads(this.db, IMPORT_JOB)).map(
-        (payload) => (JSON.parse(payload) as ImportPayload).fileKey,
-      ),
-    );
+    const fileKeys = async (statuses: JobStatus[]) =>
+      new Set(
+        (await retention.importPayloads(this.db, IMPORT_JOB, statuses)).map(
+          (payload) => (JSON.parse(payload) as ImportPayload).fileKey,
+        ),
+      );
+    const imported = await fileKeys(['done']);
+    // An import still waiting to run, or to retry after a failure, keeps its file whatever its age.
+    const pending = await fileKeys(['queued', 'running']);
+    for (const key of pending) expired.delete(key);
     const removed = { files: 0, bytes: 0 };
     for (const file of await this.store.list('uploads')) {
       // Expired on record, imported successfully, or a stray file (no row: a write cut short) past retention.
       const due =
         expired.has(file.key) ||
         imported.has(file.key) ||
-        (!known.has(file.key) && file.modifiedAt.getTime() < before);
+        (!known.has(file.key) && !pending.has(file.key) && file.modifiedAt.getTime() < before);
       if (due) await this.removeFile(file, removed);
     }
     // Their rows go too (also those whose file was already gone), so nothing can start an import of them.

@@ -127,6 +127,45 @@ describe('uploads', () => {
     expect(res.statusCode).toBe(404);
   }, 60_000);
 
+  it('are kept past UPLOAD_RETENTION while their import waits to run or to retry', async () => {
+    const stored = await upload(recordSheet(noticeFields, 1), 'waiting.xlsx');
+    const now = new Date().toISOString();
+    for (const status of ['queued', 'running'] as const) {
+      await db
+        .insertInto('jobs')
+        .values({
+          id: `retry-${status}`,
+          kind: 'import',
+          owner_id: asha.userId,
+          subject: 'notice',
+          payload: JSON.stringify({
+            kind: 'notice',
+            fileKey: `uploads/${asha.userId}/${stored}`,
+            campaignName: 'W',
+          }),
+          status,
+          attempts: 1,
+          max_attempts: 3,
+          // Far ahead and leased far ahead: this app's runner leaves it alone.
+          run_after: '2999-01-01T00:00:00.000Z',
+          lease_until: '2999-01-01T00:00:00.000Z',
+          locked_by: 'another-worker',
+          progress: 0,
+          result: null,
+          error: 'The provider asked to wait.',
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      expect((await sweeper().sweep(new Date(Date.now() + 30 * DAY))).uploads.files, status).toBe(0);
+      expect(fs.existsSync(uploadFile(stored))).toBe(true);
+      expect(await uploadRow(stored)).toBeDefined();
+      await db.deleteFrom('jobs').where('id', '=', `retry-${status}`).execute();
+    }
+    expect((await sweeper().sweep(new Date(Date.now() + 30 * DAY))).uploads.files).toBe(1);
+    expect(fs.existsSync(uploadFile(stored))).toBe(false);
+  });
+
   it('follow a shorter UPLOAD_RETENTION, and a stray file without a record goes after it too', async () => {
     const stored = await upload(recordSheet(noticeFields, 1), 'short.xlsx');
     const stray = path.join(t.config.dataDir, 'uploads', asha.userId, 'cut-short.xlsx.partial-123');
