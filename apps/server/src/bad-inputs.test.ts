@@ -28,6 +28,8 @@ import {
 const DOC = path.resolve(import.meta.dirname, '../../../docs/bad-inputs.md');
 const JWT_SECRET = 'test-secret-test-secret-test-secret-0123';
 const APP_SECRET = 'webhook-app-secret';
+const POSTMARK_TOKEN = 'postmark-webhook-token-0123';
+const POSTMARK_AUTH = `Basic ${Buffer.from(`postmark:${POSTMARK_TOKEN}`).toString('base64')}`;
 
 let t: TestApp;
 let admin: SignedIn;
@@ -1508,6 +1510,60 @@ const cases: BadInput[] = [
     status: 401,
     message: /webhook signature does not match/,
   },
+  // E-mail bounce and complaint webhooks (Postmark is configured here; SES and SendGrid are not).
+  {
+    area: 'e-mail webhooks',
+    sent: 'a bounce event with no signature and no credentials',
+    send: () => ask('POST', '/api/webhooks/email', { json: { RecordType: 'Bounce', Type: 'HardBounce' } }),
+    status: 401,
+    message: /The event is not signed/,
+  },
+  {
+    area: 'e-mail webhooks',
+    sent: 'a Postmark bounce with a wrong basic-auth password',
+    send: () =>
+      ask('POST', '/api/webhooks/email', {
+        json: { RecordType: 'Bounce', Type: 'HardBounce' },
+        headers: {
+          authorization: `Basic ${Buffer.from('postmark:not-the-token-at-all').toString('base64')}`,
+        },
+      }),
+    status: 401,
+    message: /do not match POSTMARK_WEBHOOK_TOKEN/,
+  },
+  {
+    area: 'e-mail webhooks',
+    sent: 'a Postmark event, rightly authenticated, that is not JSON',
+    send: () =>
+      ask('POST', '/api/webhooks/email', {
+        body: '{"RecordType": "Bounce",',
+        headers: { 'content-type': 'application/json', authorization: POSTMARK_AUTH },
+      }),
+    status: 400,
+    message: /The body is not JSON/,
+  },
+  {
+    area: 'e-mail webhooks',
+    sent: 'a Postmark event, rightly authenticated, with no RecordType',
+    send: () =>
+      ask('POST', '/api/webhooks/email', {
+        json: { Type: 'HardBounce' },
+        headers: { authorization: POSTMARK_AUTH },
+      }),
+    status: 400,
+    message: /a JSON object with a RecordType/,
+  },
+  {
+    area: 'e-mail webhooks',
+    sent: 'an SNS (SES) message while SES_SNS_TOPIC_ARN is unset',
+    send: () =>
+      ask('POST', '/api/webhooks/email', {
+        body: '{"Type":"Notification"}',
+        headers: { 'content-type': 'text/plain', 'x-amz-sns-message-type': 'Notification' },
+      }),
+    status: 404,
+    message: /SES events are not configured/,
+  },
   // Signed PDF links.
   {
     area: 'PDF links',
@@ -1926,6 +1982,7 @@ beforeAll(async () => {
     LOGIN_MAX_ATTEMPTS: '3',
     WHATSAPP_APP_SECRET: APP_SECRET,
     WHATSAPP_VERIFY_TOKEN: 'verify-me',
+    POSTMARK_WEBHOOK_TOKEN: POSTMARK_TOKEN,
   });
   admin = await signUp(t.app, 'admin');
   asha = await signUp(t.app, 'asha');
