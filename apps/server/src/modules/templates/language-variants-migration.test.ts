@@ -29,7 +29,7 @@ describe('the language variants migration', () => {
       );
 
       await languageVariants.down(any);
-      const [template] = await any.selectFrom('email_templates').selectAll().execute();
+      const template = await any.selectFrom('email_templates').selectAll().executeTakeFirstOrThrow();
       expect(Object.keys(template)).not.toContain('language');
       expect(Object.keys(template)).not.toContain('variant_of');
       expect(
