@@ -149,6 +149,9 @@ export async function benchLoad(label: BenchTarget['label']): Promise<LoadFigure
     WHATSAPP_API_URL: peer.apiUrl,
     WHATSAPP_TOKEN: 'peer-token',
     WHATSAPP_PHONE_NUMBER_ID: '1234567890',
+    WHATSAPP_MODE: 'session', // free-form document messages, as these tests read them
+    SMTP_RATE: '100000',
+    WHATSAPP_RATE: '100000',
     LOG_LEVEL: 'error',
   });
   try {

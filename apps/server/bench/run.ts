@@ -3,7 +3,7 @@ import { benchLists } from './lists.ts';
 import { benchLoad, IMPORT_ROWS, RECORDS_PER_KIND, SECONDS, SEND, USERS, type LoadFigures } from './load.ts';
 import { benchPdfs } from './pdfs.ts';
 import { benchSearch } from './search.ts';
-import { benchSending, type SendFigures } from './sending.ts';
+import { benchSending, benchSendRate, type RateFigures, type SendFigures } from './sending.ts';
 import { postgresReachable, table, type HttpFigures } from './support.ts';
 
 // `npm run bench` runs every benchmark; `npm run bench -- lists search` runs the named ones.
@@ -68,6 +68,14 @@ async function main(): Promise<void> {
     const figures: SendFigures[] = [await benchSending('SQLite')];
     if (withPostgres) figures.push(await benchSending('PostgreSQL'));
     table(figures as unknown as Record<string, number | string>[]);
+
+    console.log(
+      `\n## Provider limits: WHATSAPP_RATE and SMTP_RATE at ${process.env.BENCH_RATE ?? 50}/s, 2 worker processes on one database, ${process.env.BENCH_RATE_SECONDS ?? 60} s`,
+    );
+    console.log('   target: the measured rate within 5% of the limit, both workers together');
+    const rates: RateFigures[] = await benchSendRate('SQLite');
+    if (withPostgres) rates.push(...(await benchSendRate('PostgreSQL')));
+    table(rates as unknown as Record<string, number | string>[]);
   }
 
   if (runs('load')) {

@@ -1,6 +1,11 @@
 import fs from 'node:fs';
 import { startSmtpListener, startWhatsappPeer } from '../src/test/peers.ts';
-import { signUpOver, startServerProcess, type ServerProcess } from '../src/test/server-process.ts';
+import {
+  signUpOver,
+  startServerProcess,
+  startWorkerProcess,
+  type ServerProcess,
+} from '../src/test/server-process.ts';
 import { benchTarget, seedSendableNotices, type BenchTarget } from './support.ts';
 
 const SEND = Number(process.env.BENCH_SEND ?? 5000);
@@ -54,6 +59,9 @@ export async function benchSending(label: BenchTarget['label']): Promise<SendFig
     WHATSAPP_API_URL: peer.apiUrl,
     WHATSAPP_TOKEN: 'peer-token',
     WHATSAPP_PHONE_NUMBER_ID: '1234567890',
+    WHATSAPP_MODE: 'session', // free-form document messages, as these tests read them
+    SMTP_RATE: '100000',
+    WHATSAPP_RATE: '100000',
   };
   let server = await startServerProcess(env);
   try {
@@ -97,6 +105,116 @@ export async function benchSending(label: BenchTarget['label']): Promise<SendFig
       'zip peak MB': peakRssMb(server.child.pid!),
     };
   } finally {
+    await server.stop();
+    await target.cleanup();
+    await smtp.close();
+    await peer.close();
+  }
+}
+
+const RATE = Number(process.env.BENCH_RATE ?? 50);
+const RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 60);
+
+export interface RateFigures {
+  database: string;
+  channel: string;
+  'limit /s': number;
+  seconds: number;
+  messages: number;
+  'measured /s': number;
+  'off by %': number;
+  'busiest second': number;
+}
+
+/** Arrival times of one channel's messages: the rate over the first `seconds` and the busiest second. */
+function rateOf(times: number[], seconds: number) {
+  const sorted = [...times].sort((a, b) => a - b);
+  const start = sorted[0] ?? 0;
+  const inWindow = sorted.filter((at) => at < start + seconds * 1000);
+  let busiest = 0;
+  for (let i = 0, j = 0; i < inWindow.length; i++) {
+    while (inWindow[j]! < inWindow[i]! - 999) j++;
+    busiest = Math.max(busiest, i - j + 1);
+  }
+  return { messages: inWindow.length, perSecond: inWindow.length / seconds, busiest };
+}
+
+/**
+ * WHATSAPP_RATE and SMTP_RATE at 50/s with two worker processes (and an API process that runs no jobs)
+ * on one database: more notices than the window can send are queued at once, and the peers' arrival
+ * times over 60 s say whether the limit held across both workers together.
+ */
+export async function benchSendRate(label: BenchTarget['label']): Promise<RateFigures[]> {
+  const smtp = await startSmtpListener();
+  const peer = await startWhatsappPeer();
+  const target = await benchTarget(label, 'send_rate');
+  const env = {
+    ...target.env,
+    SMTP_URL: smtp.url,
+    WHATSAPP_API_URL: peer.apiUrl,
+    WHATSAPP_TOKEN: 'peer-token',
+    WHATSAPP_PHONE_NUMBER_ID: '1234567890',
+    WHATSAPP_MODE: 'session',
+    WHATSAPP_RATE: String(RATE),
+    SMTP_RATE: String(RATE),
+    LOG_LEVEL: 'error',
+  };
+  const server = await startServerProcess({ ...env, RUN_JOBS: 'false' });
+  const workers = [startWorkerProcess(env), startWorkerProcess(env)];
+  try {
+    const user = await signUpOver(server.baseUrl, 'bench-rate');
+    const count = Math.ceil(RATE * RATE_SECONDS * 1.15);
+    const { ids, campaignId } = await seedSendableNotices(target, user.userId, count);
+    // The PDFs are rendered first: the limit is measured, not how fast two cores render.
+    await (
+      await fetch(`${server.baseUrl}/api/campaigns/export-campaign/notice?campaignid=${campaignId}`, {
+        headers: user.headers,
+      })
+    ).arrayBuffer();
+    const chunks = Array.from({ length: Math.ceil(ids.length / 500) }, (_, i) =>
+      ids.slice(i * 500, i * 500 + 500),
+    );
+    await Promise.all(
+      chunks.map(async (chunk) => {
+        const res = await fetch(`${server.baseUrl}/api/campaigns/send-mail`, {
+          method: 'POST',
+          headers: { ...user.headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ data: chunk, type: 'notice' }),
+        });
+        if (!res.ok) throw new Error(`send-mail answered ${res.status}: ${await res.text()}`);
+      }),
+    );
+    const deadline = Date.now() + (RATE_SECONDS + 120) * 1000;
+    const enough = () => {
+      const first = Math.min(peer.messages[0]?.at ?? Infinity, smtp.mails[0]?.at ?? Infinity);
+      return Date.now() > first + RATE_SECONDS * 1000 + 1000;
+    };
+    while (!enough() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
+    const figures = (channel: string, times: number[]): RateFigures => {
+      const { messages, perSecond, busiest } = rateOf(times, RATE_SECONDS);
+      return {
+        database: label,
+        channel,
+        'limit /s': RATE,
+        seconds: RATE_SECONDS,
+        messages,
+        'measured /s': Number(perSecond.toFixed(2)),
+        'off by %': Number((((perSecond - RATE) / RATE) * 100).toFixed(2)),
+        'busiest second': busiest,
+      };
+    };
+    return [
+      figures(
+        'WhatsApp',
+        peer.messages.map((m) => m.at),
+      ),
+      figures(
+        'e-mail',
+        smtp.mails.map((m) => m.at),
+      ),
+    ];
+  } finally {
+    await Promise.all(workers.map((w) => w.stop()));
     await server.stop();
     await target.cleanup();
     await smtp.close();

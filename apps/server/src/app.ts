@@ -19,6 +19,7 @@ import { recordsRoutes } from './modules/records/records.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { sendingRoutes } from './modules/sending/sending.routes.ts';
 import { templatesRoutes } from './modules/templates/templates.routes.ts';
+import { approvedTemplatesRoutes } from './modules/whatsapp-approved/approved-templates.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { webhooksRoutes } from './modules/sending/webhooks.routes.ts';
 import { emailWebhooksRoutes } from './modules/bounces/email-webhooks.routes.ts';
@@ -135,6 +136,7 @@ export async function buildApp(
   importsRoutes(app, context);
   campaignsRoutes(app, context);
   templatesRoutes(app, context);
+  approvedTemplatesRoutes(app, context);
   pdfsRoutes(app, context);
   sendingRoutes(app, context);
   webhooksRoutes(app, context);

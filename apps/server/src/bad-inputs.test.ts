@@ -1133,6 +1133,54 @@ const cases: BadInput[] = [
     message: /No header row found in the first 20 rows/,
     later: true,
   },
+  // Approved WhatsApp templates (a name Meta does not have, or too few fields, needs the Cloud API
+  // peer: approved-templates.routes.test.ts; a rate of 0 or below stops the start: send-rates.test.ts).
+  {
+    area: 'approved WhatsApp template',
+    sent: "a template name 'Legal Notice', which Meta's names cannot be",
+    send: () =>
+      ask('PUT', '/api/whatsapptemplates/approved/notice', {
+        who: admin,
+        json: { name: 'Legal Notice', language: 'en', bodyFields: ['custName'] },
+      }),
+    status: 400,
+    message: /lowercase letters, digits and underscores/,
+    fields: ['name'],
+  },
+  {
+    area: 'approved WhatsApp template',
+    sent: "a language 'English' instead of a code",
+    send: () =>
+      ask('PUT', '/api/whatsapptemplates/approved/notice', {
+        who: admin,
+        json: { name: 'legal_notice', language: 'English', bodyFields: ['custName'] },
+      }),
+    status: 400,
+    message: /WhatsApp language code such as en, en_US or hi/,
+    fields: ['language'],
+  },
+  {
+    area: 'approved WhatsApp template',
+    sent: "a body parameter filled from 'balance', which no notice field is",
+    send: () =>
+      ask('PUT', '/api/whatsapptemplates/approved/notice', {
+        who: admin,
+        json: { name: 'legal_notice', language: 'en', bodyFields: ['custName', 'balance'] },
+      }),
+    status: 400,
+    message: /'balance' is not a field of notice records/,
+  },
+  {
+    area: 'approved WhatsApp template',
+    sent: 'a template set by a plain user',
+    send: () =>
+      ask('PUT', '/api/whatsapptemplates/approved/notice', {
+        who: asha,
+        json: { name: 'legal_notice', language: 'en', bodyFields: ['custName'] },
+      }),
+    status: 403,
+    message: /Only an ADMIN can do this/,
+  },
   // Templates.
   {
     area: 'templates',

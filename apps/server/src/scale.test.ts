@@ -42,6 +42,9 @@ describe.skipIf(!process.env.DATABASE_URL)('several processes on one PostgreSQL'
       WHATSAPP_API_URL: peer.apiUrl,
       WHATSAPP_TOKEN: 'peer-token',
       WHATSAPP_PHONE_NUMBER_ID: '1234567890',
+      WHATSAPP_MODE: 'session', // free-form document messages, as these tests read them
+      SMTP_RATE: '100000',
+      WHATSAPP_RATE: '100000',
       JOB_LEASE: '15s', // a starved CI machine must not lose a live lease
     };
     apis = [

@@ -9,7 +9,7 @@ import { resolveSecret } from './lib/secret.ts';
 import { PdfLinks } from './lib/pdf/links.ts';
 import { PdfRenderer } from './lib/pdf/renderer.ts';
 import { FileStore } from './lib/storage.ts';
-import { cloudApiSender, outboxSender } from './lib/whatsapp.ts';
+import { cloudApiSender, cloudApiTemplates, outboxSender } from './lib/whatsapp.ts';
 import { SessionTokens } from './lib/tokens.ts';
 import { ArchiveService } from './modules/archive/archive.service.ts';
 import { AuditService } from './modules/audit/audit.service.ts';
@@ -21,6 +21,7 @@ import { ExportsService } from './modules/exports/exports.service.ts';
 import { IMPORT_JOB, importJob } from './modules/imports/import.job.ts';
 import { ImportsService } from './modules/imports/imports.service.ts';
 import { AccountLimits, databaseLimiters, redisLimiters } from './modules/limits/limits.service.ts';
+import { SendRates } from './modules/limits/send-rates.ts';
 import { connectRedis, type RedisClient } from './modules/limits/redis.ts';
 import { PdfsService } from './modules/pdfs/pdfs.service.ts';
 import { RecordsService } from './modules/records/records.service.ts';
@@ -32,6 +33,7 @@ import { SearchService } from './modules/search/search.service.ts';
 import { SEND_JOB, SendingService } from './modules/sending/sending.service.ts';
 import { WhatsappWebhooks } from './modules/sending/webhooks.service.ts';
 import { TemplatesService } from './modules/templates/templates.service.ts';
+import { ApprovedTemplatesService } from './modules/whatsapp-approved/approved-templates.service.ts';
 import { UploadsService } from './modules/uploads/uploads.service.ts';
 
 /** Everything the API and the worker are made of, built once from config and closed together. */
@@ -51,6 +53,8 @@ export interface Services {
   imports: ImportsService;
   campaigns: CampaignsService;
   templates: TemplatesService;
+  /** The approved WhatsApp template per record kind, and its status at Meta. */
+  approvedTemplates: ApprovedTemplatesService;
   pdfs: PdfsService;
   sending: SendingService;
   exports: ExportsService;
@@ -92,21 +96,36 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
   const where = { locale: config.locale, timeZone: config.timeZone };
   const pdfs = new PdfsService(db, store, renderer, links, where);
   const { whatsapp: wa } = config;
+  const cloudApi =
+    wa.token && wa.phoneNumberId ? { token: wa.token, phoneNumberId: wa.phoneNumberId } : undefined;
+  const approvedTemplates = new ApprovedTemplatesService({
+    db,
+    directory:
+      cloudApi && wa.businessAccountId
+        ? cloudApiTemplates({
+            apiUrl: wa.apiUrl,
+            token: cloudApi.token,
+            businessAccountId: wa.businessAccountId,
+          })
+        : undefined,
+    mode: cloudApi ? wa.mode : 'outbox',
+  });
+  const limiters = redis ? redisLimiters(redis) : databaseLimiters(db);
   const sending: SendingService = new SendingService({
     db,
     store,
     pdfs,
     mailer,
-    whatsapp:
-      wa.token && wa.phoneNumberId
-        ? cloudApiSender({
-            apiUrl: wa.apiUrl,
-            token: wa.token,
-            phoneNumberId: wa.phoneNumberId,
-            templateName: wa.templateName,
-            templateLanguage: wa.templateLanguage,
-          })
-        : outboxSender(path.join(config.dataDir, 'outbox')),
+    whatsapp: cloudApi
+      ? cloudApiSender({ apiUrl: wa.apiUrl, ...cloudApi })
+      : outboxSender(path.join(config.dataDir, 'outbox')),
+    approvedTemplates,
+    // Only a real provider has a limit: the outbox takes files as fast as they come.
+    rates: new SendRates(limiters, {
+      ...(cloudApi ? { whatsapp: config.rates.whatsapp } : {}),
+      ...(config.smtpUrl ? { email: config.rates.email } : {}),
+    }),
+    firstRetryMs: config.jobRetryBackoffMs,
     defaultCountryCode: config.defaultCountryCode,
     bouncedAddresses: config.bounces.bouncedAddresses,
     sendWindow: config.sendWindow,
@@ -158,7 +177,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     db,
     tokens: new SessionTokens(secret),
     mailer,
-    limits: new AccountLimits(redis ? redisLimiters(redis) : databaseLimiters(db), config.limits),
+    limits: new AccountLimits(limiters, config.limits),
     signup: config.signup,
     log,
     sessionTtlSeconds: config.sessionTtlSeconds,
@@ -192,6 +211,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     imports: new ImportsService(db, uploads, () => jobs.nudge()),
     campaigns: new CampaignsService(db),
     templates: new TemplatesService(db),
+    approvedTemplates,
     jobs,
     retention,
     bounces,

@@ -100,6 +100,7 @@ beforeAll(async () => {
     WHATSAPP_API_URL: peer.apiUrl,
     WHATSAPP_TOKEN: 'peer-token',
     WHATSAPP_PHONE_NUMBER_ID: '1234567890',
+    WHATSAPP_MODE: 'session', // free-form document messages, as these tests read them
   });
   admin = await signUp(t.app, 'admin');
   // The subject names the customer, so the test sees how the name is encoded there.

@@ -41,4 +41,9 @@ export interface SendResult {
   ignored: number;
   /** Messages left out because their address bounced or failed before (BOUNCED_ADDRESSES=skip). */
   bouncedBefore?: number;
+  /**
+   * Each channel held to a provider limit (WHATSAPP_RATE, SMTP_RATE): the limit, and the messages a
+   * second it went out at over the last 5 seconds, every worker together. Empty when none is limited.
+   */
+  rates?: { channel: 'email' | 'whatsapp'; limit: number; perSecond: number }[];
 }

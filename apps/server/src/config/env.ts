@@ -15,6 +15,12 @@ const wholeNumber = (name: string, min: number, max: number) => {
   return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
 };
 
+/** A provider's limit in messages a second: 0 or less would send nothing, so it is refused. */
+const messagesPerSecond = (name: string) => {
+  const message = `${name} must be a whole number of messages a second from 1 to 100000, such as 20`;
+  return z.coerce.number({ error: message }).int(message).min(1, message).max(100_000, message);
+};
+
 /** A BCP 47 locale Intl can format in (en-IN, hi-IN); its canonical spelling. */
 function knownLocale(value: string): string | undefined {
   try {
@@ -117,8 +123,18 @@ const envSchema = z.object({
   WEBHOOK_MAX_AGE: duration('WEBHOOK_MAX_AGE')
     .refine((value) => seconds(value) > 0, 'WEBHOOK_MAX_AGE must be more than 0')
     .default('7d'),
-  WHATSAPP_TEMPLATE_NAME: z.string().min(1).optional(),
-  WHATSAPP_TEMPLATE_LANGUAGE: z.string().min(2).default('en'),
+  WHATSAPP_BUSINESS_ACCOUNT_ID: z
+    .string()
+    .regex(/^\d+$/, 'WHATSAPP_BUSINESS_ACCOUNT_ID must be digits')
+    .optional(),
+  WHATSAPP_MODE: z
+    .enum(['template', 'session'], { error: 'WHATSAPP_MODE must be template or session' })
+    .default('template'),
+  /** Replaced by the approved template set per record kind on the WhatsApp templates screen. */
+  WHATSAPP_TEMPLATE_NAME: z.string().optional(),
+  WHATSAPP_TEMPLATE_LANGUAGE: z.string().optional(),
+  WHATSAPP_RATE: messagesPerSecond('WHATSAPP_RATE').default(20),
+  SMTP_RATE: messagesPerSecond('SMTP_RATE').default(10),
   DEFAULT_COUNTRY_CODE: z
     .string()
     .regex(/^\d{1,3}$/, 'DEFAULT_COUNTRY_CODE must be 1 to 3 digits, such as 91')
@@ -224,9 +240,13 @@ export interface Config {
     phoneNumberId: string | undefined;
     appSecret: string | undefined;
     verifyToken: string | undefined;
-    templateName: string | undefined;
-    templateLanguage: string;
+    /** The WhatsApp Business Account whose message templates (and their status) are read. */
+    businessAccountId: string | undefined;
+    /** template: approved templates only (business-initiated); session: free-form documents (24-hour window). */
+    mode: 'template' | 'session';
   };
+  /** Messages a second each provider is sent, all worker processes together. */
+  rates: { whatsapp: number; email: number };
   /** A provider's status webhook event older than this is refused: skipped, counted and logged. */
   webhookMaxAgeSeconds: number;
   defaultCountryCode: string;
@@ -306,6 +326,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  for (const name of ['WHATSAPP_TEMPLATE_NAME', 'WHATSAPP_TEMPLATE_LANGUAGE'] as const)
+    if (e[name] !== undefined)
+      throw new ConfigError(
+        `Invalid configuration:\n  ${name}: no longer read. An ADMIN sets each record kind's approved template (name, language, body fields) on the WhatsApp templates screen; unset ${name}.`,
+      );
+  if (
+    e.WHATSAPP_TOKEN &&
+    e.WHATSAPP_PHONE_NUMBER_ID &&
+    e.WHATSAPP_MODE === 'template' &&
+    !e.WHATSAPP_BUSINESS_ACCOUNT_ID
+  )
+    throw new ConfigError(
+      "Invalid configuration:\n  WHATSAPP_BUSINESS_ACCOUNT_ID: required with the Cloud API in WHATSAPP_MODE=template (the default): the approved templates' status is read from it. Set it, or WHATSAPP_MODE=session for free-form messages (24-hour window only).",
+    );
   let sendWindow: SendWindow | undefined;
   if (e.SEND_HOURS) {
     const window = parseSendWindow(e.SEND_HOURS, e.SEND_HOURS_TIMEZONE ?? e.TIME_ZONE);
@@ -368,9 +402,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       phoneNumberId: e.WHATSAPP_PHONE_NUMBER_ID,
       appSecret: e.WHATSAPP_APP_SECRET,
       verifyToken: e.WHATSAPP_VERIFY_TOKEN,
-      templateName: e.WHATSAPP_TEMPLATE_NAME,
-      templateLanguage: e.WHATSAPP_TEMPLATE_LANGUAGE,
+      businessAccountId: e.WHATSAPP_BUSINESS_ACCOUNT_ID,
+      mode: e.WHATSAPP_MODE,
     },
+    rates: { whatsapp: e.WHATSAPP_RATE, email: e.SMTP_RATE },
     webhookMaxAgeSeconds: seconds(e.WEBHOOK_MAX_AGE),
     defaultCountryCode: e.DEFAULT_COUNTRY_CODE,
     uploadMaxBytes: Math.round(e.UPLOAD_MAX_MB * 1024 * 1024),

@@ -17,6 +17,7 @@ import * as sendingRecordAddressAtSend from './migrations/20261125_sending_01_re
 import * as jobLostLeases from './migrations/20261125_imports_01_job_lost_leases.ts';
 import * as undeliverableAddresses from './migrations/20261125_bounces_01_undeliverable_addresses.ts';
 import * as templateLanguageVariants from './migrations/20261125_templates_01_language_variants.ts';
+import * as whatsappApprovedTemplates from './migrations/20261125_whatsapp_01_approved_templates.ts';
 
 /** Every migration, in order. A new migration file is added here with its date-prefixed name. */
 export const migrations: Record<string, Migration> = {
@@ -37,6 +38,7 @@ export const migrations: Record<string, Migration> = {
   '20261125_imports_01_job_lost_leases': jobLostLeases,
   '20261125_bounces_01_undeliverable_addresses': undeliverableAddresses,
   '20261125_templates_01_language_variants': templateLanguageVariants,
+  '20261125_whatsapp_01_approved_templates': whatsappApprovedTemplates,
 };
 
 /**

@@ -153,6 +153,15 @@ export interface WhatsappTemplatesTable {
   variant_of: string | null;
 }
 
+export interface WhatsappApprovedTemplatesTable {
+  record_kind: RecordKind;
+  name: string;
+  language: string;
+  /** JSON list of the field keys that fill the body's parameters, in order. */
+  body_fields: string;
+  updated_at: string;
+}
+
 export type Channel = 'email' | 'whatsapp';
 export type DeliveryStatus = 'queued' | 'outbox' | 'sent' | 'delivered' | 'read' | 'failed' | 'bounced';
 
@@ -247,6 +256,7 @@ export interface DB {
   import_problems: ImportProblemsTable;
   email_templates: EmailTemplatesTable;
   whatsapp_templates: WhatsappTemplatesTable;
+  whatsapp_approved_templates: WhatsappApprovedTemplatesTable;
   deliveries: DeliveriesTable;
   delivery_events: DeliveryEventsTable;
   record_search: RecordSearchTable;

@@ -1,10 +1,18 @@
 /** A send that may succeed later (throttling, a server down): retried with backoff. */
-export class TransientSendError extends Error {}
+export class TransientSendError extends Error {
+  constructor(
+    message: string,
+    /** The least the provider asked to wait before trying again, when it said. */
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+}
 
 /** A send that will never succeed as it stands (a bad address, a refused message): recorded as failed. */
 export class PermanentSendError extends Error {}
 
-/** SMTP: 4xx replies and connection failures are worth retrying; 5xx replies are final. */
+/** SMTP: 4xx replies (421 closing, 450/451/452 try later) and connection failures are retried; 5xx replies are final. */
 export function classifySmtpError(err: unknown): TransientSendError | PermanentSendError {
   const e = err as { responseCode?: number; code?: string; message?: string; response?: string };
   const text = e.response ?? e.message ?? String(err);

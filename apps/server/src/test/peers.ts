@@ -8,17 +8,20 @@ export interface ReceivedMail {
   raw: string;
   /** The Message-ID header: one per message the product meant to send, however often it was sent. */
   messageId: string | undefined;
+  /** When the listener took it (ms since the epoch). */
+  at: number;
 }
 
 /**
- * A real SMTP listener on 127.0.0.1. `rejectTo` addresses get a permanent 550; `tempFail` makes the next
- * N mails get 451. On close, connections still open get a 421 after `closeTimeout` ms (30 s unless told).
+ * A real SMTP listener on 127.0.0.1. `rejectTo` addresses get a permanent 550; `failNext` makes the next
+ * N mails get a reply of its choosing (451 unless told: 421, 452, 554…). On close, connections still open get a 421 after `closeTimeout` ms (30 s unless told).
  */
 export async function startSmtpListener(
   options: { port?: number; rejectTo?: string[]; closeTimeout?: number } = {},
 ) {
   const mails: ReceivedMail[] = [];
   let tempFail = 0;
+  let failReply = { code: 451, text: 'Try again later' };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -35,13 +38,14 @@ export async function startSmtpListener(
       stream.on('end', () => {
         if (tempFail > 0) {
           tempFail -= 1;
-          return callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
+          return callback(Object.assign(new Error(failReply.text), { responseCode: failReply.code }));
         }
         const raw = Buffer.concat(chunks).toString('utf8');
         mails.push({
           to: session.envelope.rcptTo.map((r) => r.address),
           raw,
           messageId: /^Message-ID:\s*(\S+)/im.exec(raw)?.[1],
+          at: Date.now(),
         });
         callback();
       });
@@ -55,8 +59,9 @@ export async function startSmtpListener(
     port,
     url: `smtp://127.0.0.1:${port}`,
     mails,
-    failNext(count: number) {
+    failNext(count: number, code = 451, text = code >= 500 ? 'Message refused' : 'Try again later') {
       tempFail = count;
+      failReply = { code, text };
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
@@ -72,6 +77,30 @@ export interface PeerMessage {
   id: string;
   /** biz_opaque_callback_data: the sender's own reference for the message. */
   reference?: string;
+  /** A template message's template and its body's parameters, in order. */
+  template?: { name: string; language: string; bodyParameters: string[] };
+  /** When the peer took it (ms since the epoch). */
+  at: number;
+}
+
+/** A message template as `GET /{waba-id}/message_templates` lists it. */
+export interface PeerTemplate {
+  name: string;
+  language: string;
+  status: 'APPROVED' | 'PENDING' | 'REJECTED' | 'PAUSED' | 'DISABLED';
+  rejected_reason?: string;
+  /** The body's text, with {{1}}, {{2}}… */
+  body: string;
+  /** DOCUMENT unless told. */
+  headerFormat?: string;
+}
+
+/** An error answer the peer gives to the next messages: Cloud API codes (131047, 130429…) or a bare 5xx. */
+export interface PeerError {
+  status: number;
+  code?: number;
+  message?: string;
+  details?: string;
 }
 
 /**
@@ -81,6 +110,9 @@ export interface PeerMessage {
 export async function startWhatsappPeer() {
   const messages: PeerMessage[] = [];
   const media = new Map<string, number>();
+  const templates: PeerTemplate[] = [];
+  const errors: PeerError[] = [];
+  let templateLists = 0;
   let throttleNext = 0;
   let counter = 0;
   const server = http.createServer((req, res) => {
@@ -94,6 +126,28 @@ export async function startWhatsappPeer() {
       };
       if (req.headers.authorization !== 'Bearer peer-token')
         return send(401, { error: { message: 'Invalid OAuth access token', code: 190 } });
+      const url = new URL(req.url ?? '/', 'http://peer');
+      if (req.method === 'GET' && url.pathname.endsWith('/message_templates')) {
+        templateLists += 1;
+        const name = url.searchParams.get('name');
+        return send(200, {
+          data: templates
+            .filter((t) => !name || t.name.includes(name))
+            .map((t, i) => ({
+              id: String(1000 + i),
+              name: t.name,
+              language: t.language,
+              status: t.status,
+              category: 'UTILITY',
+              ...(t.rejected_reason ? { rejected_reason: t.rejected_reason } : { rejected_reason: 'NONE' }),
+              components: [
+                { type: 'HEADER', format: t.headerFormat ?? 'DOCUMENT' },
+                { type: 'BODY', text: t.body },
+              ],
+            })),
+          paging: { cursors: { before: 'a', after: 'b' } },
+        });
+      }
       if (req.url?.endsWith('/media')) {
         const id = `media-${++counter}`;
         media.set(id, body.length);
@@ -104,6 +158,19 @@ export async function startWhatsappPeer() {
           throttleNext -= 1;
           return send(429, { error: { message: '(#130429) Rate limit hit', code: 130429 } });
         }
+        const failure = errors.shift();
+        // A bare status (a proxy's 502) has no Cloud API error object.
+        if (failure && failure.code === undefined && failure.message === undefined)
+          return send(failure.status, {});
+        if (failure)
+          return send(failure.status, {
+            error: {
+              message: failure.message ?? `(#${failure.code}) error`,
+              type: 'OAuthException',
+              ...(failure.code !== undefined ? { code: failure.code } : {}),
+              ...(failure.details ? { error_data: { details: failure.details } } : {}),
+            },
+          });
         const message = JSON.parse(body.toString('utf8'));
         if (message.to === '910000000000')
           return send(400, { error: { message: '(#131026) Message undeliverable', code: 131026 } });
@@ -117,6 +184,19 @@ export async function startWhatsappPeer() {
           filename: document?.filename,
           id,
           reference: message.biz_opaque_callback_data,
+          at: Date.now(),
+          ...(message.template
+            ? {
+                template: {
+                  name: message.template.name,
+                  language: message.template.language?.code,
+                  bodyParameters: (
+                    message.template.components?.find((c: { type: string }) => c.type === 'body')
+                      ?.parameters ?? []
+                  ).map((p: { text: string }) => p.text),
+                },
+              }
+            : {}),
         });
         return send(200, {
           messaging_product: 'whatsapp',
@@ -136,8 +216,19 @@ export async function startWhatsappPeer() {
     throttle(count: number) {
       throttleNext = count;
     },
+    /** The templates the business account has; tests change them in place (approve, reject). */
+    templates,
+    /** The next messages get these error answers, one each, in order. */
+    failNext(...answers: PeerError[]) {
+      errors.push(...answers);
+    },
+    /** How often the template listing was asked. */
+    templateLists: () => templateLists,
     /** A status webhook body and its X-Hub-Signature-256, as Meta would post them. */
-    statusWebhook(appSecret: string, statuses: { id: string; status: string; timestamp?: number }[]) {
+    statusWebhook(
+      appSecret: string,
+      statuses: { id: string; status: string; timestamp?: number; errors?: object[] }[],
+    ) {
       const body = JSON.stringify({
         object: 'whatsapp_business_account',
         entry: [

@@ -25,6 +25,7 @@ beforeAll(async () => {
     WHATSAPP_API_URL: peer.apiUrl,
     WHATSAPP_TOKEN: 'peer-token',
     WHATSAPP_PHONE_NUMBER_ID: '1234567890',
+    WHATSAPP_MODE: 'session', // free-form document messages, as these tests read them
   });
   asha = await signUp(t.app, 'asha');
   ravi = await signUp(t.app, 'ravi');

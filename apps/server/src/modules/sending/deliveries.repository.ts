@@ -305,3 +305,14 @@ export async function countSentRecords(db: Database, campaignId: string): Promis
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
+
+/** How many of a channel's deliveries were handed to its provider since `since`, by every process. */
+export async function countAttemptedSince(db: Database, channel: Channel, since: string): Promise<number> {
+  const row = await db
+    .selectFrom('deliveries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('channel', '=', channel)
+    .where('attempted_at', '>=', since)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}

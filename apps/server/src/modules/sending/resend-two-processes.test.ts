@@ -18,6 +18,7 @@ const env: Record<string, string> = {
   JWT_SECRET: 'resend-test-secret-resend-test-secret-01',
   WHATSAPP_TOKEN: 'peer-token',
   WHATSAPP_PHONE_NUMBER_ID: '1234567890',
+  WHATSAPP_MODE: 'session', // free-form document messages, as these tests read them
 };
 if (process.env.DATABASE_URL)
   Object.assign(env, {

@@ -57,6 +57,7 @@ describe('a send survives its process being killed', () => {
       WHATSAPP_API_URL: peer.apiUrl,
       WHATSAPP_TOKEN: 'peer-token',
       WHATSAPP_PHONE_NUMBER_ID: '1234567890',
+      WHATSAPP_MODE: 'session', // free-form document messages, as these tests read them
     };
     if (process.env.DATABASE_URL) {
       Object.assign(env, {

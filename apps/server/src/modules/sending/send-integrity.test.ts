@@ -21,6 +21,7 @@ beforeEach(async () => {
     WHATSAPP_API_URL: peer.apiUrl,
     WHATSAPP_TOKEN: 'peer-token',
     WHATSAPP_PHONE_NUMBER_ID: '1234567890',
+    WHATSAPP_MODE: 'session', // free-form document messages, as these tests read them
   });
   db = (await openDatabase(t.config)).db;
   asha = await signUp(t.app, 'asha');

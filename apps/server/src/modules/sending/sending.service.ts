@@ -20,6 +20,11 @@ import type { FileStore } from '../../lib/storage.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { WhatsappSender } from '../../lib/whatsapp.ts';
 import { appendAudit } from '../audit/audit.repository.ts';
+import type { SendRates } from '../limits/send-rates.ts';
+import type {
+  ApprovedTemplatesService,
+  TemplateToSend,
+} from '../whatsapp-approved/approved-templates.service.ts';
 import {
   mergeTemplate,
   pdfFileName,
@@ -44,6 +49,8 @@ const ANSWER_WITHIN_MS = 60_000;
 const PARALLEL = 20;
 /** Records rendered ahead of the chunk being sent. */
 const RENDER_AHEAD = 20;
+/** The effective rate a send answers with is counted over this much of the recent past. */
+const RATE_WINDOW_MS = 5_000;
 
 /** A notice goes where its Mode Of Dispatch says (e-mail, WhatsApp, or both when it names neither); a credit card both ways. */
 export function channelsFor(kind: RecordKind, fields: Record<string, string | undefined>): Channel[] {
@@ -72,6 +79,12 @@ export interface SendingDeps {
   /** The right-hand side of each e-mail's Message-ID (the app's host name). */
   messageIdDomain: string;
   onEnqueued: () => void;
+  /** The approved WhatsApp template each kind goes with (template mode), checked before a send claims. */
+  approvedTemplates: ApprovedTemplatesService;
+  /** WHATSAPP_RATE and SMTP_RATE, held by every worker together. */
+  rates: SendRates;
+  /** JOB_RETRY_BACKOFF: a provider's wait longer than this is waited for exactly (RetryAtError). */
+  firstRetryMs: number;
   /** This process's job runner, which says when a job settles (absent when jobs run elsewhere). */
   jobEvents?: EventEmitter<{ settled: [jobId: string] }>;
 }
@@ -99,6 +112,10 @@ export class SendingService {
     const info = recordKinds[kind];
     const unique = [...new Set(ids)];
     const owned = await records.findRecordsByIds(this.deps.db, info, ownerId, unique);
+    // WhatsApp takes business-initiated messages only as approved templates: one not approved (or not
+    // usable as mapped) refuses the whole send before anything is claimed.
+    if (owned.some((row) => channelsFor(kind, row).includes('whatsapp')))
+      await this.deps.approvedTemplates.readyFor(kind);
     const now = nowIso();
     const attempts: deliveries.DeliveryRow[] = owned.flatMap((row) =>
       channelsFor(kind, row).map((channel) => ({
@@ -177,6 +194,7 @@ export class SendingService {
       skipped,
       ignored: unique.length - owned.length,
       bouncedBefore: bouncedBefore.size,
+      rates: [],
     };
     if (claimed.length + joined.length === 0) return result;
     const until = Date.now() + ANSWER_WITHIN_MS;
@@ -191,7 +209,24 @@ export class SendingService {
       else if (delivery.status === 'queued') result.queued += 1;
       else result.sent += 1;
     }
+    result.rates = await this.effectiveRates();
     return result;
+  }
+
+  /** Each limited channel's limit, and the rate it went out at over the last seconds, every worker together. */
+  private async effectiveRates(): Promise<NonNullable<SendResult['rates']>> {
+    const since = new Date(Date.now() - RATE_WINDOW_MS).toISOString();
+    const limited = (['email', 'whatsapp'] as const).filter((c) => this.deps.rates.limitOf(c) !== null);
+    return Promise.all(
+      limited.map(async (channel) => {
+        const count = await deliveries.countAttemptedSince(this.deps.db, channel, since);
+        return {
+          channel,
+          limit: this.deps.rates.limitOf(channel)!,
+          perSecond: Math.round((count / (RATE_WINDOW_MS / 1000)) * 10) / 10,
+        };
+      }),
+    );
   }
 
   /**
@@ -345,7 +380,10 @@ export class SendingService {
     const templates = await this.messageTemplates(kind).catch(async (err: Error) => {
       throw await givingUp(err);
     });
+    const approved = await this.deps.approvedTemplates.mappingOf(kind);
     let waiting = 0;
+    /** The latest time a provider asked to wait until (131056: one number's window). */
+    let retryAt = 0;
     const queue = [...pending];
     const { sendWindow } = this.deps;
     let closedAt: Date | undefined;
@@ -373,6 +411,8 @@ export class SendingService {
           continue;
         }
         try {
+          // The provider's limit, shared by every worker: wait for this message's turn.
+          await this.deps.rates.take(delivery.channel, context.signal);
           // Marked before it leaves: if this process dies before the answer is recorded, the next
           // attempt sends it again under the same message id, which the receiving side can dedupe on.
           const recordAddress = addressOf(row, delivery.channel);
@@ -383,7 +423,7 @@ export class SendingService {
             recordAddress,
             addressChange(delivery, recordAddress),
           );
-          const receipt = await this.sendOne(delivery, row, pdf.pdf, templates);
+          const receipt = await this.sendOne(delivery, row, pdf.pdf, templates, approved);
           await deliveries.advanceStatus(this.deps.db, delivery, receipt.status, nowIso(), {
             provider_message_id: receipt.messageId,
             pdf_sha256: pdf.sha256,
@@ -414,6 +454,7 @@ export class SendingService {
             });
           } else {
             waiting += 1;
+            if (error.retryAfterMs) retryAt = Math.max(retryAt, Date.now() + error.retryAfterMs);
             await deliveries.noteRetry(this.deps.db, delivery.id, error.message, nowIso());
           }
         }
@@ -422,8 +463,10 @@ export class SendingService {
     await Promise.all(Array.from({ length: PARALLEL }, worker));
     if (closedAt && sendWindow)
       throw new RetryAtError(closedMessage(sendWindow, closedAt), nextOpening(sendWindow, closedAt));
-    if (waiting > 0)
-      throw new TransientSendError(`${waiting} message(s) will be retried: the provider asked to try later.`);
+    const retrying = `${waiting} message(s) will be retried: the provider asked to try later.`;
+    if (waiting > 0 && retryAt > Date.now() + this.deps.firstRetryMs)
+      throw new RetryAtError(retrying, new Date(retryAt));
+    if (waiting > 0) throw new TransientSendError(retrying);
   }
 
   private async messageTemplates(kind: RecordKind) {
@@ -446,6 +489,8 @@ export class SendingService {
     row: Record<string, string>,
     pdf: Buffer,
     templates: { subject: string; body: string; captionFor: (row: Record<string, string>) => string },
+    /** In template mode, the approved template the WhatsApp message goes as (null: none is set). */
+    approved?: TemplateToSend | null,
   ): Promise<{ status: DeliveryStatus; messageId: string }> {
     const kind = delivery.record_kind;
     const filename = pdfFileName(kind, row);
@@ -479,6 +524,28 @@ export class SendingService {
       }
     }
     const to = toE164(delivery.recipient, this.deps.defaultCountryCode);
+    if (approved === null && this.deps.whatsapp.via === 'cloud-api')
+      throw new PermanentSendError('No approved WhatsApp template is set for these records.');
+    if (approved && this.deps.whatsapp.via === 'cloud-api') {
+      // The approved template: the PDF as its header document, the mapped fields as its body's parameters.
+      const bodyParameters = approved.bodyFields.map((field, i) => {
+        const value = (row[field] ?? '').replace(/\s+/g, ' ').trim();
+        if (!value)
+          throw new PermanentSendError(
+            `The record's ${field} is empty; the WhatsApp template needs it for parameter {{${i + 1}}}.`,
+          );
+        return value;
+      });
+      const receipt = await this.deps.whatsapp.sendTemplate({
+        to,
+        pdf,
+        filename,
+        template: approved,
+        bodyParameters,
+        reference: delivery.id,
+      });
+      return { status: 'sent', messageId: receipt.messageId };
+    }
     const receipt = await this.deps.whatsapp.sendDocument({
       to,
       pdf,

@@ -33,6 +33,7 @@ beforeAll(async () => {
       WHATSAPP_API_URL: peer.apiUrl,
       WHATSAPP_TOKEN: 'peer-token',
       WHATSAPP_PHONE_NUMBER_ID: '1234567890',
+      WHATSAPP_MODE: 'session', // free-form document messages, as these tests read them
       WHATSAPP_APP_SECRET: APP_SECRET,
       WHATSAPP_VERIFY_TOKEN: 'verify-me',
       LOG_LEVEL: 'warn',
@@ -297,7 +298,7 @@ describe('WhatsApp status webhooks', () => {
     expect(await deliveryRow(failing.id)).toMatchObject({
       status: 'failed',
       error:
-        'WhatsApp could not deliver the message: (#131026) Message undeliverable: Message could not be delivered',
+        'WhatsApp could not deliver the message: (#131026) The number is not a WhatsApp user (or cannot receive this message) (Message undeliverable: Message could not be delivered)',
       active_key: null,
     });
     // Failed is final: a late delivered or read changes nothing but the history.

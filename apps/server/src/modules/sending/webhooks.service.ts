@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../../db/database.ts';
 import { AppError, badRequest, forbidden } from '../../lib/errors.ts';
+import { whatsappErrorReason } from '../../lib/whatsapp-errors.ts';
 import * as deliveries from './deliveries.repository.ts';
 import { deliveryStatusOf, readStatusUpdates, type StatusUpdate } from './whatsapp-status-body.ts';
 
@@ -136,14 +137,14 @@ function durationText(seconds: number): string {
 
 const isoOf = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString();
 
-/** The reason a failed status gives, as people read it: '(#131026) Message undeliverable: details'. */
+/**
+ * The reason a failed status gives, as people read it, with the codes people meet most in the product's
+ * words: '(#131047) WhatsApp refuses a message outside the 24-hour window; use an approved template (…)'.
+ */
 function failureReason(update: StatusUpdate): string {
   const reasons = (update.errors ?? [])
-    .map((e) => {
-      const what = [e.title ?? e.message, e.error_data?.details].filter(Boolean).join(': ');
-      return `${e.code !== undefined ? `(#${e.code}) ` : ''}${what}`.trim();
-    })
-    .filter(Boolean);
+    .filter((e) => e.code !== undefined || e.title || e.message || e.error_data?.details)
+    .map(whatsappErrorReason);
   return reasons.length > 0
     ? `WhatsApp could not deliver the message: ${reasons.join('; ')}`
     : 'WhatsApp could not deliver the message.';

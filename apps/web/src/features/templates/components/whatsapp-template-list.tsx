@@ -2,6 +2,7 @@ import type { WhatsappTemplate } from '@notice-desk/contract/templates';
 import type { DataTableColumn } from '../../../components/ui/data-table.tsx';
 import { paths } from '../../../config/paths.ts';
 import { useGetWhatsappTemplatesQuery } from '../api/templates-api.ts';
+import { ApprovedTemplateSettings } from './approved-template-settings.tsx';
 import { TemplateList } from './template-list.tsx';
 import styles from './template-list.module.css';
 
@@ -21,12 +22,15 @@ const editHref = (id: string) => paths.templates.editWhatsapp.getHref(id);
 /** /templates/whatsapp-templates: the WhatsApp message templates, searchable by name. */
 export function WhatsappTemplateList() {
   return (
-    <TemplateList
-      useTemplates={useGetWhatsappTemplatesQuery}
-      label="Whatsapp templates"
-      defaultPageSize={DEFAULT_PAGE_SIZE}
-      columns={columns}
-      editHref={editHref}
-    />
+    <>
+      <TemplateList
+        useTemplates={useGetWhatsappTemplatesQuery}
+        label="Whatsapp templates"
+        defaultPageSize={DEFAULT_PAGE_SIZE}
+        columns={columns}
+        editHref={editHref}
+      />
+      <ApprovedTemplateSettings />
+    </>
   );
 }

@@ -1,0 +1,206 @@
+import type {
+  ApprovedTemplate,
+  ApprovedTemplates,
+  ApprovedTemplateState,
+  ApprovedTemplateUpdate,
+} from '@notice-desk/contract/whatsapp-approved';
+import type { Database } from '../../db/database.ts';
+import type { RecordKind } from '../../db/schema.ts';
+import { AppError, badRequest } from '../../lib/errors.ts';
+import { nowIso } from '../../lib/time.ts';
+import type { ProviderTemplate, WhatsappTemplateDirectory } from '../../lib/whatsapp.ts';
+import { appendAudit } from '../audit/audit.repository.ts';
+import { recordKinds } from '../records/record-kinds.ts';
+import * as approved from './approved-templates.repository.ts';
+
+/** How long a template's status read from Meta is believed by sends (the screen always asks afresh). */
+const STATUS_FRESH_MS = 30_000;
+
+const knownStates = new Set<ApprovedTemplateState>(['APPROVED', 'PENDING', 'REJECTED', 'PAUSED', 'DISABLED']);
+
+/** What a send needs of a kind's template: its name, language and the fields for its parameters. */
+export interface TemplateToSend {
+  name: string;
+  language: string;
+  bodyFields: string[];
+}
+
+export interface ApprovedTemplatesDeps {
+  db: Database;
+  /** Meta's template listing; absent when the Cloud API or WHATSAPP_BUSINESS_ACCOUNT_ID is not set. */
+  directory: WhatsappTemplateDirectory | undefined;
+  mode: ApprovedTemplates['mode'];
+}
+
+/**
+ * The approved WhatsApp template each record kind is sent with: set by an ADMIN, its status read from
+ * the WhatsApp Business Management API. In template mode a send is refused, before anything is
+ * claimed, unless its kind's template is approved, has a document header and one field per parameter.
+ */
+export class ApprovedTemplatesService {
+  private readonly seen = new Map<string, { at: number; templates: ProviderTemplate[] }>();
+
+  constructor(private readonly deps: ApprovedTemplatesDeps) {}
+
+  async list(): Promise<ApprovedTemplates> {
+    const rows = new Map((await approved.listApprovedTemplates(this.deps.db)).map((r) => [r.record_kind, r]));
+    const items = await Promise.all(
+      (Object.keys(recordKinds) as RecordKind[]).map((kind) => this.describe(kind, rows.get(kind), true)),
+    );
+    return { mode: this.deps.mode, items };
+  }
+
+  async update(actorId: string, kind: RecordKind, body: ApprovedTemplateUpdate): Promise<ApprovedTemplate> {
+    const known = new Set(recordKinds[kind].fields.map((f) => f.key));
+    const unknown = body.bodyFields.filter((field) => !known.has(field));
+    if (unknown.length > 0)
+      throw badRequest(
+        `${unknown.map((f) => `'${f}'`).join(', ')} ${unknown.length === 1 ? 'is not a field' : 'are not fields'} of ${recordKinds[kind].label.toLowerCase()} records.`,
+      );
+    const row: approved.ApprovedTemplateRow = {
+      record_kind: kind,
+      name: body.name,
+      language: body.language,
+      body_fields: JSON.stringify(body.bodyFields),
+      updated_at: nowIso(),
+    };
+    const described = await this.describe(kind, row, true);
+    // A name Meta does not know, or a parameter count the fields do not match, is refused; a template
+    // still PENDING (or REJECTED, to be fixed at Meta) may be set, and sends wait for its approval.
+    if (described.status.state === 'MISSING')
+      throw new AppError(422, 'WHATSAPP_TEMPLATE_NOT_FOUND', described.status.reason!);
+    if (
+      described.status.bodyParameters !== null &&
+      described.status.bodyParameters !== body.bodyFields.length
+    )
+      throw new AppError(422, 'WHATSAPP_TEMPLATE_PARAMETERS', described.status.reason!);
+    const before = await approved.findApprovedTemplate(this.deps.db, kind);
+    await this.deps.db.transaction().execute(async (trx) => {
+      await approved.saveApprovedTemplate(trx, row);
+      await appendAudit(trx, {
+        actorId,
+        action: 'template.update',
+        subjectType: 'template',
+        subjectId: `whatsapp-approved-${kind}`,
+        summary: `Approved WhatsApp template for ${recordKinds[kind].label.toLowerCase()} records: ${body.name} (${body.language})`,
+        before: before
+          ? { name: before.name, language: before.language, bodyFields: before.body_fields }
+          : null,
+        after: { name: body.name, language: body.language, bodyFields: body.bodyFields },
+      });
+    });
+    return described;
+  }
+
+  /**
+   * The template a send of this kind goes with, or undefined when none is needed (session mode, the
+   * outbox). Refuses (409, or 422 for parameters that do not match) when it is not set, not approved,
+   * unknown to Meta, or not usable as it is mapped: before anything is claimed.
+   */
+  async readyFor(kind: RecordKind): Promise<TemplateToSend | undefined> {
+    if (this.deps.mode !== 'template') return undefined;
+    const row = await approved.findApprovedTemplate(this.deps.db, kind);
+    const label = recordKinds[kind].label.toLowerCase();
+    if (!row)
+      throw new AppError(
+        409,
+        'WHATSAPP_TEMPLATE_NOT_SET',
+        `No approved WhatsApp template is set for ${label} records: an ADMIN sets one on the WhatsApp templates screen. Nothing was sent.`,
+      );
+    const described = await this.describe(kind, row, false);
+    if (!described.usable) {
+      const mismatch =
+        described.status.state === 'APPROVED' &&
+        described.status.bodyParameters !== null &&
+        described.status.bodyParameters !== described.bodyFields.length;
+      throw new AppError(
+        mismatch ? 422 : 409,
+        mismatch ? 'WHATSAPP_TEMPLATE_PARAMETERS' : 'WHATSAPP_TEMPLATE_NOT_APPROVED',
+        `The WhatsApp template for ${label} records cannot be used: ${described.status.reason} Nothing was sent.`,
+      );
+    }
+    return { name: row.name, language: row.language, bodyFields: described.bodyFields };
+  }
+
+  /**
+   * What a send job sends WhatsApp messages with, from the database alone (the request checked Meta):
+   * undefined outside template mode, null when no template is set.
+   */
+  async mappingOf(kind: RecordKind): Promise<TemplateToSend | null | undefined> {
+    if (this.deps.mode !== 'template') return undefined;
+    const row = await approved.findApprovedTemplate(this.deps.db, kind);
+    return row
+      ? { name: row.name, language: row.language, bodyFields: JSON.parse(row.body_fields) as string[] }
+      : null;
+  }
+
+  private async describe(
+    kind: RecordKind,
+    row: approved.ApprovedTemplateRow | undefined,
+    fresh: boolean,
+  ): Promise<ApprovedTemplate> {
+    const none = { kind, name: null, language: null, bodyFields: [] };
+    if (!row)
+      return {
+        ...none,
+        status: { state: 'UNKNOWN', reason: 'No template is set.', bodyParameters: null },
+        usable: false,
+      };
+    const bodyFields = JSON.parse(row.body_fields) as string[];
+    const base = { kind, name: row.name, language: row.language, bodyFields };
+    const unknown = (reason: string): ApprovedTemplate => ({
+      ...base,
+      status: { state: 'UNKNOWN', reason, bodyParameters: null },
+      usable: false,
+    });
+    if (!this.deps.directory)
+      return unknown('WHATSAPP_BUSINESS_ACCOUNT_ID is not set, so its status at Meta cannot be read.');
+    let found: ProviderTemplate[];
+    try {
+      found = await this.find(row.name, fresh);
+    } catch (err) {
+      return unknown(`WhatsApp could not be asked for its status: ${(err as Error).message}`);
+    }
+    const match = found.find((t) => t.language === row.language);
+    if (!match) {
+      const elsewhere = found.map((t) => t.language).join(', ');
+      return {
+        ...base,
+        status: {
+          state: 'MISSING',
+          reason: elsewhere
+            ? `WhatsApp has no template '${row.name}' in ${row.language}; it has it in ${elsewhere}.`
+            : `WhatsApp has no template called '${row.name}'.`,
+          bodyParameters: null,
+        },
+        usable: false,
+      };
+    }
+    const state = knownStates.has(match.status as ApprovedTemplateState)
+      ? (match.status as ApprovedTemplateState)
+      : 'UNKNOWN';
+    const reason =
+      state === 'REJECTED'
+        ? `Meta rejected it: ${match.rejectedReason ?? 'no reason given'}.`
+        : state !== 'APPROVED'
+          ? `It is ${match.status} at Meta, not APPROVED.`
+          : match.bodyParameters !== bodyFields.length
+            ? `Its body has ${match.bodyParameters} parameter(s) but ${bodyFields.length} field(s) are mapped to it: map one field to each.`
+            : match.headerFormat !== 'DOCUMENT'
+              ? `Its header is ${match.headerFormat ? `a ${match.headerFormat.toLowerCase()}` : 'missing'}, not a document: the notice PDF goes as the header.`
+              : null;
+    return {
+      ...base,
+      status: { state, reason, bodyParameters: match.bodyParameters },
+      usable: state === 'APPROVED' && reason === null,
+    };
+  }
+
+  private async find(name: string, fresh: boolean): Promise<ProviderTemplate[]> {
+    const cached = this.seen.get(name);
+    if (!fresh && cached && Date.now() - cached.at < STATUS_FRESH_MS) return cached.templates;
+    const templates = await this.deps.directory!.find(name);
+    this.seen.set(name, { at: Date.now(), templates });
+    return templates;
+  }
+}

@@ -1,0 +1,94 @@
+import toast from 'react-hot-toast';
+import type { ApprovedTemplate, ApprovedTemplates } from '@notice-desk/contract/whatsapp-approved';
+import { approvedTemplateUpdate } from '@notice-desk/contract/whatsapp-approved';
+import { TextField } from '../../../components/ui/text-field.tsx';
+import { useForm } from '../../../hooks/use-form.ts';
+import { showApiProblem } from '../../../lib/api-error.ts';
+import { schemaFieldErrors } from '../../../utils/schema-field-errors.ts';
+import {
+  useGetApprovedTemplatesQuery,
+  useSetApprovedTemplateMutation,
+} from '../api/approved-templates-api.ts';
+
+const kindLabels = { notice: 'Notices', 'credit-card': 'Credit cards' } as const;
+
+const modeNotes: Record<ApprovedTemplates['mode'], string> = {
+  template: 'WhatsApp notices go as these approved templates, the notice PDF as the header document.',
+  session:
+    'WHATSAPP_MODE=session: notices go as free-form documents, which WhatsApp refuses outside the 24-hour window.',
+  outbox: 'WhatsApp is not configured: messages are written to the outbox.',
+};
+
+/** "custName, loanNo" as the field list it names, in order. */
+const fieldList = (text: string) =>
+  text
+    .split(',')
+    .map((field) => field.trim())
+    .filter(Boolean);
+
+function statusText(template: ApprovedTemplate): string {
+  const { state, reason } = template.status;
+  return reason ? `${state}: ${reason}` : state;
+}
+
+/** One kind's template: name and language at Meta, the fields for {{1}}, {{2}}…, and its status. */
+function ApprovedTemplateForm({ template }: { template: ApprovedTemplate }) {
+  const [save, { isLoading }] = useSetApprovedTemplateMutation();
+  const form = useForm({
+    initialValues: {
+      name: template.name ?? '',
+      language: template.language ?? '',
+      bodyFields: template.bodyFields.join(', '),
+    },
+    validate: (values) =>
+      schemaFieldErrors(approvedTemplateUpdate, { ...values, bodyFields: fieldList(values.bodyFields) }),
+  });
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      await save({
+        kind: template.kind,
+        body: { name: values.name, language: values.language, bodyFields: fieldList(values.bodyFields) },
+      }).unwrap();
+      toast.success('Updated Successfully.');
+    } catch (error) {
+      showApiProblem(error, {
+        fields: ['name', 'language', 'bodyFields'],
+        onFieldErrors: form.setServerErrors,
+        fallback: 'The template could not be saved.',
+      });
+    }
+  });
+  return (
+    <form className="panel form-stack" onSubmit={submit} noValidate aria-label={kindLabels[template.kind]}>
+      <h2>{kindLabels[template.kind]}</h2>
+      <TextField label="Approved template name" {...form.field('name')} />
+      <TextField label="Language" {...form.field('language')} />
+      <TextField
+        label="Body fields, in order of {{1}}, {{2}}…"
+        hint="Field keys separated by commas, such as custName, loanNo"
+        {...form.field('bodyFields')}
+      />
+      <p role="status">Status at Meta: {statusText(template)}</p>
+      <button type="submit" className="button" disabled={isLoading}>
+        Save
+      </button>
+    </form>
+  );
+}
+
+/** The WhatsApp templates screen's approved templates, one per record kind (ADMIN only, like the screen). */
+export function ApprovedTemplateSettings() {
+  const { data } = useGetApprovedTemplatesQuery();
+  if (!data) return null;
+  return (
+    <section aria-label="Approved WhatsApp templates" className="form-stack">
+      <p>{modeNotes[data.mode]}</p>
+      {data.items.map((template) => (
+        <ApprovedTemplateForm
+          key={`${template.kind}:${template.name ?? ''}:${template.language ?? ''}:${template.bodyFields.join(',')}`}
+          template={template}
+        />
+      ))}
+    </section>
+  );
+}
