@@ -42,6 +42,9 @@ beforeAll(async () => {
     { url: '/api/emailTemplates/getdata', limitMax: 10_000 },
     { url: '/api/whatsapptemplates/getdata', limitMax: 10_000 },
     { url: '/api/audit', limitMax: 100 },
+    { url: '/api/archive/notices', limitMax: 100 },
+    { url: '/api/archive/credit-cards', limitMax: 100 },
+    { url: '/api/archive/campaigns', limitMax: 100 },
   ];
 });
 afterAll(async () => t?.close());
@@ -106,7 +109,8 @@ describe('paging', () => {
       expect(res.statusCode, `${list.url}: ${res.body}`).toBe(200);
       const body = res.json();
       expect(body.items ?? body.notices).toEqual([]);
-      expect(body.total).toBeGreaterThan(0);
+      // The archive holds nothing here (nothing was served and deleted); every other list holds a row.
+      if (!list.url.startsWith('/api/archive/')) expect(body.total).toBeGreaterThan(0);
     }
   });
 
