@@ -26,7 +26,7 @@ export interface CampaignRow {
   /** Loan No. for notices, Mask No. for credit cards. */
   reference: string;
   date: string;
-  /** The latest status on the channel ('queued', 'outbox', 'sent', 'delivered', 'read', 'failed'), or '-'. */
+  /** The latest status on the channel ('queued', 'outbox', 'sent', 'delivered', 'read', 'failed', 'bounced'), or '-'. */
   emailResponse: string;
   whatsappResponse: string;
   /** Why the latest attempt failed, when it did. */

@@ -3,7 +3,7 @@ export interface MailInfo {
   name: string;
   /** ISO time of the latest status. */
   date: string;
-  /** queued, outbox, sent, delivered, read or failed. */
+  /** queued, outbox, sent, delivered, read, failed or bounced. */
   status: string;
   channel: 'email' | 'whatsapp';
   error: string | null;

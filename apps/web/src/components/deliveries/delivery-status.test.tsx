@@ -20,6 +20,23 @@ describe('DeliveryStatus', () => {
     expect(deliveryTone('failed')).toBe('failure');
   });
 
+  it('shows a bounce red with its reason, and the reason in the page itself for phones, where nothing hovers', () => {
+    expect(deliveryTone('bounced')).toBe('failure');
+    render(<DeliveryStatus status="bounced" error="The mail server returned it (5.1.1): user unknown" />);
+    const badge = screen.getByRole('button', {
+      name: 'bounced',
+      description: 'The mail server returned it (5.1.1): user unknown',
+    });
+    expect(badge).toBeTruthy();
+    // Not the tooltip (hidden until hover, focus or tap): a second copy, shown below 640 px by CSS.
+    const inline = screen
+      .getAllByText('The mail server returned it (5.1.1): user unknown')
+      .filter((node) => node.getAttribute('role') !== 'tooltip');
+    expect(inline).toHaveLength(1);
+    expect(inline[0]!.hasAttribute('hidden')).toBe(false);
+    expect(inline[0]!.getAttribute('aria-hidden')).toBe('true');
+  });
+
   it('describes a failure with its reason, shown on hover, keyboard focus and tap, hidden by Escape', async () => {
     const user = userEvent.setup();
     render(<DeliveryStatus status="failed" error="550 Mailbox unavailable" />);

@@ -3,7 +3,8 @@ import styles from './delivery-status.module.css';
 
 /**
  * How a status looks: delivered ones green, 'outbox' grey (written to the outbox folder, no
- * provider configured: nothing went anywhere), waiting amber, failed red.
+ * provider configured: nothing went anywhere), waiting amber, failed and bounced red (a bounced
+ * notice was returned by the mail server: it was not served).
  */
 export type DeliveryTone = 'success' | 'neutral' | 'pending' | 'failure';
 
@@ -16,6 +17,7 @@ export function deliveryTone(status: string): DeliveryTone {
     case 'queued':
       return 'pending';
     case 'failed':
+    case 'bounced':
       return 'failure';
     default:
       return 'neutral';
@@ -23,19 +25,23 @@ export function deliveryTone(status: string): DeliveryTone {
 }
 
 type DeliveryStatusProps = {
-  /** The latest status on a channel ('queued', 'outbox', 'sent', 'delivered', 'read', 'failed'), '' or '-'. */
+  /** The latest status on a channel ('queued', 'outbox', 'sent', 'delivered', 'read', 'failed', 'bounced'), '' or '-'. */
   status: string;
-  /** Why it failed, when it did. */
+  /** Why it failed or bounced, when it did. */
   error?: string | null | undefined;
   /** Overrides the tone the status would have. */
   tone?: DeliveryTone;
 };
 
-/** A channel's latest status as a small badge; a failure offers its reason on hover, focus and tap. */
+/**
+ * A channel's latest status as a small badge. A failure or bounce offers its reason on hover, focus
+ * and tap, and on a phone (below 640 px, no hover) also shows it under the badge.
+ */
 export function DeliveryStatus({ status, error, tone }: DeliveryStatusProps) {
   if (!status || status === '-') return <span className={styles.none}>-</span>;
   const className = `${styles.badge} ${styles[tone ?? deliveryTone(status)]}`;
-  if (status === 'failed' && error) return <FailedStatus className={className} reason={error} />;
+  if ((status === 'failed' || status === 'bounced') && error)
+    return <FailedStatus className={className} status={status} reason={error} />;
   return <span className={className}>{status}</span>;
 }
 
@@ -44,7 +50,7 @@ export function DeliveryStatus({ status, error, tone }: DeliveryStatusProps) {
  * with the status. It shows while the pointer is over the badge or the tooltip, while the badge
  * has keyboard focus, and after a tap (touch gives no hover, and Safari no focus); Escape hides it.
  */
-function FailedStatus({ className, reason }: { className: string; reason: string }) {
+function FailedStatus({ className, status, reason }: { className: string; status: string; reason: string }) {
   const tooltipId = useId();
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
@@ -85,9 +91,13 @@ function FailedStatus({ className, reason }: { className: string; reason: string
         }}
         onKeyDown={closeOnEscape}
       >
-        failed
+        {status}
       </button>
       <span id={tooltipId} role="tooltip" className={styles.tooltip} hidden={!open}>
+        {reason}
+      </span>
+      {/* Read already through the tooltip that describes the badge: hidden from screen readers here. */}
+      <span className={styles.inlineReason} aria-hidden="true">
         {reason}
       </span>
     </span>
