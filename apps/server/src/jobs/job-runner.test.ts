@@ -118,6 +118,59 @@ describe('job runner', () => {
     expect((await job(id)).attempts).toBe(2);
   });
 
+  it('counts each takeover after a lost lease, and not a retry after a failure, so the handler knows', async () => {
+    const id = await enqueue('notice', {}, 5);
+    const now = () => new Date().toISOString();
+    const past = () => new Date(Date.now() - 1000).toISOString();
+    // Two workers claim it in turn and die (their leases are over at once).
+    const first = await claimJob(database.db, kind(), ['test'], 'dead-1', now(), past());
+    const second = await claimJob(database.db, kind(), ['test'], 'dead-2', now(), past());
+    expect([first?.lost_leases, second?.lost_leases]).toEqual([0, 1]);
+    const seen: number[] = [];
+    let failOnce = true;
+    const runner = new JobRunner({
+      db: database.db,
+      databaseKind: kind(),
+      log,
+      pollMs: 10,
+      retryBackoffMs: 10,
+      handlers: {
+        test: async ({ job: running }) => {
+          seen.push(running.lost_leases);
+          if (failOnce) {
+            failOnce = false;
+            throw new Error('a passing fault');
+          }
+        },
+      },
+    });
+    runner.start();
+    await until(async () => (await job(id)).status === 'done');
+    await runner.stop();
+    // Taken over from dead-2 (the second lost lease), then retried after its own failure (no new one).
+    expect(seen).toEqual([2, 2]);
+    expect(await job(id)).toMatchObject({ attempts: 4, lost_leases: 2 });
+  });
+
+  it('a job that ran out of attempts in dead processes says so when it gives up', async () => {
+    const id = await enqueue('notice', {}, 1);
+    const past = () => new Date(Date.now() - 1000).toISOString();
+    await claimJob(database.db, kind(), ['test'], 'dead-1', new Date().toISOString(), past());
+    const runner = new JobRunner({
+      db: database.db,
+      databaseKind: kind(),
+      log,
+      pollMs: 10,
+      handlers: { test: async () => undefined },
+    });
+    runner.start();
+    await until(async () => (await job(id)).status === 'failed');
+    await runner.stop();
+    expect((await job(id)).error).toBe(
+      'Gave up after 1 attempts: the process running it stopped once while it ran.',
+    );
+  });
+
   it('retries a failing job with backoff, and fails a permanent error at once', async () => {
     const flaky = await enqueue('a', { failTimes: 1 });
     const broken = await enqueue('b', { permanent: true });
