@@ -180,17 +180,53 @@ describe('Send Notice', () => {
     await user.click(selectAll());
     await user.click(sendButton());
 
-    await waitFor(() => expect(success).toHaveBeenCalledWith('Send Mail Successfully.'));
+    const said = 'Sent 28; 2 failed (see the reasons); 10 records not sent (the request failed)';
+    await waitFor(() => expect(screen.getByRole('status').textContent).toContain(said));
+    // Not everything went out, so the toast says what happened instead of 'Send Mail Successfully.'.
+    expect(success).not.toHaveBeenCalled();
     expect(server.sends).toHaveLength(3);
     expect(log).toHaveBeenCalledWith('Sending chunk 2 of 3 failed.', expect.anything());
     expect(error).not.toHaveBeenCalled();
     const summary = screen.getByRole('status');
-    expect(summary.textContent).toContain(
-      'Sent 28, failed 2, 10 records not sent (the request failed) — see the statuses.',
-    );
 
     await user.click(within(summary).getByRole('button', { name: 'Dismiss' }));
     expect(screen.getByRole('status').textContent).toBe('');
+  });
+
+  it('asks before sending to addresses that bounced before, then sends with confirmBounced, or not at all', async () => {
+    const server = campaignServer(3, (body) =>
+      body.confirmBounced
+        ? jsonResponse(200, allSent(body))
+        : jsonResponse(409, {
+            statusCode: 409,
+            code: 'BOUNCED_BEFORE',
+            message: '1 address bounced or failed before. Send to it anyway?',
+            error: { bouncedBefore: '1' },
+          }),
+    );
+    const success = vi.spyOn(toast, 'success');
+    const user = userEvent.setup();
+    renderDetail();
+    await screen.findByRole('cell', { name: 'Customer 3' });
+    await user.click(selectAll());
+
+    await user.click(sendButton());
+    const dialog = await screen.findByRole('dialog', {
+      name: '1 address bounced or failed before. Send to it anyway?',
+    });
+    await user.click(within(dialog).getByRole('button', { name: 'Send anyway' }));
+    await waitFor(() => expect(success).toHaveBeenCalledWith('Send Mail Successfully.'));
+    expect(server.sends.map((s) => s.confirmBounced)).toEqual([undefined, true]);
+
+    await user.click(sendButton());
+    const again = await screen.findByRole('dialog');
+    await user.click(within(again).getByRole('button', { name: "Don't send" }));
+    await waitFor(() =>
+      expect(screen.getByRole('status').textContent).toContain(
+        '3 records not sent: an address bounced or failed before',
+      ),
+    );
+    expect(server.sends).toHaveLength(3);
   });
 
   it('does not claim success when no request got through', async () => {

@@ -10,6 +10,7 @@ import {
   type DataTableColumn,
   type DataTableSelection,
 } from '../../../components/ui/data-table.tsx';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { ProgressBar } from '../../../components/ui/progress-bar.tsx';
 import { paths } from '../../../config/paths.ts';
 import { useListSearch } from '../../../hooks/use-list-search.ts';
@@ -90,7 +91,8 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
     [setLimit],
   );
   const selection = useMemo<DataTableSelection>(() => ({ selected, onChange: setSelected }), [selected]);
-  const { send, sending, progress, summary, dismissSummary } = useSendNotices(type);
+  const { send, sending, progress, summary, dismissSummary, bouncedQuestion, answerBouncedQuestion } =
+    useSendNotices(type);
 
   // A campaign of the other kind is not this page's either.
   if ((isError && isMissingRecord(error)) || (data && data.type !== type)) {
@@ -156,6 +158,14 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
         onRetry={() => void refetch()}
         emptyMessage="This campaign has no records."
         virtualizeFrom={VIRTUALIZE_FROM}
+      />
+      <ConfirmDialog
+        open={bouncedQuestion !== null}
+        question={bouncedQuestion ?? ''}
+        confirmLabel="Send anyway"
+        cancelLabel="Don't send"
+        onConfirm={() => answerBouncedQuestion(true)}
+        onCancel={() => answerBouncedQuestion(false)}
       />
     </ContentLayout>
   );

@@ -7,6 +7,7 @@ import { useAppDispatch } from '../../../lib/store.ts';
 import { useSendMailMutation } from '../api/campaigns-api.ts';
 import {
   addAnswer,
+  addDeclined,
   addUnsent,
   emptyTally,
   sendChunks,
@@ -35,6 +36,22 @@ export function useSendNotices(type: CampaignType) {
   // A ref as well as state: a second click before the re-render must not start a second run.
   const running = useRef(false);
   const hideBar = useRef<ReturnType<typeof setTimeout>>(undefined);
+  /** The server's question when addresses in the send bounced or failed before; null when none is asked. */
+  const [bouncedQuestion, setBouncedQuestion] = useState<string | null>(null);
+  const answerBounced = useRef<(send: boolean) => void>(() => {});
+
+  /** Asks the person the server's question and waits for the answer. */
+  const askBounced = useCallback(
+    (question: string) =>
+      new Promise<boolean>((resolve) => {
+        answerBounced.current = (answer) => {
+          setBouncedQuestion(null);
+          resolve(answer);
+        };
+        setBouncedQuestion(question);
+      }),
+    [],
+  );
 
   useEffect(() => () => clearTimeout(hideBar.current), []);
 
@@ -55,10 +72,28 @@ export function useSendNotices(type: CampaignType) {
       setProgress(batched ? sendProgress(0, chunks.length) : null);
       let tally = emptyTally();
       let lastProblem: unknown = null;
+      /** The person's answer about addresses that bounced before, asked once per send. */
+      let sendToBounced: boolean | undefined;
       for (const [index, chunk] of chunks.entries()) {
         try {
-          tally = addAnswer(tally, await sendMail({ data: chunk, type }).unwrap());
+          try {
+            const confirm = sendToBounced ? { confirmBounced: true } : {};
+            tally = addAnswer(tally, await sendMail({ data: chunk, type, ...confirm }).unwrap());
+          } catch (problem) {
+            const question = bouncedBeforeQuestion(problem);
+            if (question === null || sendToBounced !== undefined) throw problem;
+            sendToBounced = await askBounced(question);
+            if (!sendToBounced) tally = addDeclined(tally, chunk.length);
+            else
+              tally = addAnswer(tally, await sendMail({ data: chunk, type, confirmBounced: true }).unwrap());
+          }
         } catch (problem) {
+          if (bouncedBeforeQuestion(problem) !== null) {
+            // Answered 'no' before: this chunk has such addresses too, and is not sent either.
+            tally = addDeclined(tally, chunk.length);
+            if (batched) setProgress(sendProgress(index + 1, chunks.length));
+            continue;
+          }
           // The spec: a failed batch request is only logged, and the remaining chunks still go.
           console.error(`Sending chunk ${index + 1} of ${chunks.length} failed.`, problem);
           tally = addUnsent(tally, chunk.length);
@@ -69,19 +104,31 @@ export function useSendNotices(type: CampaignType) {
 
       // Statuses changed on this page, and the dashboard's mail details with them.
       dispatch(api.util.invalidateTags(['Campaigns', 'DashboardInfo']));
-      // 'Send Mail Successfully.' only when the server took at least one request: when none got
-      // through, nothing was sent, and saying so is the one message that helps.
-      if (tally.answered > 0) toast.success(SEND_SUCCESS);
+      // 'Send Mail Successfully.' only when everything went out; otherwise the toast says what happened.
+      // When no request got through, nothing was sent, and the server's reason is the message that helps.
+      const outcome = sendSummary(tally);
+      if (tally.answered > 0 && outcome === null) toast.success(SEND_SUCCESS);
+      else if (tally.answered > 0 || (tally.declined ?? 0) > 0) toast(outcome ?? SEND_SUCCESS);
       else toastApiProblem(lastProblem, 'The notices could not be sent.');
-      setSummary(sendSummary(tally));
+      setSummary(outcome);
       if (batched) hideBar.current = setTimeout(() => setProgress(null), BAR_HIDE_DELAY_MS);
       running.current = false;
       setSending(false);
     },
-    [dispatch, sendMail, type],
+    [askBounced, dispatch, sendMail, type],
   );
 
   const dismissSummary = useCallback(() => setSummary(null), []);
 
-  return { send, sending, progress, summary, dismissSummary };
+  const answerBouncedQuestion = useCallback((sendAnyway: boolean) => answerBounced.current(sendAnyway), []);
+
+  return { send, sending, progress, summary, dismissSummary, bouncedQuestion, answerBouncedQuestion };
+}
+
+/** The server's question when a send names addresses that bounced or failed before (409 BOUNCED_BEFORE). */
+function bouncedBeforeQuestion(problem: unknown): string | null {
+  const data = (problem as { status?: unknown; data?: { code?: unknown; message?: unknown } } | null)?.data;
+  return (problem as { status?: unknown })?.status === 409 && data?.code === 'BOUNCED_BEFORE'
+    ? String(data.message ?? 'Some addresses bounced or failed before. Send to them anyway?')
+    : null;
 }

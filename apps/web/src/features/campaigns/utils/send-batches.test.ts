@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { addAnswer, addUnsent, emptyTally, sendChunks, sendProgress, sendSummary } from './send-batches.ts';
+import {
+  addAnswer,
+  addDeclined,
+  addUnsent,
+  emptyTally,
+  sendChunks,
+  sendProgress,
+  sendSummary,
+} from './send-batches.ts';
 
 const ids = (count: number) => Array.from({ length: count }, (_, index) => `id-${index + 1}`);
 const answer = (
@@ -58,15 +66,29 @@ describe('sendSummary', () => {
 
   it('counts failures across chunks', () => {
     const tally = addAnswer(addAnswer(emptyTally(), answer(10)), answer(8, 2));
-    expect(sendSummary(tally)).toBe('Sent 18, failed 2 — see the statuses.');
+    expect(sendSummary(tally)).toBe('Sent 18; 2 failed (see the reasons)');
   });
 
   it('names waiting, skipped, unsent and unknown records too', () => {
     let tally = addAnswer(emptyTally(), answer(6, 0, { queued: 2, skipped: 4, ignored: 1 }));
     tally = addUnsent(tally, 10);
     expect(sendSummary(tally)).toBe(
-      'Sent 6, failed 0, 2 waiting to be retried, 4 already sent before (skipped), ' +
-        '10 records not sent (the request failed), 1 record not found — see the statuses.',
+      'Sent 6; 2 waiting to be retried; 4 were sent before; ' +
+        '10 records not sent (the request failed); 1 record not found',
+    );
+  });
+
+  it('says when there was nothing new to send', () => {
+    expect(sendSummary(addAnswer(emptyTally(), answer(0, 0, { skipped: 18 })))).toBe(
+      'Nothing new to send: 18 were sent before',
+    );
+  });
+
+  it('names messages left out, or records not sent, because their address bounced before', () => {
+    const tally = addAnswer(emptyTally(), { ...answer(4), bouncedBefore: 2 });
+    expect(sendSummary(tally)).toBe('Sent 4; 2 left out: the address bounced or failed before');
+    expect(sendSummary(addDeclined(emptyTally(), 10))).toBe(
+      'Sent 0; 10 records not sent: an address bounced or failed before',
     );
   });
 });

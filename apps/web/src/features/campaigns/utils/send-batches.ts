@@ -38,6 +38,8 @@ export type SendTally = Omit<SendResult, 'message'> & {
   unsent: number;
   /** Requests the server answered. */
   answered: number;
+  /** Records not sent because the person chose not to send to addresses that bounced before. */
+  declined?: number;
 };
 
 export const emptyTally = (): SendTally => ({
@@ -46,6 +48,7 @@ export const emptyTally = (): SendTally => ({
   queued: 0,
   skipped: 0,
   ignored: 0,
+  bouncedBefore: 0,
   unsent: 0,
   answered: 0,
 });
@@ -58,6 +61,7 @@ export function addAnswer(tally: SendTally, result: SendResult): SendTally {
     queued: tally.queued + result.queued,
     skipped: tally.skipped + result.skipped,
     ignored: tally.ignored + result.ignored,
+    bouncedBefore: (tally.bouncedBefore ?? 0) + (result.bouncedBefore ?? 0),
     answered: tally.answered + 1,
   };
 }
@@ -66,20 +70,33 @@ export function addUnsent(tally: SendTally, records: number): SendTally {
   return { ...tally, unsent: tally.unsent + records };
 }
 
+export function addDeclined(tally: SendTally, records: number): SendTally {
+  return { ...tally, declined: (tally.declined ?? 0) + records };
+}
+
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /**
- * A short account of a send that did not simply go out ('Sent 18, failed 2 — see the statuses.'),
- * or null when everything was sent. Sent, failed, waiting and skipped count messages (e-mail and
- * WhatsApp each count); the rest count records.
+ * What a send came to, when it was not simply 'everything went out' ('Sent 8; 2 failed (see the
+ * reasons)', 'Nothing new to send: 18 were sent before'), or null when everything was sent. Sent,
+ * failed, waiting, skipped and left-out count messages (e-mail and WhatsApp each count); the rest
+ * count records.
  */
 export function sendSummary(tally: SendTally): string | null {
+  const bouncedBefore = tally.bouncedBefore ?? 0;
   const extras = [
+    tally.failed > 0 && `${tally.failed} failed (see the reasons)`,
     tally.queued > 0 && `${tally.queued} waiting to be retried`,
-    tally.skipped > 0 && `${tally.skipped} already sent before (skipped)`,
+    tally.skipped > 0 && `${tally.skipped} ${tally.skipped === 1 ? 'was' : 'were'} sent before`,
+    bouncedBefore > 0 && `${bouncedBefore} left out: the address bounced or failed before`,
     tally.unsent > 0 && `${count(tally.unsent, 'record', 'records')} not sent (the request failed)`,
+    (tally.declined ?? 0) > 0 &&
+      `${count(tally.declined ?? 0, 'record', 'records')} not sent: an address bounced or failed before`,
     tally.ignored > 0 && `${count(tally.ignored, 'record', 'records')} not found`,
   ].filter((part): part is string => typeof part === 'string');
-  if (tally.failed === 0 && extras.length === 0) return null;
-  return `${[`Sent ${tally.sent}, failed ${tally.failed}`, ...extras].join(', ')} — see the statuses.`;
+  if (extras.length === 0) return null;
+  const onlySentBefore = tally.sent === 0 && tally.skipped > 0 && extras.length === 1 && tally.unsent === 0;
+  if (onlySentBefore)
+    return `Nothing new to send: ${tally.skipped} ${tally.skipped === 1 ? 'was' : 'were'} sent before`;
+  return [`Sent ${tally.sent}`, ...extras].join('; ');
 }
