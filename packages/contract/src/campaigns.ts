@@ -44,6 +44,8 @@ export interface SingleCampaign {
   skipped: number;
   /** Records sent on at least one channel. */
   completedCounts: number;
+  /** Over the whole campaign: how many records' latest attempt on each channel is in each status. */
+  statusCounts?: { channel: 'email' | 'whatsapp'; status: string; count: number }[];
   creditCards?: CampaignRow[];
   notices?: CampaignRow[];
 }

@@ -76,5 +76,26 @@ describe('addresses that bounced or failed before', () => {
       await notice(skip, asha, 3, 'other@example.com'),
     ]);
     expect(res.json()).toMatchObject({ sent: 1, failed: 0, bouncedBefore: 1 });
+
+    // The campaign's detail counts each channel's latest statuses over the whole campaign, and the
+    // failed badge carries its reason.
+    const campaignId = (
+      await skip.app.inject({ method: 'GET', url: '/api/campaigns/notice', headers: asha.headers })
+    ).json<{ items: { _id: string }[] }>().items[0]!._id;
+    const detail = (
+      await skip.app.inject({
+        method: 'GET',
+        url: `/api/campaigns/single-campaign/${campaignId}`,
+        headers: asha.headers,
+      })
+    ).json<{ statusCounts: unknown[]; notices: { emailResponse: string; emailError: string | null }[] }>();
+    expect(detail.statusCounts).toEqual(
+      expect.arrayContaining([
+        { channel: 'email', status: 'failed', count: 1 },
+        { channel: 'email', status: 'sent', count: 1 },
+      ]),
+    );
+    expect(detail.statusCounts).toHaveLength(2);
+    expect(detail.notices.find((n) => n.emailResponse === 'failed')?.emailError).toMatch(/refused/);
   });
 });

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import type { CampaignsTable, RecordKind } from '../../db/schema.ts';
+import type { CampaignsTable, Channel, DeliveryStatus, RecordKind } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
 
 export const MANUAL_CAMPAIGN_NAME = 'Manual entries';
@@ -160,4 +160,24 @@ export async function countSentLiveRecords(
     )
     .executeTakeFirst();
   return Number(row?.n ?? 0);
+}
+
+/** How many records' latest attempt on each channel is in each status, over the whole campaign. */
+export function countLatestStatuses(
+  db: Database,
+  campaignId: string,
+): Promise<{ channel: Channel; status: DeliveryStatus; n: number | string }[]> {
+  return db
+    .selectFrom('deliveries as d')
+    .select(['d.channel', 'd.status', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('d.campaign_id', '=', campaignId)
+    .where('d.id', '=', (eb) =>
+      eb
+        .selectFrom('deliveries as l')
+        .select((inner) => inner.fn.max('l.id').as('latest'))
+        .whereRef('l.record_id', '=', 'd.record_id')
+        .whereRef('l.channel', '=', 'd.channel'),
+    )
+    .groupBy(['d.channel', 'd.status'])
+    .execute();
 }

@@ -53,7 +53,7 @@ export class CampaignsService {
     const offset = (page - 1) * limit;
     // The Search... box finds records through the search index; text with no letter or digit finds none.
     const lookups = search ? queryLookups(search) : undefined;
-    const [rows, total, completedCounts] = await Promise.all([
+    const [rows, total, completedCounts, statusCounts] = await Promise.all([
       lookups
         ? records.listFoundRecords(this.db, info, ownerId, lookups, offset, limit, id)
         : records.listCampaignRecords(this.db, info, ownerId, id, offset, limit),
@@ -61,6 +61,7 @@ export class CampaignsService {
         ? records.countFoundRecords(this.db, info, ownerId, lookups, id)
         : records.countCampaignRecords(this.db, info, id),
       campaigns.countSentLiveRecords(this.db, info.table, id),
+      campaigns.countLatestStatuses(this.db, id),
     ]);
     // The latest attempt per record and channel is what the table shows.
     const latest = new Map<string, deliveries.DeliveryRow>();
@@ -81,8 +82,8 @@ export class CampaignsService {
         date: row.created_at,
         emailResponse: email?.status ?? '-',
         whatsappResponse: whatsapp?.status ?? '-',
-        emailError: email?.status === 'failed' ? email.error : null,
-        whatsappError: whatsapp?.status === 'failed' ? whatsapp.error : null,
+        emailError: email && failedOrBounced(email.status) ? email.error : null,
+        whatsappError: whatsapp && failedOrBounced(whatsapp.status) ? whatsapp.error : null,
       };
     });
     return {
@@ -94,6 +95,11 @@ export class CampaignsService {
       imported: campaign.imported_count,
       skipped: campaign.skipped_count,
       completedCounts,
+      statusCounts: statusCounts.map((row) => ({
+        channel: row.channel,
+        status: row.status,
+        count: Number(row.n),
+      })),
       ...(campaign.kind === 'notice' ? { notices: items } : { creditCards: items }),
     };
   }
@@ -136,3 +142,6 @@ export class CampaignsService {
     return { message: 'Campaign deleted successfully.', ...counts };
   }
 }
+
+/** A failed or bounced attempt carries the reason the badge shows. */
+const failedOrBounced = (status: string) => status === 'failed' || status === 'bounced';

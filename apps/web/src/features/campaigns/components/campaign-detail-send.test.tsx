@@ -229,6 +229,58 @@ describe('Send Notice', () => {
     expect(server.sends).toHaveLength(3);
   });
 
+  it("counts each channel's statuses above the table, and resends the failed and bounced records after confirming", async () => {
+    const rows = [
+      {
+        ...row(1),
+        emailResponse: 'bounced',
+        emailError: 'The mail server returned it (5.1.1): user unknown',
+      },
+      { ...row(2), emailResponse: 'sent', whatsappResponse: 'failed', whatsappError: 'Not a WhatsApp user' },
+      { ...row(3), emailResponse: 'sent', whatsappResponse: 'read' },
+    ];
+    const sends: SendMailBody[] = [];
+    stubFetch(async ({ method, path, request }) => {
+      if (method === 'POST' && path === '/api/campaigns/send-mail') {
+        const body = (await request.json()) as SendMailBody;
+        sends.push(body);
+        return jsonResponse(200, allSent(body));
+      }
+      const campaign: SingleCampaign = {
+        _id: 'campaign-1',
+        name: 'March notices',
+        type: 'notice',
+        date: '2025-03-01T12:00:00.000Z',
+        total: 3,
+        imported: 3,
+        skipped: 0,
+        completedCounts: 3,
+        statusCounts: [
+          { channel: 'email', status: 'bounced', count: 1 },
+          { channel: 'email', status: 'sent', count: 2 },
+          { channel: 'whatsapp', status: 'failed', count: 1 },
+          { channel: 'whatsapp', status: 'read', count: 1 },
+        ],
+        notices: rows,
+      };
+      return jsonResponse(200, campaign);
+    });
+    const user = userEvent.setup();
+    renderDetail();
+    await screen.findByRole('cell', { name: 'Customer 3' });
+    const counts = screen.getByLabelText('Statuses per channel');
+    expect(counts.textContent).toContain('Emailqueued 0sent 2delivered 0read 0failed 0bounced 1outbox 0');
+    expect(counts.textContent).toContain('WhatsAppqueued 0sent 0delivered 0read 1failed 1bounced 0outbox 0');
+
+    await user.click(screen.getByRole('button', { name: 'Resend failed' }));
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Resend the 2 records that failed or bounced?',
+    });
+    await user.click(within(dialog).getByRole('button', { name: 'Resend' }));
+    await waitFor(() => expect(sends).toHaveLength(1));
+    expect(sends[0]).toEqual({ data: ['record-1', 'record-2'], type: 'notice', resend: true });
+  });
+
   it('does not claim success when no request got through', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const success = vi.spyOn(toast, 'success');

@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import type { CampaignRow, CampaignType } from '@notice-desk/contract/campaigns';
+import type { CampaignRow, CampaignType, SingleCampaign } from '@notice-desk/contract/campaigns';
 import { evidencePaths } from '@notice-desk/contract/evidence';
 import { DownloadEvidenceButton } from '../../../components/deliveries/download-evidence-button.tsx';
 import { DeliveryStatus } from '../../../components/deliveries/delivery-status.tsx';
@@ -52,6 +52,34 @@ const columns: DataTableColumn<CampaignRow>[] = [
 
 const noSelection: ReadonlySet<string> = new Set();
 
+/** The statuses counted above the table, in the order they happen. */
+const COUNTED = ['queued', 'sent', 'delivered', 'read', 'failed', 'bounced', 'outbox'] as const;
+const CHANNELS = [
+  { channel: 'email', label: 'Email' },
+  { channel: 'whatsapp', label: 'WhatsApp' },
+] as const;
+
+const failedOrBounced = (status: string) => status === 'failed' || status === 'bounced';
+
+/** Over the whole campaign: per channel, how many records' latest attempt is in each status. */
+function StatusCounts({ counts }: { counts: NonNullable<SingleCampaign['statusCounts']> }) {
+  return (
+    <div className={styles.counts} aria-label="Statuses per channel">
+      {CHANNELS.map(({ channel, label }) => (
+        <dl key={channel} className={styles.countRow}>
+          <dt>{label}</dt>
+          {COUNTED.map((status) => (
+            <dd key={status}>
+              {status}{' '}
+              <strong>{counts.find((c) => c.channel === channel && c.status === status)?.count ?? 0}</strong>
+            </dd>
+          ))}
+        </dl>
+      ))}
+    </div>
+  );
+}
+
 const listHref = (type: CampaignType) =>
   type === 'notice' ? paths.campaigns.notices.getHref() : paths.campaigns.creditCards.getHref();
 
@@ -93,6 +121,7 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
   const selection = useMemo<DataTableSelection>(() => ({ selected, onChange: setSelected }), [selected]);
   const { send, sending, progress, summary, dismissSummary, bouncedQuestion, answerBouncedQuestion } =
     useSendNotices(type);
+  const [confirmingResend, setConfirmingResend] = useState(false);
 
   // A campaign of the other kind is not this page's either.
   if ((isError && isMissingRecord(error)) || (data && data.type !== type)) {
@@ -107,6 +136,10 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
   }
 
   const rows = (type === 'notice' ? data?.notices : data?.creditCards) ?? [];
+  // The records on this page whose latest e-mail or WhatsApp attempt failed or bounced.
+  const failedIds = rows
+    .filter((row) => failedOrBounced(row.emailResponse) || failedOrBounced(row.whatsappResponse))
+    .map(rowId);
   return (
     <ContentLayout title={data?.name ?? 'Campaign Details'}>
       <div className="page-actions">
@@ -119,6 +152,14 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
         >
           Send Notice
         </button>
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={sending || failedIds.length === 0}
+          onClick={() => setConfirmingResend(true)}
+        >
+          Resend failed
+        </button>
         <ExportReportButton type={type} campaignId={campaignId} campaignName={data?.name ?? null} />
         <DownloadEvidenceButton
           url={evidencePaths.campaign(campaignId)}
@@ -126,6 +167,7 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
           subject={data?.name ?? 'this campaign'}
         />
       </div>
+      {data?.statusCounts && <StatusCounts counts={data.statusCounts} />}
       {progress !== null && <ProgressBar label={SEND_BAR_TITLE} value={progress} />}
       {/* Always present, so what a send came to is announced when it appears. */}
       <div role="status" className={summary ? styles.summary : undefined}>
@@ -159,6 +201,18 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
         emptyMessage="This campaign has no records."
         virtualizeFrom={VIRTUALIZE_FROM}
       />
+      <ConfirmDialog
+        open={confirmingResend}
+        question={`Resend the ${failedIds.length} ${failedIds.length === 1 ? 'record' : 'records'} that failed or bounced?`}
+        confirmLabel="Resend"
+        onConfirm={() => {
+          setConfirmingResend(false);
+          void send(failedIds, { resend: true });
+        }}
+        onCancel={() => setConfirmingResend(false)}
+      >
+        <p>Each is sent again on every channel it goes by.</p>
+      </ConfirmDialog>
       <ConfirmDialog
         open={bouncedQuestion !== null}
         question={bouncedQuestion ?? ''}

@@ -56,7 +56,7 @@ export function useSendNotices(type: CampaignType) {
   useEffect(() => () => clearTimeout(hideBar.current), []);
 
   const send = useCallback(
-    async (recordIds: readonly string[]) => {
+    async (recordIds: readonly string[], { resend = false }: { resend?: boolean } = {}) => {
       if (recordIds.length === 0) {
         toast.error(NOTHING_SELECTED);
         return;
@@ -78,14 +78,23 @@ export function useSendNotices(type: CampaignType) {
         try {
           try {
             const confirm = sendToBounced ? { confirmBounced: true } : {};
-            tally = addAnswer(tally, await sendMail({ data: chunk, type, ...confirm }).unwrap());
+            const again = resend ? { resend: true } : {};
+            tally = addAnswer(tally, await sendMail({ data: chunk, type, ...again, ...confirm }).unwrap());
           } catch (problem) {
             const question = bouncedBeforeQuestion(problem);
             if (question === null || sendToBounced !== undefined) throw problem;
             sendToBounced = await askBounced(question);
             if (!sendToBounced) tally = addDeclined(tally, chunk.length);
             else
-              tally = addAnswer(tally, await sendMail({ data: chunk, type, confirmBounced: true }).unwrap());
+              tally = addAnswer(
+                tally,
+                await sendMail({
+                  data: chunk,
+                  type,
+                  ...(resend ? { resend: true } : {}),
+                  confirmBounced: true,
+                }).unwrap(),
+              );
           }
         } catch (problem) {
           if (bouncedBeforeQuestion(problem) !== null) {
