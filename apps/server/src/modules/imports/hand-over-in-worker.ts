@@ -11,15 +11,13 @@ const workerModule = new URL('./hand-over-worker.ts', import.meta.url);
 /** The last step of an import, made ready while the import runs. */
 export interface PreparedHandOver {
   run(context: JobContext, h: HandOver): Promise<void>;
-  cancel(): void;
 }
 
 /**
  * Ends an import (hand-over.ts). On SQLite the transaction runs on a worker thread with a connection of
  * its own: revealing 100,000 rows is one UPDATE that holds the thread that runs it for a second or
  * more (better-sqlite3 is synchronous), and on the main thread every request waited for it. On
- * PostgreSQL the statement runs in the database, so the main thread only awaits it. The thread is
- * started at once, so that loading its code is done while the sheet is read.
+ * PostgreSQL the statement runs in the database, so the main thread only awaits it.
  */
 export function prepareHandOver(db: Database): PreparedHandOver {
   if (isPostgres(db)) {
@@ -28,30 +26,31 @@ export function prepareHandOver(db: Database): PreparedHandOver {
         handOver(db, h, (trx) =>
           context.complete(trx, { campaignId: h.campaignId, imported: h.imported, skipped: h.skipped }),
         ),
-      cancel: () => undefined,
     };
   }
-  const worker = startTsWorker(workerModule, {});
-  const answer = new Promise<HandOverAnswer>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`The import's last step stopped (exit code ${code}).`)));
-  });
-  answer.catch(() => undefined); // a cancelled hand-over is never awaited
   return {
     async run(context, h) {
+      const files = await sql<{ name: string; file: string }>`pragma database_list`.execute(db);
+      const file = files.rows.find((row) => row.name === 'main')?.file;
+      if (!file) throw new Error('The SQLite database has no file to open a second connection to.');
+      const work: HandOverWork = {
+        dataDir: path.dirname(file),
+        handOver: h,
+        jobId: context.job.id,
+        workerId: context.workerId,
+      };
+      // Started only now, once the sheet reader's thread is gone: the two threads' heaps together
+      // put a 100,000-row import's peak about 120 MB higher.
+      const worker = startTsWorker(workerModule, {});
       try {
-        const files = await sql<{ name: string; file: string }>`pragma database_list`.execute(db);
-        const file = files.rows.find((row) => row.name === 'main')?.file;
-        if (!file) throw new Error('The SQLite database has no file to open a second connection to.');
-        const work: HandOverWork = {
-          dataDir: path.dirname(file),
-          handOver: h,
-          jobId: context.job.id,
-          workerId: context.workerId,
-        };
-        worker.postMessage(work);
-        const result = await answer;
+        const result = await new Promise<HandOverAnswer>((resolve, reject) => {
+          worker.once('message', resolve);
+          worker.once('error', reject);
+          worker.once('exit', (code) =>
+            reject(new Error(`The import's last step stopped (exit code ${code}).`)),
+          );
+          worker.postMessage(work);
+        });
         if (result.ok) return;
         if (result.lostLease) throw new Error('Another worker took the import over before it finished.');
         throw new Error(result.message);
@@ -59,6 +58,5 @@ export function prepareHandOver(db: Database): PreparedHandOver {
         void worker.terminate();
       }
     },
-    cancel: () => void worker.terminate(),
   };
 }

@@ -41,7 +41,6 @@ async function run(work: HandOverWork): Promise<HandOverAnswer> {
   }
 }
 
-// Started while the import reads its sheet, so it is ready when the rows are in; the work comes then.
 parentPort!.once('message', (work: HandOverWork) => {
   void run(work).then((answer) => parentPort!.postMessage(answer));
 });

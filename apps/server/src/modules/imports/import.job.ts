@@ -96,6 +96,7 @@ export function importJob(db: Database, store: FileStore, limits: ImportLimits) 
     const handOver = prepareHandOver(db);
     try {
       const result = await readIntoCampaign(db, context, info, reader, payload, campaignId, limits);
+      reader.close(); // every row is in: its thread's memory goes before the hand-over's comes
       await handOver.run(context, {
         kind: info.kind,
         campaignId,
@@ -105,7 +106,6 @@ export function importJob(db: Database, store: FileStore, limits: ImportLimits) 
         skipped: result.skipped,
       });
     } catch (err) {
-      handOver.cancel();
       await campaigns.deleteUnfinishedImport(db, job.id).catch(() => undefined);
       throw asJobError(err);
     } finally {
