@@ -1,3 +1,4 @@
+import { mailDetailsQuery } from '@notice-desk/contract/dashboard';
 import type { App, AppContext } from '../../app-context.ts';
 
 export function dashboardRoutes(app: App, { dashboard, guards }: AppContext): void {
@@ -13,5 +14,19 @@ export function dashboardRoutes(app: App, { dashboard, guards }: AppContext): vo
       },
     },
     (req) => dashboard.info(req.user._id),
+  );
+  app.get(
+    '/api/dashboard/mails',
+    {
+      onRequest: guards.requireUser,
+      schema: {
+        tags: ['dashboard'],
+        summary: 'Mails Details, paged',
+        description:
+          "The caller's e-mail and WhatsApp deliveries, newest first, a page at a time (limit up to 500, 20 when absent), with status and error; `status` keeps one status only (queued, outbox, sent, delivered, read, failed, bounced). Deliveries of archived records are left out. Answers the page's items and the total.",
+        querystring: mailDetailsQuery,
+      },
+    },
+    (req) => dashboard.mails(req.user._id, req.query),
   );
 }

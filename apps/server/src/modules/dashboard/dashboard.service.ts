@@ -1,7 +1,8 @@
-import type { DashboardInfo } from '@notice-desk/contract/dashboard';
+import type { DashboardInfo, MailDetails, MailDetailsQuery, MailInfo } from '@notice-desk/contract/dashboard';
 import type { Database } from '../../db/database.ts';
 import { getRecordCount } from '../records/records.repository.ts';
-import { countCampaignsByKind, recentLiveDeliveries } from './dashboard.repository.ts';
+import type { DeliveriesTable } from '../../db/schema.ts';
+import { countCampaignsByKind, countLiveDeliveries, recentLiveDeliveries } from './dashboard.repository.ts';
 
 const MAIL_DETAILS = 100;
 
@@ -22,14 +23,25 @@ export class DashboardService {
       totalNotices: notices.total,
       totalCreditCardCampaigns: campaignsOf('credit-card'),
       totalNoticeCampaigns: campaignsOf('notice'),
-      mailInfo: recent.map((d) => ({
-        _id: d.id,
-        name: d.recipient_name,
-        date: d.status_at,
-        status: d.status,
-        channel: d.channel,
-        error: d.error,
-      })),
+      mailInfo: recent.map(mailInfoOf),
     };
   }
+
+  /** Mails Details a page at a time, newest first, of one status or all. */
+  async mails(ownerId: string, { page, limit, status }: MailDetailsQuery): Promise<MailDetails> {
+    const [rows, total] = await Promise.all([
+      recentLiveDeliveries(this.db, ownerId, limit, { offset: (page - 1) * limit, status }),
+      countLiveDeliveries(this.db, ownerId, status),
+    ]);
+    return { items: rows.map(mailInfoOf), total };
+  }
 }
+
+const mailInfoOf = (d: DeliveriesTable): MailInfo => ({
+  _id: d.id,
+  name: d.recipient_name,
+  date: d.status_at,
+  status: d.status,
+  channel: d.channel,
+  error: d.error,
+});

@@ -1,4 +1,4 @@
-import type { DashboardInfo } from '@notice-desk/contract/dashboard';
+import type { DashboardInfo, MailDetails, MailDetailsQuery } from '@notice-desk/contract/dashboard';
 import { api } from '../../../lib/api.ts';
 
 export const dashboardApi = api.injectEndpoints({
@@ -7,7 +7,11 @@ export const dashboardApi = api.injectEndpoints({
       query: () => '/api/dashboard',
       providesTags: ['DashboardInfo'],
     }),
+    getMailDetails: build.query<MailDetails, Partial<MailDetailsQuery>>({
+      query: (params) => ({ url: '/api/dashboard/mails', params }),
+      providesTags: ['DashboardInfo'],
+    }),
   }),
 });
 
-export const { useGetDashboardQuery } = dashboardApi;
+export const { useGetDashboardQuery, useGetMailDetailsQuery } = dashboardApi;

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DashboardInfo, MailInfo } from '@notice-desk/contract/dashboard';
-import { stubFetch } from '../../../testing/stub-fetch.ts';
+import { stubFetch, type SeenRequest } from '../../../testing/stub-fetch.ts';
 import { jsonResponse, plainUser, renderWithApp, sessionOf } from '../../../testing/test-utils.tsx';
 import { Dashboard } from './dashboard.tsx';
 
@@ -29,11 +29,23 @@ const info = (mailInfo: MailInfo[]): DashboardInfo => ({
   mailInfo,
 });
 
+/** Answers the dashboard's totals and its Mails Details (filtered by status and paged as the server does). */
+const serve =
+  (dashboard: DashboardInfo) =>
+  ({ path, search }: SeenRequest) => {
+    if (path !== '/api/dashboard/mails') return jsonResponse(200, dashboard);
+    const status = search.get('status');
+    const page = Number(search.get('page') ?? 1);
+    const limit = Number(search.get('limit') ?? 20);
+    const all = dashboard.mailInfo.filter((m) => !status || m.status === status);
+    return jsonResponse(200, { items: all.slice((page - 1) * limit, page * limit), total: all.length });
+  };
+
 const renderDashboard = () => renderWithApp(<Dashboard />, { session: sessionOf(plainUser) });
 
 describe('Dashboard', () => {
   it('shows the four totals as tiles leading to their lists', async () => {
-    const server = stubFetch(() => jsonResponse(200, info([])));
+    const server = stubFetch(serve(info([])));
     renderDashboard();
 
     const notices = await screen.findByRole('link', { name: /Notices$/ });
@@ -53,7 +65,7 @@ describe('Dashboard', () => {
   });
 
   it("says 'No Mail Details Found!!' when nothing was sent yet", async () => {
-    stubFetch(() => jsonResponse(200, info([])));
+    stubFetch(serve(info([])));
     renderDashboard();
 
     const section = await screen.findByRole('region', { name: 'Mails Details' });
@@ -62,9 +74,8 @@ describe('Dashboard', () => {
   });
 
   it("lists the mails: row number, name, channel, date as 'MMM Do YY' and the status, a failure with its reason", async () => {
-    stubFetch(() =>
-      jsonResponse(
-        200,
+    stubFetch(
+      serve(
         info([
           mail(1, { status: 'delivered', channel: 'whatsapp' }),
           mail(2, { status: 'failed', error: '550 Mailbox unavailable', date: '2025-03-23T09:30:00.000Z' }),
@@ -95,11 +106,11 @@ describe('Dashboard', () => {
 
   it('offers Retry when the dashboard could not be loaded', async () => {
     let calls = 0;
-    stubFetch(() => {
+    stubFetch((request) => {
       calls += 1;
       return calls === 1
         ? jsonResponse(500, { statusCode: 500, code: 'INTERNAL', message: 'Down.', error: 'Down.' })
-        : jsonResponse(200, info([mail(1)]));
+        : serve(info([mail(1)]))(request);
     });
     const user = userEvent.setup();
     renderDashboard();
@@ -107,5 +118,30 @@ describe('Dashboard', () => {
     expect(await screen.findByText('The dashboard could not be loaded.')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Retry' }));
     await waitFor(() => expect(screen.getByRole('cell', { name: 'Customer 1' })).toBeTruthy());
+  });
+
+  it('pages Mails Details past the latest 100 and filters them by status', async () => {
+    const mails = Array.from({ length: 130 }, (_, i) =>
+      mail(i + 1, i % 10 === 0 ? { status: 'bounced', error: 'The mail server returned it (5.1.1)' } : {}),
+    );
+    const server = stubFetch(serve(info(mails)));
+    const user = userEvent.setup();
+    renderDashboard();
+
+    await screen.findByRole('cell', { name: 'Customer 20' });
+    expect(screen.queryByRole('cell', { name: 'Customer 21' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Page 7' }));
+    await screen.findByRole('cell', { name: 'Customer 130' });
+
+    await user.selectOptions(screen.getByLabelText('Status'), 'bounced');
+    await screen.findByRole('cell', { name: 'Customer 1' });
+    const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(13);
+    const last = server.requests.at(-1)!;
+    expect([last.path, last.search.get('status'), last.search.get('page')]).toEqual([
+      '/api/dashboard/mails',
+      'bounced',
+      '1',
+    ]);
   });
 });

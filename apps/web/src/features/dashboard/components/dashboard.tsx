@@ -1,12 +1,15 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import type { DashboardInfo, MailInfo } from '@notice-desk/contract/dashboard';
+import { deliveryStatuses, type DeliveryStatus as Status } from '@notice-desk/contract/sending';
 import { DeliveryStatus, type DeliveryTone } from '../../../components/deliveries/delivery-status.tsx';
 import { ErrorState } from '../../../components/ui/error-state.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
+import { TablePager } from '../../../components/ui/table-pager.tsx';
+import { usePagination } from '../../../hooks/use-pagination.ts';
 import { paths } from '../../../config/paths.ts';
 import { formatListDate } from '../../../utils/format-date.ts';
-import { useGetDashboardQuery } from '../api/dashboard-api.ts';
+import { useGetDashboardQuery, useGetMailDetailsQuery } from '../api/dashboard-api.ts';
 // The product's table look, shared with every list (a failure's reason tooltip sits in its scroller).
 import tableStyles from '../../../components/ui/data-table.module.css';
 import styles from './dashboard.module.css';
@@ -35,13 +38,96 @@ const channelName: Record<MailInfo['channel'], string> = { email: 'Email', whats
  * outbox when none is configured) is a success, a failure is one; a send still waiting is neither.
  */
 const mailTone = (status: string): DeliveryTone =>
-  status === 'failed' ? 'failure' : status === 'queued' ? 'pending' : 'success';
+  status === 'failed' || status === 'bounced' ? 'failure' : status === 'queued' ? 'pending' : 'success';
+
+const MAILS_PER_PAGE = 20;
+
+/** Mails Details: every delivery, newest first, a page at a time, of one status or all. */
+function MailsDetails() {
+  const statusFieldId = useId();
+  const [status, setStatus] = useState<Status | ''>('');
+  const { page, limit, setPage } = usePagination(MAILS_PER_PAGE, status);
+  const { data, isLoading, isFetching, isError, refetch } = useGetMailDetailsQuery(
+    { page, limit, ...(status ? { status } : {}) },
+    { refetchOnMountOrArgChange: true },
+  );
+  return (
+    <>
+      <div className={styles.mailFilter}>
+        <label htmlFor={statusFieldId}>Status</label>
+        <select
+          id={statusFieldId}
+          value={status}
+          onChange={(event) => setStatus(event.target.value as Status | '')}
+        >
+          <option value="">All</option>
+          {deliveryStatuses.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+      </div>
+      {isLoading ? (
+        <Spinner label="Loading the mails" />
+      ) : isError || !data ? (
+        <ErrorState message="The mails could not be loaded." onRetry={() => void refetch()} />
+      ) : data.items.length === 0 ? (
+        <p className="state-message">{NO_MAIL_DETAILS}</p>
+      ) : (
+        <>
+          <div className={tableStyles.scroller} role="region" aria-label="Mails Details table" tabIndex={0}>
+            <table className={tableStyles.table} aria-busy={isFetching}>
+              <thead>
+                <tr>
+                  <th scope="col">No.</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Channel</th>
+                  <th scope="col">Date</th>
+                  <th scope="col">Status</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.items.map((mail, index) => (
+                  <tr key={mail._id}>
+                    <td>{(page - 1) * limit + index + 1}</td>
+                    <td>{mail.name}</td>
+                    <td>{channelName[mail.channel] ?? mail.channel}</td>
+                    <td>
+                      <time
+                        className={styles.nowrap}
+                        dateTime={mail.date}
+                        title={new Date(mail.date).toLocaleString()}
+                      >
+                        {formatListDate(mail.date)}
+                      </time>
+                    </td>
+                    <td>
+                      <DeliveryStatus status={mail.status} error={mail.error} tone={mailTone(mail.status)} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <TablePager
+            page={page}
+            limit={limit}
+            total={data.total}
+            label="Mails Details"
+            onPageChange={setPage}
+          />
+        </>
+      )}
+    </>
+  );
+}
 
 /** /: the user's totals and their latest deliveries. */
 export function Dashboard() {
   const mailDetailsTitleId = useId();
   // Statuses move on the server (WhatsApp reports delivered and read later), so each visit asks again.
-  const { data, isLoading, isFetching, isError, refetch } = useGetDashboardQuery(undefined, {
+  const { data, isLoading, isError, refetch } = useGetDashboardQuery(undefined, {
     refetchOnMountOrArgChange: true,
   });
 
@@ -70,44 +156,7 @@ export function Dashboard() {
         <h2 id={mailDetailsTitleId} className={styles.panelTitle}>
           Mails Details
         </h2>
-        {data.mailInfo.length === 0 ? (
-          <p className="state-message">{NO_MAIL_DETAILS}</p>
-        ) : (
-          <div className={tableStyles.scroller} role="region" aria-label="Mails Details table" tabIndex={0}>
-            <table className={tableStyles.table} aria-busy={isFetching}>
-              <thead>
-                <tr>
-                  <th scope="col">No.</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Channel</th>
-                  <th scope="col">Date</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.mailInfo.map((mail, index) => (
-                  <tr key={mail._id}>
-                    <td>{index + 1}</td>
-                    <td>{mail.name}</td>
-                    <td>{channelName[mail.channel] ?? mail.channel}</td>
-                    <td>
-                      <time
-                        className={styles.nowrap}
-                        dateTime={mail.date}
-                        title={new Date(mail.date).toLocaleString()}
-                      >
-                        {formatListDate(mail.date)}
-                      </time>
-                    </td>
-                    <td>
-                      <DeliveryStatus status={mail.status} error={mail.error} tone={mailTone(mail.status)} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <MailsDetails />
       </section>
     </>
   );
