@@ -272,6 +272,13 @@ describe('Send Notice', () => {
     expect(counts.textContent).toContain('Emailqueued 0sent 2delivered 0read 0failed 0bounced 1outbox 0');
     expect(counts.textContent).toContain('WhatsAppqueued 0sent 0delivered 0read 1failed 1bounced 0outbox 0');
 
+    // The status filter keeps the rows with that status on either channel.
+    await user.selectOptions(screen.getByLabelText('Show on this page'), 'failed');
+    expect(screen.queryByRole('cell', { name: 'Customer 1' })).toBeNull();
+    expect(screen.getByRole('cell', { name: 'Customer 2' })).toBeTruthy();
+    await user.selectOptions(screen.getByLabelText('Show on this page'), '');
+    expect(screen.getByRole('cell', { name: 'Customer 1' })).toBeTruthy();
+
     await user.click(screen.getByRole('button', { name: 'Resend failed' }));
     const dialog = await screen.findByRole('dialog', {
       name: 'Resend the 2 records that failed or bounced?',

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useId, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import type { CampaignRow, CampaignType, SingleCampaign } from '@notice-desk/contract/campaigns';
 import { evidencePaths } from '@notice-desk/contract/evidence';
@@ -122,6 +122,9 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
   const { send, sending, progress, summary, dismissSummary, bouncedQuestion, answerBouncedQuestion } =
     useSendNotices(type);
   const [confirmingResend, setConfirmingResend] = useState(false);
+  /** The status the table keeps rows of, on either channel; '' keeps every row. */
+  const [statusFilter, setStatusFilter] = useState('');
+  const statusFilterId = useId();
 
   // A campaign of the other kind is not this page's either.
   if ((isError && isMissingRecord(error)) || (data && data.type !== type)) {
@@ -180,10 +183,31 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
           </>
         )}
       </div>
+      <div className={styles.statusFilter}>
+        <label htmlFor={statusFilterId}>Show on this page</label>
+        <select
+          id={statusFilterId}
+          value={statusFilter}
+          onChange={(event) => setStatusFilter(event.target.value)}
+        >
+          <option value="">Every status</option>
+          {COUNTED.map((status) => (
+            <option key={status} value={status}>
+              {status} (e-mail or WhatsApp)
+            </option>
+          ))}
+        </select>
+      </div>
       <DataTable
         label="Campaign records"
         columns={columns}
-        rows={rows}
+        rows={
+          statusFilter
+            ? rows.filter(
+                (row) => row.emailResponse === statusFilter || row.whatsappResponse === statusFilter,
+              )
+            : rows
+        }
         rowId={rowId}
         page={page}
         limit={limit}
