@@ -169,6 +169,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
           maxRows: config.importMaxRows,
           maxUnpackedBytes: config.importMaxUnpackedBytes,
           maxSharedStringsBytes: config.importMaxSharedStringsBytes,
+          locale: config.locale,
         }),
       ),
     },

@@ -436,6 +436,30 @@ describe('hostile workbooks: refused with a clear message, or a problem of the c
     });
   });
 
+  describe("Excel's locale-dependent date formats follow LOCALE, as Excel follows the reader's", () => {
+    // 45424 is 12 May 2024, 09:05 on the second serial; ids 14 and 22 are the locale's short date (and time).
+    const styles =
+      '<styleSheet><cellXfs count="3"><xf numFmtId="0"/><xf numFmtId="14"/><xf numFmtId="22"/></cellXfs></styleSheet>';
+    const data = () =>
+      workbookOf({
+        sheet: sheetXml(
+          '<row r="1"><c r="A1" s="1"><v>45424</v></c><c r="B1" s="2"><v>45424.378472222222</v></c></row>',
+        ),
+        styles,
+      });
+
+    it.each([
+      ['en-IN', ['12-05-2024', '12-05-2024 09:05']],
+      [undefined, ['12-05-2024', '12-05-2024 09:05']],
+      ['en-GB', ['12/05/2024', '12/05/2024 09:05']],
+      ['en-US', ['5/12/2024', '5/12/2024 9:05']],
+    ])('under %s', async (locale, shows) => {
+      const { rows, problems } = await readInWorker(data(), locale ? { locale } : {});
+      expect(problems).toEqual([]);
+      expect(rows[0]).toEqual(shows);
+    });
+  });
+
   describe('characters a workbook may not hold: a problem of the cell that holds them', () => {
     it.each([
       ['&#x110000;', 'past U+10FFFF'],

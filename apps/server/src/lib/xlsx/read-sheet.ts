@@ -1,4 +1,5 @@
 import SSF from 'ssf';
+import { builtinDateFormat } from './locale-formats.ts';
 import { XlsxError } from './xlsx-error.ts';
 import { xmlAsUtf8, xmlDecoder } from './xml-encoding.ts';
 import { damaged, ZipArchive } from './zip.ts';
@@ -41,6 +42,11 @@ export interface ReadOptions {
    * upload whose strings unpack to hundreds of MB is refused instead of filling memory.
    */
   maxSharedStringsBytes?: number;
+  /**
+   * The locale Excel's locale-dependent built-in date formats (14, 22 and the like) follow, as Excel
+   * follows the reader's: under en-IN format 14 reads 12-05-2024, never 5/12/24. Default en-IN.
+   */
+  locale?: string;
 }
 
 /**
@@ -56,7 +62,9 @@ export async function openFirstSheet(file: string, options: ReadOptions): Promis
     const workbook = await zip.text('xl/workbook.xml');
     const sheetPath = await firstSheetPath(zip, workbook);
     const date1904 = /<(?:\w+:)?workbookPr\b[^>]*\bdate1904="(?:1|true)"/.test(workbook);
-    const formats = zip.has('xl/styles.xml') ? parseStyles(await zip.text('xl/styles.xml')) : [];
+    const formats = zip.has('xl/styles.xml')
+      ? parseStyles(await zip.text('xl/styles.xml'), options.locale ?? 'en-IN')
+      : [];
     const shared = zip.has('xl/sharedStrings.xml')
       ? await readSharedStrings(zip, options.maxSharedStringsBytes ?? DEFAULT_MAX_SHARED_STRINGS_BYTES)
       : undefined;
@@ -117,7 +125,7 @@ interface CellFormat {
 }
 
 /** For each cell style index, its number format. */
-function parseStyles(styles: string): CellFormat[] {
+function parseStyles(styles: string, locale: string): CellFormat[] {
   const custom = new Map<number, string>();
   for (const m of styles.matchAll(/<(?:\w+:)?numFmt\b[^>]*>/g)) {
     const id = Number(attr(m[0], 'numFmtId'));
@@ -127,7 +135,7 @@ function parseStyles(styles: string): CellFormat[] {
   const xfs = /<(?:\w+:)?cellXfs\b[^>]*>([\s\S]*?)<\/(?:\w+:)?cellXfs>/.exec(styles)?.[1] ?? '';
   return (xfs.match(/<(?:\w+:)?xf\b[^>]*>/g) ?? []).map((xf) => {
     const id = Number(attr(xf, 'numFmtId') ?? 0);
-    const code = custom.get(id) ?? id;
+    const code = custom.get(id) ?? builtinDateFormat(id, locale) ?? id;
     return { code, isDate: isDateFormat(code) };
   });
 }

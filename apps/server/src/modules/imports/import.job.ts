@@ -36,6 +36,8 @@ export interface ImportLimits {
   maxRows: number;
   maxUnpackedBytes: number;
   maxSharedStringsBytes: number;
+  /** LOCALE: the order Excel's locale-dependent date formats print in. */
+  locale: string;
 }
 
 interface Problem {
@@ -86,7 +88,11 @@ export function importJob(db: Database, store: FileStore, limits: ImportLimits) 
     try {
       reader = await openFirstSheetInWorker(
         store.localPath(payload.fileKey),
-        { maxInflatedBytes: limits.maxUnpackedBytes, maxSharedStringsBytes: limits.maxSharedStringsBytes },
+        {
+          maxInflatedBytes: limits.maxUnpackedBytes,
+          maxSharedStringsBytes: limits.maxSharedStringsBytes,
+          locale: limits.locale,
+        },
         { in: job.lost_leases > 0 ? 'process' : 'thread' },
       );
     } catch (err) {
