@@ -9,6 +9,9 @@ export function usePagination(defaultLimit: number, search = '') {
   if (paging.search !== search) setPaging({ ...paging, page: 1, search });
   const page = paging.search === search ? paging.page : 1;
   const setPage = useCallback((page: number) => setPaging((current) => ({ ...current, page })), []);
-  const setLimit = useCallback((limit: number) => setPaging((current) => ({ ...current, page: 1, limit })), []);
+  const setLimit = useCallback(
+    (limit: number) => setPaging((current) => ({ ...current, page: 1, limit })),
+    [],
+  );
   return { page, limit: paging.limit, setPage, setLimit };
 }
