@@ -4,6 +4,7 @@ import type { Database } from '../../db/database.ts';
 import type { DeliveryStatus } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
 import { createTestDatabase } from '../../test/app.ts';
+import { seedDelivery } from '../../test/deliveries.ts';
 import { dovecotMissing, startDovecot, type Dovecot } from '../../test/dovecot.ts';
 import * as deliveries from '../sending/deliveries.repository.ts';
 import { BounceMailbox } from './bounce-mailbox.ts';
@@ -33,36 +34,22 @@ const mailbox = (url = dovecot.url) =>
   );
 
 /** A delivery as the send path leaves it once the mail server took it. */
-async function sentMail(recipient: string, status: DeliveryStatus = 'sent') {
+const sentMail = (recipient: string, status: DeliveryStatus = 'sent') => {
   const id = newId();
-  const at = new Date().toISOString();
-  await deliveries.claimDeliveries(db, [
+  return seedDelivery(
+    db,
     {
       id,
       owner_id: OWNER,
-      record_kind: 'notice',
-      record_id: newId(),
-      campaign_id: newId(),
-      channel: 'email',
-      active_key: `${newId()}:email`,
       recipient,
       recipient_name: 'Asha',
-      status: 'queued',
-      status_at: at,
-      provider_message_id: null,
-      error: null,
-      pdf_sha256: null,
-      pdf_key: null,
-      created_at: at,
-      attempted_at: at,
+      attempted_at: new Date().toISOString(),
       record_address_at_send: recipient,
     },
-  ]);
-  await deliveries.advanceStatus(db, { id, status: 'queued' }, status, at, {
-    provider_message_id: `<${id}@${DOMAIN}>`,
-  });
-  return id;
-}
+    status,
+    { provider_message_id: `<${id}@${DOMAIN}>` },
+  );
+};
 
 const statusOf = async (id: string) => (await deliveries.findDeliveries(db, [id]))[0]!;
 

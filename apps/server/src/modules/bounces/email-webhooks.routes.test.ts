@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/database.ts';
 import { newId } from '../../lib/ids.ts';
 import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
+import { seedDelivery } from '../../test/deliveries.ts';
 import * as deliveries from '../sending/deliveries.repository.ts';
 import * as undeliverable from './undeliverable.repository.ts';
 
@@ -50,36 +51,22 @@ afterAll(async () => {
   certPeer?.close();
 });
 
-async function sentMail(recipient: string) {
+const sentMail = (recipient: string) => {
   const id = newId();
-  const at = new Date().toISOString();
-  await deliveries.claimDeliveries(db, [
+  return seedDelivery(
+    db,
     {
       id,
       owner_id: asha.userId,
-      record_kind: 'notice',
-      record_id: newId(),
-      campaign_id: newId(),
-      channel: 'email',
-      active_key: `${newId()}:email`,
       recipient,
       recipient_name: 'Asha',
-      status: 'queued',
-      status_at: at,
-      provider_message_id: null,
-      error: null,
-      pdf_sha256: null,
-      pdf_key: null,
-      created_at: at,
-      attempted_at: at,
+      attempted_at: new Date().toISOString(),
       record_address_at_send: recipient,
     },
-  ]);
-  await deliveries.advanceStatus(db, { id, status: 'queued' }, 'sent', at, {
-    provider_message_id: `<${id}@${DOMAIN}>`,
-  });
-  return id;
-}
+    'sent',
+    { provider_message_id: `<${id}@${DOMAIN}>` },
+  );
+};
 const delivery = async (id: string) => (await deliveries.findDeliveries(db, [id]))[0]!;
 
 /** An SNS notification carrying an SES event, signed (version 2) as SNS signs. */

@@ -1,45 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/database.ts';
 import type { DeliveryStatus } from '../../db/schema.ts';
-import { newId } from '../../lib/ids.ts';
 import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
-import * as deliveries from '../sending/deliveries.repository.ts';
+import { seedDelivery } from '../../test/deliveries.ts';
 
 let t: TestApp;
 let db: Database;
 let asha: SignedIn;
 let ravi: SignedIn;
 
-async function delivery(owner: SignedIn, status: DeliveryStatus, name: string) {
-  const id = newId();
-  const at = new Date().toISOString();
-  await deliveries.claimDeliveries(db, [
+const delivery = (owner: SignedIn, status: DeliveryStatus, name: string) =>
+  seedDelivery(
+    db,
+    { owner_id: owner.userId, recipient: `${name}@example.com`, recipient_name: name },
+    status,
     {
-      id,
-      owner_id: owner.userId,
-      record_kind: 'notice',
-      record_id: newId(),
-      campaign_id: newId(),
-      channel: 'email',
-      active_key: `${newId()}:email`,
-      recipient: `${name}@example.com`,
-      recipient_name: name,
-      status: 'queued',
-      status_at: at,
-      provider_message_id: null,
-      error: null,
-      pdf_sha256: null,
-      pdf_key: null,
-      created_at: at,
-      attempted_at: null,
-      record_address_at_send: null,
-    },
-  ]);
-  if (status !== 'queued')
-    await deliveries.advanceStatus(db, { id, status: 'queued' }, status, at, {
       error: status === 'failed' ? 'refused' : null,
-    });
-}
+    },
+  );
 
 beforeAll(async () => {
   t = await createTestApp();

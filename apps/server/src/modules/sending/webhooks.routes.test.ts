@@ -5,6 +5,7 @@ import { openDatabase, type Database } from '../../db/database.ts';
 import type { Channel, DeliveryStatus } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
 import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
+import { seedDelivery } from '../../test/deliveries.ts';
 import { startSmtpListener, startWhatsappPeer } from '../../test/peers.ts';
 import { noticeKind } from '../records/record-kinds.ts';
 import * as deliveries from './deliveries.repository.ts';
@@ -94,40 +95,21 @@ const statusBody = (...entries: Status[][]) =>
 const postStatuses = (...statuses: Status[]) => post(t.app, statusBody(statuses));
 
 /** A delivery as the send path leaves it: claimed, then handed to its provider (or the outbox). */
-async function seedDelivery(
+async function handedOver(
   channel: Channel,
   status: Extract<DeliveryStatus, 'sent' | 'outbox' | 'delivered'>,
   providerMessageId = channel === 'email' ? `<${newId()}@localhost>` : `wamid.${newId()}`,
 ) {
-  const id = newId();
-  const at = new Date().toISOString();
-  await deliveries.claimDeliveries(db, [
+  const id = await seedDelivery(
+    db,
+    { owner_id: asha.userId, channel },
+    status === 'delivered' ? 'sent' : status,
     {
-      id,
-      owner_id: asha.userId,
-      record_kind: 'notice',
-      record_id: newId(),
-      campaign_id: newId(),
-      channel,
-      active_key: `${newId()}:${channel}`,
-      recipient: channel === 'email' ? 'customer@example.com' : '919876500001',
-      recipient_name: 'Customer',
-      status: 'queued',
-      status_at: at,
-      provider_message_id: null,
-      error: null,
-      pdf_sha256: null,
-      pdf_key: null,
-      created_at: at,
-      attempted_at: null,
-      record_address_at_send: null,
+      provider_message_id: providerMessageId,
     },
-  ]);
-  const queued = { id, status: 'queued' as const };
-  await deliveries.advanceStatus(db, queued, status === 'delivered' ? 'sent' : status, at, {
-    provider_message_id: providerMessageId,
-  });
-  if (status === 'delivered') await deliveries.advanceStatus(db, { id, status: 'sent' }, 'delivered', at);
+  );
+  if (status === 'delivered')
+    await deliveries.advanceStatus(db, { id, status: 'sent' }, 'delivered', new Date().toISOString());
   return { id, providerMessageId };
 }
 
@@ -214,9 +196,9 @@ describe('WhatsApp status webhooks', () => {
   });
 
   it('applies a status only to a WhatsApp delivery the Cloud API sent, never to an e-mail or an outbox one', async () => {
-    const mail = await seedDelivery('email', 'sent');
-    const sameIdMail = await seedDelivery('email', 'sent', `wamid.${newId()}`);
-    const outbox = await seedDelivery('whatsapp', 'outbox', `outbox-${newId()}`);
+    const mail = await handedOver('email', 'sent');
+    const sameIdMail = await handedOver('email', 'sent', `wamid.${newId()}`);
+    const outbox = await handedOver('whatsapp', 'outbox', `outbox-${newId()}`);
     const targets = [mail, sameIdMail, outbox];
     const answers = [];
     for (const target of targets)
@@ -230,7 +212,7 @@ describe('WhatsApp status webhooks', () => {
   });
 
   it('never moves an outbox delivery, whoever asks: nothing was sent, so nothing was delivered or read', async () => {
-    const outbox = await seedDelivery('whatsapp', 'outbox', `outbox-${newId()}`);
+    const outbox = await handedOver('whatsapp', 'outbox', `outbox-${newId()}`);
     for (const status of ['sent', 'delivered', 'read', 'failed'] as const)
       expect(
         await deliveries.advanceStatus(
@@ -244,7 +226,7 @@ describe('WhatsApp status webhooks', () => {
   });
 
   it('applies a replayed event once: the same message, status and timestamp adds no row, even 50 at once', async () => {
-    const { id, providerMessageId } = await seedDelivery('whatsapp', 'sent');
+    const { id, providerMessageId } = await handedOver('whatsapp', 'sent');
     const at = nowSeconds() - 60;
     const delivered = statusBody([{ id: providerMessageId, status: 'delivered', timestamp: at }]);
     const answers = await Promise.all(Array.from({ length: 50 }, () => post(t.app, delivered)));
@@ -281,7 +263,7 @@ describe('WhatsApp status webhooks', () => {
   });
 
   it('fails a delivery with the reason WhatsApp gives, and only before it was delivered', async () => {
-    const failing = await seedDelivery('whatsapp', 'sent');
+    const failing = await handedOver('whatsapp', 'sent');
     const failed = await postStatuses({
       id: failing.providerMessageId,
       status: 'failed',
@@ -309,14 +291,14 @@ describe('WhatsApp status webhooks', () => {
       });
     expect((await deliveryRow(failing.id)).status).toBe('failed');
 
-    const bare = await seedDelivery('whatsapp', 'sent');
+    const bare = await handedOver('whatsapp', 'sent');
     await postStatuses({ id: bare.providerMessageId, status: 'failed', errors: [] });
     expect(await deliveryRow(bare.id)).toMatchObject({
       status: 'failed',
       error: 'WhatsApp could not deliver the message.',
     });
 
-    const delivered = await seedDelivery('whatsapp', 'delivered');
+    const delivered = await handedOver('whatsapp', 'delivered');
     expect(
       (
         await postStatuses({
@@ -330,7 +312,7 @@ describe('WhatsApp status webhooks', () => {
   });
 
   it('ignores the statuses WhatsApp documents that say nothing about delivery, and says so', async () => {
-    const { id, providerMessageId } = await seedDelivery('whatsapp', 'sent');
+    const { id, providerMessageId } = await handedOver('whatsapp', 'sent');
     const res = await postStatuses(
       ...['deleted', 'warning', 'played'].map((status) => ({ id: providerMessageId, status })),
     );
@@ -349,9 +331,9 @@ describe('WhatsApp status webhooks', () => {
 
 describe('WhatsApp status webhooks: the time window', () => {
   it('skips, counts and logs a stale or future status in a batch and applies the rest', async () => {
-    const stale = await seedDelivery('whatsapp', 'sent');
-    const future = await seedDelivery('whatsapp', 'sent');
-    const fresh = await seedDelivery('whatsapp', 'sent');
+    const stale = await handedOver('whatsapp', 'sent');
+    const future = await handedOver('whatsapp', 'sent');
+    const fresh = await handedOver('whatsapp', 'sent');
     const res = await postStatuses(
       { id: stale.providerMessageId, status: 'read', timestamp: nowSeconds() - 7 * DAY - 60 },
       { id: future.providerMessageId, status: 'read', timestamp: nowSeconds() + DAY },
@@ -374,7 +356,7 @@ describe('WhatsApp status webhooks: the time window', () => {
     ['from 1970', () => 0],
     ['a day in the future', () => nowSeconds() + DAY],
   ])('refuses with 400 a body whose every status is %s', async (_, timestamp) => {
-    const { id, providerMessageId } = await seedDelivery('whatsapp', 'sent');
+    const { id, providerMessageId } = await handedOver('whatsapp', 'sent');
     const res = await postStatuses(
       { id: providerMessageId, status: 'delivered', timestamp: timestamp() },
       { id: providerMessageId, status: 'read', timestamp: timestamp() },
@@ -542,7 +524,7 @@ const hostile: [string, (id: string) => string, RegExp][] = [
 
 describe('WhatsApp status webhooks: malformed signed bodies', () => {
   it.each(hostile)('answers 400 to %s, naming the problem, and applies nothing', async (_, make, message) => {
-    const { id, providerMessageId } = await seedDelivery('whatsapp', 'sent');
+    const { id, providerMessageId } = await handedOver('whatsapp', 'sent');
     // A good status first: a body with a problem anywhere is refused whole.
     const bad = JSON.parse(make(providerMessageId) || 'null') as { entry?: unknown[] } | null;
     const body =
