@@ -17,6 +17,8 @@ const publicRoutes = new Set([
   'GET /api/pdf/:kind/:id',
   'GET /api/webhooks/whatsapp',
   'POST /api/webhooks/whatsapp',
+  // Providers sign their own calls (SNS signature, SendGrid key, Postmark password): checked in email-webhooks.routes.test.ts.
+  'POST /api/webhooks/email',
 ]);
 
 const someId = '0190c000-0000-7000-8000-000000000999';
