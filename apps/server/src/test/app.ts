@@ -8,6 +8,7 @@ import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config/env.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { unlimitedSends } from './server-process.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -30,6 +31,7 @@ function testConfig(env: Record<string, string>): { config: Config; dropDatabase
     JWT_SECRET: 'test-secret-test-secret-test-secret-0123',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     WEB_DIST: path.join(dataDir, 'no-web-build'),
+    ...unlimitedSends,
     ...env,
   });
   return {

@@ -25,6 +25,12 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Provider rates as high as they go: a test of sending is not a test of the rate limit, which has its
+ * own (limits/send-rates.test.ts); at the default 10 mails a second a 1,000-notice send takes 100 s.
+ */
+export const unlimitedSends = { SMTP_RATE: '100000', WHATSAPP_RATE: '100000' };
+
 /** Starts the real server as `npm start` runs it, on a free port of 127.0.0.1, and waits until it is healthy. */
 export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort();
@@ -36,6 +42,7 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
       ...process.env,
       DATABASE_URL: '',
       LOG_LEVEL: 'warn',
+      ...unlimitedSends,
       ...env,
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -124,7 +131,7 @@ export function startWorkerProcess(env: Record<string, string>): {
 } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/worker.ts'], {
     cwd: repo,
-    env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'warn', ...unlimitedSends, ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   return {
