@@ -235,14 +235,18 @@ describe('REDIS_URL', () => {
     if (!(await redisUp())) ctx.skip();
     // A username of its own per run, so counts left in Redis by an earlier run do not matter.
     const username = `redis-${Date.now().toString(36)}`;
+    // An address of its own too: the per-address counts in Redis outlive every earlier run.
+    const address = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;
     const one = await app({ REDIS_URL: redisUrl, LOGIN_MAX_ATTEMPTS: '4' });
     const two = await app({ REDIS_URL: redisUrl, LOGIN_MAX_ATTEMPTS: '4' });
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++)
-      statuses.push((await login(i % 2 ? two.app : one.app, username, `guess-${i}`)).statusCode);
+      statuses.push((await login(i % 2 ? two.app : one.app, username, `guess-${i}`, {}, address)).statusCode);
     expect(statuses).toEqual([401, 401, 401, 401, 429, 429]);
     const more = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => login(i % 2 ? two.app : one.app, username, 'guess-pass')),
+      Array.from({ length: 20 }, (_, i) =>
+        login(i % 2 ? two.app : one.app, username, 'guess-pass', {}, address),
+      ),
     );
     expect(more.every((res) => res.statusCode === 429)).toBe(true);
   });
