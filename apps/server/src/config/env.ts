@@ -16,9 +16,16 @@ const wholeNumber = (name: string, min: number, max: number) => {
 };
 
 /** A provider's limit in messages a second: 0 or less would send nothing, so it is refused. */
+/** A provider rate: messages a second, or 'unlimited' (null: no bucket is kept, nothing is counted). */
 const messagesPerSecond = (name: string) => {
-  const message = `${name} must be a whole number of messages a second from 1 to 100000, such as 20`;
-  return z.coerce.number({ error: message }).int(message).min(1, message).max(100_000, message);
+  const message = `${name} must be a whole number of messages a second from 1 to 100000, such as 20, or unlimited`;
+  return z.coerce.string().transform((text, ctx): number | null => {
+    if (text.trim().toLowerCase() === 'unlimited') return null;
+    const value = Number(text);
+    if (/^\s*\d+\s*$/.test(text) && value >= 1 && value <= 100_000) return value;
+    ctx.issues.push({ code: 'custom', message, input: text });
+    return z.NEVER;
+  });
 };
 
 /** A BCP 47 locale Intl can format in (en-IN, hi-IN); its canonical spelling. */
@@ -246,7 +253,8 @@ export interface Config {
     mode: 'template' | 'session';
   };
   /** Messages a second each provider is sent, all worker processes together. */
-  rates: { whatsapp: number; email: number };
+  /** Messages a second per channel; null when unlimited. */
+  rates: { whatsapp: number | null; email: number | null };
   /** A provider's status webhook event older than this is refused: skipped, counted and logged. */
   webhookMaxAgeSeconds: number;
   defaultCountryCode: string;

@@ -26,10 +26,10 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Provider rates as high as they go: a test of sending is not a test of the rate limit, which has its
- * own (limits/send-rates.test.ts); at the default 10 mails a second a 1,000-notice send takes 100 s.
+ * No provider rate: a test of sending is not a test of the rate limit, which has its own
+ * (limits/send-rates.test.ts); at the default 10 mails a second a 1,000-notice send takes 100 s.
  */
-export const unlimitedSends = { SMTP_RATE: '100000', WHATSAPP_RATE: '100000' };
+export const unlimitedSends = { SMTP_RATE: 'unlimited', WHATSAPP_RATE: 'unlimited' };
 
 /** Starts the real server as `npm start` runs it, on a free port of 127.0.0.1, and waits until it is healthy. */
 export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {

@@ -45,6 +45,15 @@ describe('provider limits', () => {
     expect(rates.limitOf('whatsapp')).toBeNull();
   });
 
+  it('keeps no bucket for an unlimited rate: its messages write nothing to the store', async () => {
+    const rates = new SendRates(databaseLimiters(db), { whatsapp: null, email: 1000 });
+    for (let i = 0; i < 50; i++) await rates.take('whatsapp');
+    expect(rates.limitOf('whatsapp')).toBeNull();
+    expect(await db.selectFrom('rate_limits').selectAll().execute()).toEqual([]);
+    await rates.take('email');
+    expect(await db.selectFrom('rate_limits').select('key').execute()).toHaveLength(1);
+  });
+
   it('stops waiting when its job is stopped', async () => {
     const rates = new SendRates(databaseLimiters(db), { email: 1 });
     await rates.take('email');
@@ -54,13 +63,17 @@ describe('provider limits', () => {
     await expect(waiting).rejects.toThrow('stopped');
   });
 
-  it('refuses a rate of 0, a negative, a fraction or a word at start, naming the setting', () => {
+  it('refuses a rate of 0, a negative, a fraction or a word at start, naming the setting; takes unlimited', () => {
     for (const name of ['WHATSAPP_RATE', 'SMTP_RATE'])
       for (const value of ['0', '-5', '2.5', 'fast', '100001'])
         expect(() => loadConfig({ [name]: value }), `${name}=${value}`).toThrow(
-          `${name}: ${name} must be a whole number of messages a second from 1 to 100000, such as 20`,
+          `${name}: ${name} must be a whole number of messages a second from 1 to 100000, such as 20, or unlimited`,
         );
     expect(loadConfig({}).rates).toEqual({ whatsapp: 20, email: 10 });
     expect(loadConfig({ WHATSAPP_RATE: '80', SMTP_RATE: '1' }).rates).toEqual({ whatsapp: 80, email: 1 });
+    expect(loadConfig({ WHATSAPP_RATE: 'unlimited', SMTP_RATE: 'Unlimited' }).rates).toEqual({
+      whatsapp: null,
+      email: null,
+    });
   });
 });

@@ -13,9 +13,13 @@ import type { LimiterFactory } from './limits.service.ts';
 export class SendRates {
   private readonly buckets = new Map<Channel, { rate: number; limiter: RateLimiterAbstract }>();
 
-  /** `rates`: messages a second per channel that has a provider; a channel left out is not limited (outbox). */
-  constructor(make: LimiterFactory, rates: Partial<Record<Channel, number>>) {
-    for (const [channel, rate] of Object.entries(rates) as [Channel, number | undefined][])
+  /**
+   * `rates`: messages a second per channel that has a provider. A channel left out (the outbox) or
+   * unlimited (null) keeps no bucket at all: its messages count nothing in the store, so an unlimited
+   * send writes no rate row per message.
+   */
+  constructor(make: LimiterFactory, rates: Partial<Record<Channel, number | null>>) {
+    for (const [channel, rate] of Object.entries(rates) as [Channel, number | null | undefined][])
       if (rate)
         this.buckets.set(channel, {
           rate,
