@@ -302,7 +302,7 @@ const screens: Screen[] = [
     open: async (page) => {
       await page.goto(`/campaign/notice/${seeded.noticeCampaignId}`);
       await page.getByRole('cell', { name: 'Meena Shah', exact: true }).waitFor();
-      const failed = page.getByRole('button', { name: 'failed', exact: true });
+      const failed = page.getByRole('button', { name: 'Failed', exact: true });
       if (await failed.count()) await failed.first().focus();
     },
   },

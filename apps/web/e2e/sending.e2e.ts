@@ -84,7 +84,7 @@ describe('Sending notices (issue 6)', () => {
     expect(await bar.getAttribute('aria-valuenow')).toBe('100');
     await expect
       .poll(() => statuses(page), { timeout: 10_000 })
-      .toEqual(Array.from({ length: NOTICES }, () => ['sent', 'sent']));
+      .toEqual(Array.from({ length: NOTICES }, () => ['Sent', 'Sent']));
     // Every message went out, so there is nothing to sum up; the bar goes 5 s after the toast.
     expect(await page.getByText('see the statuses').count()).toBe(0);
     await bar.waitFor({ state: 'detached', timeout: 10_000 });
@@ -121,7 +121,7 @@ describe('Sending notices (issue 6)', () => {
     // Mails Details pages by 20: the first page, and the pager counting every mail and message.
     expect(await mailRows.count()).toBe(Math.min(NOTICES * 2, 20));
     await page.getByText(`Showing 1 to 20 of ${NOTICES * 2} entries`).waitFor();
-    expect(await mailRows.first().getByRole('cell').nth(4).textContent()).toBe('sent');
+    expect(await mailRows.first().getByRole('cell').nth(4).textContent()).toBe('Sent');
 
     expect(surprises).toEqual([]);
     await context.close();

@@ -401,6 +401,6 @@ async function expectFailureReasons(page: Page, reason: string, count: number) {
   const tooltips = page.getByRole('tooltip', { includeHidden: true }).filter({ hasText: reason });
   await expect.poll(() => tooltips.count()).toBe(count);
   for (const text of await tooltips.allTextContents()) expect(text).toBe(reason);
-  await page.getByRole('button', { name: 'failed', exact: true }).first().click();
+  await page.getByRole('button', { name: 'Failed', exact: true }).first().click();
   await page.getByRole('tooltip').first().waitFor();
 }

@@ -1,4 +1,5 @@
 import { useId, useState, type KeyboardEvent } from 'react';
+import { deliveryStatusWord } from './delivery-status-words.ts';
 import styles from './delivery-status.module.css';
 
 /**
@@ -34,7 +35,8 @@ type DeliveryStatusProps = {
 };
 
 /**
- * A channel's latest status as a small badge. A failure or bounce offers its reason on hover, focus
+ * A channel's latest status as a small badge, in words ('Sent', 'Outbox (not sent: no provider set
+ * up)'). A failure or bounce offers its reason on hover, focus
  * and tap, and on a phone (below 640 px, no hover) also shows it under the badge.
  */
 export function DeliveryStatus({ status, error, tone }: DeliveryStatusProps) {
@@ -42,7 +44,7 @@ export function DeliveryStatus({ status, error, tone }: DeliveryStatusProps) {
   const className = `${styles.badge} ${styles[tone ?? deliveryTone(status)]}`;
   if ((status === 'failed' || status === 'bounced') && error)
     return <FailedStatus className={className} status={status} reason={error} />;
-  return <span className={className}>{status}</span>;
+  return <span className={className}>{deliveryStatusWord(status)}</span>;
 }
 
 /**
@@ -91,7 +93,7 @@ function FailedStatus({ className, status, reason }: { className: string; status
         }}
         onKeyDown={closeOnEscape}
       >
-        {status}
+        {deliveryStatusWord(status)}
       </button>
       <span id={tooltipId} role="tooltip" className={styles.tooltip} hidden={!open}>
         {reason}

@@ -269,8 +269,11 @@ describe('Send Notice', () => {
     renderDetail();
     await screen.findByRole('cell', { name: 'Customer 3' });
     const counts = screen.getByLabelText('Statuses per channel');
-    expect(counts.textContent).toContain('Emailqueued 0sent 2delivered 0read 0failed 0bounced 1outbox 0');
-    expect(counts.textContent).toContain('WhatsAppqueued 0sent 0delivered 0read 1failed 1bounced 0outbox 0');
+    const outbox = 'Outbox (not sent: no provider set up)';
+    expect(counts.textContent).toContain(`EmailQueued 0Sent 2Delivered 0Read 0Failed 0Bounced 1${outbox} 0`);
+    expect(counts.textContent).toContain(
+      `WhatsAppQueued 0Sent 0Delivered 0Read 1Failed 1Bounced 0${outbox} 0`,
+    );
 
     // The status filter keeps the rows with that status on either channel.
     await user.selectOptions(screen.getByLabelText('Show on this page'), 'failed');

@@ -98,7 +98,7 @@ describe('CampaignDetail', () => {
     const cells = within(bodyRows()[0]!)
       .getAllByRole('cell')
       .map((cell) => cell.textContent);
-    expect(cells.slice(4)).toEqual(['delivered', 'read']);
+    expect(cells.slice(4)).toEqual(['Delivered', 'Read']);
   });
 
   it("shows a failed status as a badge described by the failure's reason", async () => {
@@ -113,12 +113,12 @@ describe('CampaignDetail', () => {
     await screen.findByRole('cell', { name: 'Customer 1' });
 
     const failed = within(bodyRows()[0]!).getByRole('button', {
-      name: 'failed',
+      name: 'Failed',
       description: '550 Mailbox unavailable',
     });
     await user.hover(failed);
     expect(screen.getByRole('tooltip').textContent).toBe('550 Mailbox unavailable');
-    expect(within(bodyRows()[0]!).getAllByRole('cell')[5]?.textContent).toBe('sent');
+    expect(within(bodyRows()[0]!).getAllByRole('cell')[5]?.textContent).toBe('Sent');
   });
 
   it('offers the page sizes 50, 100, 500, 1000 and 10000', async () => {

@@ -4,6 +4,8 @@ import type { CampaignRow, CampaignType, SingleCampaign } from '@notice-desk/con
 import { evidencePaths } from '@notice-desk/contract/evidence';
 import { DownloadEvidenceButton } from '../../../components/deliveries/download-evidence-button.tsx';
 import { DeliveryStatus } from '../../../components/deliveries/delivery-status.tsx';
+import { DeliveryStatusLegend } from '../../../components/deliveries/delivery-status-legend.tsx';
+import { deliveryStatusWord } from '../../../components/deliveries/delivery-status-words.ts';
 import { ContentLayout } from '../../../components/layout/content-layout.tsx';
 import {
   DataTable,
@@ -70,7 +72,7 @@ function StatusCounts({ counts }: { counts: NonNullable<SingleCampaign['statusCo
           <dt>{label}</dt>
           {COUNTED.map((status) => (
             <dd key={status}>
-              {status}{' '}
+              {deliveryStatusWord(status)}{' '}
               <strong>{counts.find((c) => c.channel === channel && c.status === status)?.count ?? 0}</strong>
             </dd>
           ))}
@@ -171,6 +173,7 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
         />
       </div>
       {data?.statusCounts && <StatusCounts counts={data.statusCounts} />}
+      <DeliveryStatusLegend />
       {progress !== null && <ProgressBar label={SEND_BAR_TITLE} value={progress} />}
       {/* Always present, so what a send came to is announced when it appears. */}
       <div role="status" className={summary ? styles.summary : undefined}>
@@ -193,7 +196,7 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
           <option value="">Every status</option>
           {COUNTED.map((status) => (
             <option key={status} value={status}>
-              {status} (e-mail or WhatsApp)
+              {deliveryStatusWord(status)} (e-mail or WhatsApp)
             </option>
           ))}
         </select>

@@ -97,11 +97,17 @@ describe('Dashboard', () => {
       within(rows[index]!)
         .getAllByRole('cell')
         .map((cell) => cell.textContent);
-    expect(cells(0)).toEqual(['1', 'Customer 1', 'WhatsApp', 'Mar 2nd 25', 'delivered']);
-    expect(cells(2)).toEqual(['3', 'Customer 3', 'Email', 'Mar 2nd 25', 'outbox']);
+    expect(cells(0)).toEqual(['1', 'Customer 1', 'WhatsApp', 'Mar 2nd 25', 'Delivered']);
+    expect(cells(2)).toEqual([
+      '3',
+      'Customer 3',
+      'Email',
+      'Mar 2nd 25',
+      'Outbox (not sent: no provider set up)',
+    ]);
     expect(cells(1).slice(0, 4)).toEqual(['2', 'Customer 2', 'Email', 'Mar 23rd 25']);
     expect(
-      within(rows[1]!).getByRole('button', { name: 'failed', description: '550 Mailbox unavailable' }),
+      within(rows[1]!).getByRole('button', { name: 'Failed', description: '550 Mailbox unavailable' }),
     ).toBeTruthy();
   });
 

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { DashboardInfo, MailInfo } from '@notice-desk/contract/dashboard';
 import { deliveryStatuses, type DeliveryStatus as Status } from '@notice-desk/contract/sending';
 import { DeliveryStatus, type DeliveryTone } from '../../../components/deliveries/delivery-status.tsx';
+import { deliveryStatusWord } from '../../../components/deliveries/delivery-status-words.ts';
 import { ErrorState } from '../../../components/ui/error-state.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { TablePager } from '../../../components/ui/table-pager.tsx';
@@ -63,7 +64,7 @@ function MailsDetails() {
           <option value="">All</option>
           {deliveryStatuses.map((s) => (
             <option key={s} value={s}>
-              {s}
+              {deliveryStatusWord(s)}
             </option>
           ))}
         </select>
