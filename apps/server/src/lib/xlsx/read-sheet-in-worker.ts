@@ -2,6 +2,7 @@ import { fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { SheetFormat } from '../sheet-source.ts';
 import type { ReadOptions, SheetReader, SheetRow } from './read-sheet.ts';
 import type { SheetWorkerData, SheetWorkerMessage } from './sheet-worker.ts';
 import { XlsxError } from './xlsx-error.ts';
@@ -45,9 +46,18 @@ export async function openFirstSheetInWorker(
   file: string,
   options: ReadOptions,
   isolation: IsolationOptions = {},
+  /** Which reader runs there: a CSV/TSV is read the same way (lib/sheet-source.ts decides). */
+  format: SheetFormat = 'xlsx',
 ): Promise<SheetReader> {
   const heapMb = isolation.maxHeapMb ?? DEFAULT_HEAP_MB;
-  const data: SheetWorkerData = { file, options, batchSize: BATCH, batchCells: BATCH_CELLS, window: WINDOW };
+  const data: SheetWorkerData = {
+    file,
+    format,
+    options,
+    batchSize: BATCH,
+    batchCells: BATCH_CELLS,
+    window: WINDOW,
+  };
   const queue: SheetWorkerMessage[] = [];
   let notify: (() => void) | undefined;
   let settled = false;

@@ -1,4 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { openCsv } from '../csv/read-csv.ts';
+import type { SheetFormat, SheetOptions } from '../sheet-source.ts';
 import { openFirstSheet, type ReadOptions, type SheetRow } from './read-sheet.ts';
 import { XlsxError } from './xlsx-error.ts';
 
@@ -11,7 +13,8 @@ export type SheetWorkerMessage =
 
 export interface SheetWorkerData {
   file: string;
-  options: ReadOptions;
+  format?: SheetFormat;
+  options: ReadOptions & Pick<SheetOptions, 'maxRows'>;
   /** Rows per message, and the most cells per message (a row may have up to 16,384). */
   batchSize: number;
   batchCells: number;
@@ -21,7 +24,7 @@ export interface SheetWorkerData {
 // The same module runs on a worker thread (workerData, parentPort) or, for a file that took a server
 // process down before, in a child process of its own (its data in argv, messages over IPC).
 const inProcess = !parentPort;
-const { file, options, batchSize, batchCells, window } = (
+const { file, format, options, batchSize, batchCells, window } = (
   inProcess ? JSON.parse(process.argv[2] ?? '{}') : workerData
 ) as SheetWorkerData;
 const post = (message: SheetWorkerMessage) =>
@@ -40,7 +43,7 @@ onMessage((message) => {
 });
 
 async function run(): Promise<void> {
-  const reader = await openFirstSheet(file, options);
+  const reader = format === 'csv' ? await openCsv(file, options) : await openFirstSheet(file, options);
   post({ type: 'ready' });
   let batch: SheetRow[] = [];
   let cells = 0;

@@ -3,9 +3,9 @@ import { isPostgres, type Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
 import { PermanentJobError, type JobContext } from '../../jobs/job-runner.ts';
 import { newId } from '../../lib/ids.ts';
+import { openSheet } from '../../lib/sheet-source.ts';
 import type { FileStore } from '../../lib/storage.ts';
 import { nowIso } from '../../lib/time.ts';
-import { openFirstSheetInWorker } from '../../lib/xlsx/read-sheet-in-worker.ts';
 import type { SheetReader, SheetRow } from '../../lib/xlsx/read-sheet.ts';
 import { XlsxError } from '../../lib/xlsx/xlsx-error.ts';
 import * as campaigns from '../campaigns/campaigns.repository.ts';
@@ -86,12 +86,14 @@ export function importJob(db: Database, store: FileStore, limits: ImportLimits) 
     }
     let reader: SheetReader;
     try {
-      reader = await openFirstSheetInWorker(
+      reader = await openSheet(
         store.localPath(payload.fileKey),
+        fileName,
         {
           maxInflatedBytes: limits.maxUnpackedBytes,
           maxSharedStringsBytes: limits.maxSharedStringsBytes,
           locale: limits.locale,
+          maxRows: limits.maxRows,
         },
         { in: job.lost_leases > 0 ? 'process' : 'thread' },
       );

@@ -1,0 +1,122 @@
+import fs from 'node:fs';
+import { pipeline } from 'node:stream';
+import { CsvError, parse, type Info } from 'csv-parse';
+import iconv from 'iconv-lite';
+import type { SheetReader, SheetRow } from '../xlsx/read-sheet.ts';
+import { XlsxError } from '../xlsx/xlsx-error.ts';
+import { sniffDelimiter, type Delimiter } from './sniff-delimiter.ts';
+import { detectEncoding, type TextEncoding } from './text-encoding.ts';
+
+export interface CsvReadOptions {
+  /**
+   * The most data rows an import takes (IMPORT_MAX_ROWS): reading stops at the first row past it
+   * (the header row aside), so a million-line file is refused without being read to its end.
+   */
+  maxRows?: number;
+}
+
+const CHUNK = 256 * 1024;
+/** Bytes of the file the delimiter is told from. */
+const SNIFF_BYTES = 64 * 1024;
+/** The most text one row may hold, as for a sheet's row: past it the file is refused, not buffered on. */
+const MAX_RECORD_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Streams the rows of a CSV or TSV file in the shape the .xlsx reader gives (SheetRow), so the rest
+ * of an import does not know which it read. Cells are the text as written: a CSV has no formats, so
+ * nothing is read as a number or a date (`00123` stays `00123`). Line ends inside quoted cells become
+ * LF. A row's number is the one a person sees opening the file in Excel: quoted line breaks stay
+ * within their row.
+ */
+export async function openCsv(file: string, options: CsvReadOptions = {}): Promise<SheetReader> {
+  const text = await detectEncoding(file);
+  const delimiter = await sniff(file, text.encoding, text.bom, text.size);
+  let consumed = text.bom;
+  return {
+    rows: readRows(file, text.encoding, text.bom, delimiter, options.maxRows, (bytes) => (consumed += bytes)),
+    progress: () => consumed / text.size,
+    close: () => undefined,
+  };
+}
+
+async function sniff(file: string, encoding: TextEncoding, bom: number, size: number): Promise<Delimiter> {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const buf = Buffer.alloc(Math.min(SNIFF_BYTES, size - bom));
+    const { bytesRead } = await handle.read(buf, 0, buf.length, bom);
+    const head = iconv.decode(buf.subarray(0, bytesRead), encoding, { stripBOM: false });
+    return sniffDelimiter(head, bom + bytesRead >= size);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function* readRows(
+  file: string,
+  encoding: TextEncoding,
+  bom: number,
+  delimiter: Delimiter,
+  maxRows: number | undefined,
+  read: (bytes: number) => void,
+): AsyncGenerator<SheetRow> {
+  const source = fs.createReadStream(file, { start: bom, highWaterMark: CHUNK });
+  source.on('data', (chunk) => read(chunk.length));
+  const parser = parse({
+    delimiter,
+    relax_quotes: true,
+    relax_column_count: true,
+    max_record_size: MAX_RECORD_BYTES,
+    // Each record with the line it ended on: an unterminated quote is reported where its row began.
+    info: true,
+  });
+  // Anything but UTF-8 is decoded first: the parser reads UTF-8. A failure anywhere ends the parser
+  // with it, and so the loop below.
+  const done = () => undefined;
+  if (encoding === 'utf8') pipeline(source, parser, done);
+  else pipeline(source, iconv.decodeStream(encoding, { stripBOM: false }), parser, done);
+  let rowNumber = 0;
+  let rowsWithText = 0;
+  let lastLine = 0;
+  try {
+    for await (const { record: cells, info } of parser as AsyncIterable<{ record: string[]; info: Info }>) {
+      rowNumber += 1;
+      lastLine = info.lines;
+      for (let i = 0; i < cells.length; i++) {
+        if (cells[i]!.includes('\r')) cells[i] = cells[i]!.replace(/\r\n?/g, '\n');
+      }
+      if (maxRows !== undefined && cells.some((cell) => cell.trim() !== '') && ++rowsWithText > maxRows + 1) {
+        throw new XlsxError(
+          `The sheet has more than ${maxRows.toLocaleString('en-US')} rows, the most one import takes; split it into smaller files.`,
+        );
+      }
+      yield { rowNumber, cells };
+    }
+  } catch (err) {
+    throw describe(err, rowNumber + 1, lastLine + 1);
+  } finally {
+    source.destroy();
+    parser.destroy();
+  }
+}
+
+/** The parser's complaint in the words of someone who opened the file in Excel. */
+function describe(error: unknown, row: number, line: number): unknown {
+  if (!(error instanceof CsvError)) return error;
+  const at = `Row ${row.toLocaleString('en-US')} (line ${line.toLocaleString('en-US')} of the file)`;
+  switch (error.code) {
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return new XlsxError(
+        `${at} opens a quoted cell that is never closed, so the rest of the file would be read as one cell. Add the missing closing quote (") and import again.`,
+      );
+    case 'CSV_INVALID_CLOSING_QUOTE':
+      return new XlsxError(
+        `${at} has text right after a quoted cell's closing quote. A quote inside a quoted cell is written twice (""); fix the row and import again.`,
+      );
+    case 'CSV_MAX_RECORD_SIZE':
+      return new XlsxError(
+        `${at} holds more than ${MAX_RECORD_BYTES / 1024 / 1024} MB of text: the file is not a sheet saved as CSV, or a quote is never closed.`,
+      );
+    default:
+      return new XlsxError(`${at} could not be read as CSV: ${error.message}`);
+  }
+}

@@ -1,0 +1,205 @@
+import { isUtf8 } from 'node:buffer';
+import fs from 'node:fs';
+import { XlsxError } from '../xlsx/xlsx-error.ts';
+
+/** The encodings a CSV or TSV may come in (iconv-lite's names). */
+export type TextEncoding = 'utf8' | 'utf16le' | 'utf16be' | 'win1252';
+
+export interface TextInfo {
+  encoding: TextEncoding;
+  /** Bytes of byte-order mark at the start, skipped before parsing. */
+  bom: number;
+  size: number;
+}
+
+const CHUNK = 1024 * 1024;
+const SAVE_AS = 'Save the sheet again as CSV UTF-8 (Excel: File > Save As > CSV UTF-8) and import that file.';
+
+/**
+ * Finds a text file's encoding, reading the whole file once before any row is imported, so that a
+ * file that cannot be read right is refused with nothing written:
+ * - a byte-order mark says UTF-8, UTF-16LE (Excel's 'Unicode Text') or UTF-16BE;
+ * - otherwise the file is UTF-8 when all of it decodes as strict UTF-8, and Windows-1252 (what Excel
+ *   on Windows writes as plain 'CSV') when none of its non-ASCII bytes do. The whole file decides, not
+ *   each line: an ASCII stretch reads the same in both;
+ * - valid UTF-8 in one place and bytes that are not in another is a file pasted together from two
+ *   encodings: guessing would misspell names somewhere, so it is refused, naming the lines.
+ * A UTF-16 file with a lone surrogate, a NUL byte in an 8-bit file (a binary file) and an empty file
+ * are refused too.
+ */
+export async function detectEncoding(file: string): Promise<TextInfo> {
+  const size = (await fs.promises.stat(file)).size;
+  if (size === 0) throw new XlsxError('The file is empty.');
+  const head = await readHead(file, 4);
+  if (head[0] === 0xff && head[1] === 0xfe)
+    return { encoding: 'utf16le', bom: 2, size: await checkUtf16(file, size, 'le') };
+  if (head[0] === 0xfe && head[1] === 0xff)
+    return { encoding: 'utf16be', bom: 2, size: await checkUtf16(file, size, 'be') };
+  const bom = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
+  if (bom === size) throw new XlsxError('The file is empty.');
+  const encoding = await checkUtf8(file, bom);
+  return { encoding: bom ? 'utf8' : encoding, bom, size };
+}
+
+async function readHead(file: string, length: number): Promise<Buffer> {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const buf = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buf, 0, length, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Where the file first holds valid multi-byte UTF-8, and where it first holds bytes that are not UTF-8. */
+interface Utf8Scan {
+  firstUtf8Line?: number;
+  firstInvalidLine?: number;
+}
+
+async function checkUtf8(file: string, start: number): Promise<TextEncoding> {
+  const scan: Utf8Scan = {};
+  let line = 1;
+  let carry = Buffer.alloc(0);
+  for await (const chunk of fs.createReadStream(file, {
+    start,
+    highWaterMark: CHUNK,
+  }) as AsyncIterable<Buffer>) {
+    const buf = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+    if (buf.indexOf(0) !== -1) {
+      throw new XlsxError(
+        'The file is not a text file (it holds NUL bytes): it may be a workbook or another binary file with a .csv name. Import the .xlsx itself, or save the sheet as CSV.',
+      );
+    }
+    const end = completeLength(buf);
+    const body = buf.subarray(0, end);
+    if (isUtf8(body)) {
+      // Valid throughout: the first non-ASCII byte, if any, starts valid UTF-8.
+      if (scan.firstUtf8Line === undefined) {
+        const at = firstNonAscii(body);
+        if (at !== -1) scan.firstUtf8Line = line + countLines(body, at);
+      }
+    } else {
+      scanBytes(body, line, scan);
+    }
+    if (scan.firstUtf8Line !== undefined && scan.firstInvalidLine !== undefined) break;
+    line += countLines(body, body.length);
+    carry = Buffer.from(buf.subarray(end));
+  }
+  if (carry.length && scan.firstInvalidLine === undefined) scan.firstInvalidLine = line;
+  if (scan.firstInvalidLine === undefined) return 'utf8';
+  if (scan.firstUtf8Line === undefined) return 'win1252';
+  const [utf8, other] = [scan.firstUtf8Line, scan.firstInvalidLine];
+  throw new XlsxError(
+    `The file mixes two text encodings: line ${utf8.toLocaleString('en-US')} is UTF-8 but line ${other.toLocaleString('en-US')} is not, so some names would be misspelled whichever is chosen. ${SAVE_AS}`,
+  );
+}
+
+/** The length of `buf` without a UTF-8 sequence cut off at its end (it is read with the next chunk). */
+function completeLength(buf: Buffer): number {
+  for (let back = 1; back <= 3 && back <= buf.length; back++) {
+    const byte = buf[buf.length - back]!;
+    if (byte < 0x80) return buf.length;
+    if (byte >= 0xc0) {
+      const need = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2;
+      return need > back ? buf.length - back : buf.length;
+    }
+  }
+  return buf.length;
+}
+
+function firstNonAscii(buf: Buffer): number {
+  for (let i = 0; i < buf.length; i++) if (buf[i]! >= 0x80) return i;
+  return -1;
+}
+
+function countLines(buf: Buffer, end: number): number {
+  let lines = 0;
+  for (let at = buf.indexOf(10); at !== -1 && at < end; at = buf.indexOf(10, at + 1)) lines++;
+  return lines;
+}
+
+/** Walks a chunk that is not all UTF-8 byte by byte, noting the first line of each kind. */
+function scanBytes(buf: Buffer, firstLine: number, scan: Utf8Scan): void {
+  let line = firstLine;
+  for (let i = 0; i < buf.length;) {
+    const byte = buf[i]!;
+    if (byte < 0x80) {
+      if (byte === 10) line++;
+      i++;
+      continue;
+    }
+    const length = utf8SequenceLength(buf, i);
+    if (length > 0) {
+      scan.firstUtf8Line ??= line;
+      i += length;
+    } else {
+      scan.firstInvalidLine ??= line;
+      i++;
+    }
+    if (scan.firstUtf8Line !== undefined && scan.firstInvalidLine !== undefined) return;
+  }
+}
+
+/** The length of the valid UTF-8 sequence at `i` (2 to 4), or 0 when the bytes there are not one. */
+function utf8SequenceLength(buf: Buffer, i: number): number {
+  const byte = buf[i]!;
+  const need =
+    byte >= 0xc2 && byte <= 0xdf
+      ? 2
+      : byte >= 0xe0 && byte <= 0xef
+        ? 3
+        : byte >= 0xf0 && byte <= 0xf4
+          ? 4
+          : 0;
+  if (need === 0 || i + need > buf.length) return 0;
+  return isUtf8(buf.subarray(i, i + need)) ? need : 0;
+}
+
+/**
+ * Checks a UTF-16 file code unit by code unit: a high surrogate not followed by a low one (or a low
+ * one alone) is no character, and decoding would silently turn it into U+FFFD in someone's name.
+ */
+async function checkUtf16(file: string, size: number, order: 'le' | 'be'): Promise<number> {
+  if (size % 2 !== 0) {
+    throw new XlsxError(
+      `The file is UTF-16 text with an odd number of bytes: it was cut short or is damaged. ${SAVE_AS}`,
+    );
+  }
+  const unit = (buf: Buffer, at: number) => (order === 'le' ? buf.readUInt16LE(at) : buf.readUInt16BE(at));
+  let line = 1;
+  let pendingHigh = false;
+  const lone = () =>
+    new XlsxError(
+      `Line ${line.toLocaleString('en-US')} holds half of a character (a lone UTF-16 surrogate), which no text may contain: the file is damaged or was written by a faulty program. ${SAVE_AS}`,
+    );
+  let carry = Buffer.alloc(0);
+  for await (const read of fs.createReadStream(file, {
+    start: 2,
+    highWaterMark: CHUNK,
+  }) as AsyncIterable<Buffer>) {
+    const chunk = carry.length ? Buffer.concat([carry, read]) : read;
+    const end = chunk.length - (chunk.length % 2); // a code unit split between two reads waits for the next
+    carry = Buffer.from(chunk.subarray(end));
+    for (let at = 0; at < end; at += 2) {
+      const code = unit(chunk, at);
+      if (pendingHigh) {
+        if (code < 0xdc00 || code > 0xdfff) throw lone();
+        pendingHigh = false;
+      } else if (code >= 0xd800 && code <= 0xdbff) {
+        pendingHigh = true;
+      } else if (code >= 0xdc00 && code <= 0xdfff) {
+        throw lone();
+      } else if (code === 10) {
+        line++;
+      } else if (code === 0) {
+        throw new XlsxError(
+          'The file is not a text file (it holds NUL characters). Import the .xlsx itself, or save the sheet as CSV.',
+        );
+      }
+    }
+  }
+  if (pendingHigh) throw lone();
+  return size;
+}
