@@ -927,7 +927,7 @@ const cases: BadInput[] = [
     send: () =>
       uploadForm(asha, { name: 'notices.xls', data: zipOf([{ name: 'a', data: Buffer.from('b') }]) }),
     status: 400,
-    message: /Please upload an Excel file \(\.xlsx\)/,
+    message: /\.xls\) workbooks cannot be imported\. Save the file as \.xlsx or \.csv and import it again\./,
     fields: ['file'],
   },
   {

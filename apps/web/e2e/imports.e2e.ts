@@ -37,8 +37,8 @@ describe('Excel import (issue 4)', () => {
     await dialog.getByText('Please select a file.').waitFor();
 
     await dialog.getByLabel('Excel file (.xlsx)').setInputFiles({
-      name: 'notices.csv',
-      mimeType: 'text/csv',
+      name: 'notices.txt',
+      mimeType: 'text/plain',
       buffer: Buffer.from('Loan No.,Customer Name\nLN-1,Asha\n'),
     });
     await dialog.getByText('Please upload an Excel file (.xlsx).').waitFor();

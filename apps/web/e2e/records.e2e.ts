@@ -171,6 +171,11 @@ describe('credit-card and notice records (issue 3)', () => {
     await page.goto('/forms/credit-card');
     await rowOf(page, 'Card Two').waitFor();
     await page.getByRole('button', { name: 'Delete Card One' }).click();
+    // A row's Delete asks first, naming the customer.
+    await page
+      .getByRole('dialog', { name: /^Delete the credit card for Card One/ })
+      .getByRole('button', { name: 'Delete', exact: true })
+      .click();
     await toast(page, 'Credit card deleted successfully.');
     await rowOf(page, 'Card One').waitFor({ state: 'detached' });
     await page.getByText('Showing 1 to 2 of 2 entries').waitFor();
@@ -191,6 +196,10 @@ describe('credit-card and notice records (issue 3)', () => {
     await page.getByRole('link', { name: 'Assets' }).first().click();
     await page.waitForURL('**/forms/notice');
     await page.getByRole('button', { name: 'Delete Notice One' }).click();
+    await page
+      .getByRole('dialog', { name: /^Delete the notice for Notice One/ })
+      .getByRole('button', { name: 'Delete', exact: true })
+      .click();
     await toast(page, 'Notice deleted successfully.');
     await rowOf(page, 'Notice One').waitFor({ state: 'detached' });
     // The spec words the same toast for both kinds: let the credit cards' one go before looking for it again.

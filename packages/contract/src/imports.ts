@@ -5,10 +5,10 @@ export interface TemporaryUploadResponse {
   data: string;
 }
 
-/** A stored upload's name: random letters and the .xlsx extension, never a path. */
+/** A stored upload's name: random letters and the file's extension (.xlsx, .csv or .tsv), never a path. */
 export const storedName = z
   .string({ error: 'file is required: send the name temporary-upload answered.' })
-  .regex(/^[A-Za-z0-9_-]{8,64}\.xlsx$/, {
+  .regex(/^[A-Za-z0-9_-]{8,64}\.(xlsx|csv|tsv)$/, {
     error: 'file must be a name temporary-upload answered, not a path.',
   });
 

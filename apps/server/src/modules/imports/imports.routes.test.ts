@@ -323,8 +323,8 @@ describe('uploads it refuses', () => {
     expect(res.json().message).toMatch(message);
   });
 
-  it('a name that does not end in .xlsx', async () => {
-    const res = await upload(asha, zipOf([{ name: 'a', data: Buffer.from('b') }]), 'notices.xls');
+  it('a name that does not end in .xlsx (or .csv, .tsv)', async () => {
+    const res = await upload(asha, zipOf([{ name: 'a', data: Buffer.from('b') }]), 'notices.pdf');
     expect(res.json().error).toEqual({ file: 'Please upload an Excel file (.xlsx).' });
   });
 

@@ -29,7 +29,7 @@ export class ImportsService {
     name?: string,
   ): Promise<StartImportResponse> {
     const upload = await this.uploads.find(ownerId, storedName);
-    const campaignName = name?.trim() || upload.originalName.replace(/\.xlsx$/i, '');
+    const campaignName = name?.trim() || upload.originalName.replace(/\.(xlsx|csv|tsv)$/i, '');
     const payload: ImportPayload = { kind, fileKey: upload.key, fileName: upload.originalName, campaignName };
     const jobId = await jobs.enqueueJob(this.db, {
       kind: IMPORT_JOB,

@@ -50,6 +50,8 @@ export type RecordListProps<TRecord extends StoredRecord> = {
   recordName: (record: TRecord) => string;
   /** Keep it stable (a module function). */
   editHref: (id: string) => string;
+  /** What a row's Delete asks, naming the customer (see deleteRecordQuestion). */
+  deleteQuestion: (record: TRecord) => string;
   deletedMessage: string;
   deleteFailedMessage: string;
   deleteAllFailedMessage: string;
@@ -70,6 +72,7 @@ export function RecordList<TRecord extends StoredRecord>({
   columns: recordColumns,
   recordName,
   editHref,
+  deleteQuestion,
   deletedMessage,
   deleteFailedMessage,
   deleteAllFailedMessage,
@@ -84,18 +87,25 @@ export function RecordList<TRecord extends StoredRecord>({
   const [deleteRecord] = useDeleteRecord();
   const [deleteAll, { isLoading: deletingAll }] = useDeleteAll();
   const [confirmingDeleteAll, setConfirmingDeleteAll] = useState(false);
+  /** The record whose Delete was pressed, until the question is answered. */
+  const [confirmingDelete, setConfirmingDelete] = useState<TRecord | null>(null);
+  const [deleting, setDeleting] = useState(false);
 
-  const remove = useCallback(
-    async (id: string) => {
-      try {
-        await deleteRecord(id).unwrap();
-        toast.success(deletedMessage);
-      } catch (error) {
-        toastApiProblem(error, deleteFailedMessage);
-      }
-    },
-    [deleteRecord, deletedMessage, deleteFailedMessage],
-  );
+  const askToDelete = useCallback((record: TRecord) => setConfirmingDelete(record), []);
+
+  const confirmDelete = async () => {
+    if (!confirmingDelete) return;
+    setDeleting(true);
+    try {
+      await deleteRecord(confirmingDelete._id).unwrap();
+      toast.success(deletedMessage);
+    } catch (error) {
+      toastApiProblem(error, deleteFailedMessage);
+    } finally {
+      setDeleting(false);
+      setConfirmingDelete(null);
+    }
+  };
 
   const confirmDeleteAll = async () => {
     try {
@@ -123,12 +133,12 @@ export function RecordList<TRecord extends StoredRecord>({
             name={recordName(record)}
             editHref={editHref(record._id)}
             pdfHref={recordPdfHref(pdfUrl, record.pdfLink)}
-            onDelete={() => remove(record._id)}
+            onDelete={() => askToDelete(record)}
           />
         ),
       },
     ],
-    [recordColumns, recordName, editHref, pdfUrl, remove],
+    [recordColumns, recordName, editHref, pdfUrl, askToDelete],
   );
 
   return (
@@ -164,6 +174,14 @@ export function RecordList<TRecord extends StoredRecord>({
         onLimitChange={setLimit}
         serverSearch={{ text: searchText, onTextChange: setSearchText, searchedFor: search }}
         errorMessage={loadFailedMessage}
+      />
+      <ConfirmDialog
+        open={confirmingDelete !== null}
+        question={confirmingDelete ? deleteQuestion(confirmingDelete) : ''}
+        confirmLabel="Delete"
+        busy={deleting}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setConfirmingDelete(null)}
       />
       <ConfirmDialog
         open={confirmingDeleteAll}

@@ -67,13 +67,20 @@ describe('CreditCardList', () => {
     expect(screen.queryByRole('link', { name: /^PDF No Pdf/ })).toBeNull();
   });
 
-  it("deletes a row with the toast 'Credit card deleted successfully.' and reloads the list", async () => {
-    const api = fakeRecordsApi(creditCardRoutes, [creditCard(1, { custName: 'Asha Rao' }), creditCard(2)]);
+  it("deletes a row, once confirmed, with the toast 'Credit card deleted successfully.' and reloads the list", async () => {
+    const api = fakeRecordsApi(creditCardRoutes, [
+      creditCard(1, { custName: 'Asha Rao', maskNo: 'XXXX-1234' }),
+      creditCard(2),
+    ]);
     const success = vi.spyOn(toast, 'success');
     const user = userEvent.setup();
     renderList();
 
     await user.click(await screen.findByRole('button', { name: 'Delete Asha Rao' }));
+    const dialog = screen.getByRole('dialog', {
+      name: 'Delete the credit card for Asha Rao (XXXX-1234)? This cannot be undone.',
+    });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
 
     await waitFor(() => expect(success).toHaveBeenCalledWith('Credit card deleted successfully.'));
     await waitFor(() => expect(screen.queryByRole('cell', { name: 'Asha Rao' })).toBeNull());

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { CreditCard } from '@notice-desk/contract/credit-card';
 import { messages } from '@notice-desk/contract/messages';
+import { deleteRecordQuestion } from '../../../components/records/record-actions.tsx';
 import { RecordList, type RecordListApi } from '../../../components/records/record-list.tsx';
 import type { DataTableColumn } from '../../../components/ui/data-table.tsx';
 import { paths } from '../../../config/paths.ts';
@@ -22,6 +23,9 @@ const creditCardsApi: RecordListApi<CreditCard> = {
 // The contract types credit-card fields by a plain string key, so a read may be undefined to TypeScript.
 const customerName = (creditCard: CreditCard) => creditCard.custName ?? '';
 const editHref = (id: string) => paths.creditCards.edit.getHref(id);
+// The masked card number tells two cards of one customer apart.
+const deleteQuestion = (creditCard: CreditCard) =>
+  deleteRecordQuestion('credit card', customerName(creditCard), creditCard.maskNo ?? '');
 
 const columns: DataTableColumn<CreditCard>[] = [
   { id: 'custName', header: 'Arqn Name', cell: (creditCard) => creditCard.custName },
@@ -46,6 +50,7 @@ export function CreditCardList({ importExcel }: CreditCardListProps) {
       columns={columns}
       recordName={customerName}
       editHref={editHref}
+      deleteQuestion={deleteQuestion}
       deletedMessage={messages.creditCardDeleted}
       deleteFailedMessage="The credit card could not be deleted."
       deleteAllFailedMessage="The credit cards could not be deleted."

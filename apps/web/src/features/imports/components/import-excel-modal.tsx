@@ -6,7 +6,13 @@ import { readApiProblem } from '../../../lib/api-error.ts';
 import { useDownloadFileMutation } from '../../../lib/download-api.ts';
 import { useStartImportMutation, useUploadImportFileMutation } from '../api/imports-api.ts';
 import { trackImport } from '../hooks/use-import-progress.ts';
-import { campaignNameFor, fileSizeInMb, importFileError, uploadNameFor } from '../utils/import-file.ts';
+import {
+  campaignNameFor,
+  fileSizeInMb,
+  importFileAccept,
+  importFileError,
+  uploadNameFor,
+} from '../utils/import-file.ts';
 import { importKinds, type ImportKind } from '../utils/import-kinds.ts';
 import styles from './import-excel-modal.module.css';
 

@@ -53,13 +53,42 @@ describe('NoticeList', () => {
     expect(screen.getByRole('button', { name: 'Import Excel' })).toHaveProperty('disabled', true);
   });
 
-  it("deletes a row with the toast 'Notice deleted successfully.'", async () => {
-    fakeRecordsApi(noticeRoutes, [notice(1, { custName: 'Ravi Kumar' })]);
+  it('asks before deleting a row, naming the customer and the loan; Escape and Cancel keep it', async () => {
+    const api = fakeRecordsApi(noticeRoutes, [notice(1, { custName: 'Ravi Kumar', loanNo: 'LN100012' })]);
+    const user = userEvent.setup();
+    renderList();
+    const question = 'Delete the notice for Ravi Kumar (LN100012)? This cannot be undone.';
+
+    const remove = await screen.findByRole('button', { name: 'Delete Ravi Kumar' });
+    await user.click(remove);
+    const dialog = screen.getByRole('dialog', { name: question });
+    // Focus starts inside, on the safe answer.
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog', { name: question })).toBeNull();
+    expect(document.activeElement).toBe(remove);
+
+    await user.click(remove);
+    await user.click(
+      within(screen.getByRole('dialog', { name: question })).getByRole('button', { name: 'Cancel' }),
+    );
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(remove);
+    expect(api.requests.some((request) => request.method === 'DELETE')).toBe(false);
+    expect(screen.getByRole('cell', { name: 'Ravi Kumar' })).toBeTruthy();
+  });
+
+  it("deletes a row, once confirmed, with the toast 'Notice deleted successfully.'", async () => {
+    fakeRecordsApi(noticeRoutes, [notice(1, { custName: 'Ravi Kumar', loanNo: 'LN100012' })]);
     const success = vi.spyOn(toast, 'success');
     const user = userEvent.setup();
     renderList();
 
     await user.click(await screen.findByRole('button', { name: 'Delete Ravi Kumar' }));
+    const dialog = screen.getByRole('dialog', {
+      name: 'Delete the notice for Ravi Kumar (LN100012)? This cannot be undone.',
+    });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
 
     await waitFor(() => expect(success).toHaveBeenCalledWith('Notice deleted successfully.'));
     expect(await screen.findByText('No records found.')).toBeTruthy();

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { messages } from '@notice-desk/contract/messages';
 import type { Notice } from '@notice-desk/contract/notice';
+import { deleteRecordQuestion } from '../../../components/records/record-actions.tsx';
 import { RecordList, type RecordListApi } from '../../../components/records/record-list.tsx';
 import type { DataTableColumn } from '../../../components/ui/data-table.tsx';
 import { paths } from '../../../config/paths.ts';
@@ -21,6 +22,7 @@ const noticesApi: RecordListApi<Notice> = {
 
 const customerName = (notice: Notice) => notice.custName;
 const editHref = (id: string) => paths.notices.edit.getHref(id);
+const deleteQuestion = (notice: Notice) => deleteRecordQuestion('notice', notice.custName, notice.loanNo);
 
 const columns: DataTableColumn<Notice>[] = [
   { id: 'custName', header: 'Name', cell: (notice) => notice.custName },
@@ -45,6 +47,7 @@ export function NoticeList({ importExcel }: NoticeListProps) {
       columns={columns}
       recordName={customerName}
       editHref={editHref}
+      deleteQuestion={deleteQuestion}
       deletedMessage={messages.noticeDeleted}
       deleteFailedMessage="The notice could not be deleted."
       deleteAllFailedMessage="The notices could not be deleted."
