@@ -155,6 +155,12 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
         log,
       )
     : undefined;
+  const importLimits = {
+    maxRows: config.importMaxRows,
+    maxUnpackedBytes: config.importMaxUnpackedBytes,
+    maxSharedStringsBytes: config.importMaxSharedStringsBytes,
+    locale: config.locale,
+  };
   const jobs: JobRunner = new JobRunner({
     db,
     databaseKind: kind,
@@ -164,14 +170,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     concurrency: 4,
     handlers: {
       [SEND_JOB]: (context): Promise<void> => sending.runSendJob(context),
-      [IMPORT_JOB]: retention.removeUploadAfterImport(
-        importJob(db, store, {
-          maxRows: config.importMaxRows,
-          maxUnpackedBytes: config.importMaxUnpackedBytes,
-          maxSharedStringsBytes: config.importMaxSharedStringsBytes,
-          locale: config.locale,
-        }),
-      ),
+      [IMPORT_JOB]: retention.removeUploadAfterImport(importJob(db, store, importLimits)),
     },
   });
   const auth = new AuthService({
@@ -209,7 +208,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
       maxAgeSeconds: config.webhookMaxAgeSeconds,
     }),
     uploads,
-    imports: new ImportsService(db, uploads, () => jobs.nudge()),
+    imports: new ImportsService(db, uploads, store, importLimits, () => jobs.nudge()),
     campaigns: new CampaignsService(db),
     templates: new TemplatesService(db),
     approvedTemplates,

@@ -19,10 +19,39 @@ export const plainName = z
   .max(200, { error: 'The name must be at most 200 characters.' })
   .refine((name) => !/[\\/]|\.\./.test(name), { error: 'The name must be a plain file name, not a path.' });
 
+/** Excel's last row: a header row past it is no row of a sheet. */
+const MAX_SHEET_ROW = 1_048_576;
+
+/** The sheet row that holds the headers, as Excel numbers it. */
+export const headerRowNumber = z.coerce
+  .number({ error: 'headerRow must be a row number.' })
+  .int({ error: 'headerRow must be a whole row number.' })
+  .min(1, { error: 'headerRow must be 1 or more.' })
+  .max(MAX_SHEET_ROW, { error: `headerRow must be at most ${MAX_SHEET_ROW}.` });
+
+/**
+ * The column mapping a person confirmed: the header row, and for columns of it (0-based index) the
+ * field each fills, or null to ignore it. Columns left out are mapped automatically.
+ */
+export const columnMapping = z.object({
+  headerRow: headerRowNumber,
+  columns: z
+    .record(
+      z
+        .string()
+        .regex(/^\d{1,5}$/, { error: 'A column is named by its 0-based index, such as "0" or "12".' }),
+      z.string().max(100).nullable(),
+    )
+    .refine((columns) => Object.keys(columns).length <= 16_384, { error: 'More columns than a sheet has.' }),
+});
+export type ColumnMapping = z.infer<typeof columnMapping>;
+
 export const startImportBody = z.object({
   file: storedName,
   /** The campaign's name; the uploaded file's name when absent. */
   name: plainName.optional(),
+  /** The confirmed mapping; absent: the automatic one, which must then be complete. */
+  mapping: columnMapping.optional(),
 });
 export type StartImportBody = z.infer<typeof startImportBody>;
 
@@ -42,5 +71,57 @@ export interface ImportProgress {
   error?: string | null;
   imported?: number;
   skipped?: number;
+  /** Rows imported with a note in the report (a language no template knows). */
+  noted?: number;
   campaignId?: string | null;
+}
+
+export const importKindName = z.enum(['notice', 'credit-card'], {
+  error: "kind must be 'notice' or 'credit-card'.",
+});
+
+/** What the Review mapping step asks about an upload. */
+export const importPreviewQuery = z.object({
+  kind: importKindName,
+  /** The header row to use; absent: the one found (or remembered). */
+  headerRow: headerRowNumber.optional(),
+  /** false: answer without reading the whole file (problemRows is then null). */
+  scan: z
+    .enum(['true', 'false'], { error: 'scan must be true or false.' })
+    .optional()
+    .transform((value) => value !== 'false'),
+});
+
+/** One column of the header row and the field it fills (null: ignored). */
+export interface PreviewColumn {
+  index: number;
+  header: string;
+  field: string | null;
+  /** The fields its header could be, strongest evidence first (empty when it names none). */
+  candidates: string[];
+}
+
+export interface ImportPreview {
+  fileName: string;
+  /** The header row used, as Excel numbers it, and the rows it could be (the first with text in them). */
+  headerRow: number;
+  headerRows: { rowNumber: number; text: string }[];
+  columns: PreviewColumn[];
+  /** The kind's fields, in the wizard's order. */
+  fields: { key: string; label: string; required: boolean }[];
+  /** Where the mapping came from: found by the headers, or the one confirmed for these headers before. */
+  source: 'automatic' | 'remembered';
+  /** The first 5 data rows, exactly as they will be stored: the text of each column, by index. */
+  rows: { rowNumber: number; cells: string[] }[];
+  /** Data rows, and those with a problem (skipped, or noted in the report); null when not scanned. */
+  dataRows: number | null;
+  problemRows: number | null;
+  /** When the whole file was scanned and has more rows than one import takes. */
+  tooManyRows: boolean;
+  /** Required fields no column fills. */
+  missing: string[];
+  /** Fields more than one column could be, equally well, with those columns. */
+  ambiguous: { field: string; columns: number[] }[];
+  /** True when nothing needs a decision: Import can go ahead with this mapping. */
+  complete: boolean;
 }

@@ -18,6 +18,7 @@ import * as jobLostLeases from './migrations/20261125_imports_01_job_lost_leases
 import * as undeliverableAddresses from './migrations/20261125_bounces_01_undeliverable_addresses.ts';
 import * as templateLanguageVariants from './migrations/20261125_templates_01_language_variants.ts';
 import * as whatsappApprovedTemplates from './migrations/20261125_whatsapp_01_approved_templates.ts';
+import * as importColumnMappings from './migrations/20261125_061451_imports_column_mappings.ts';
 
 /** Every migration, in order. A new migration file is added here with its date-prefixed name. */
 export const migrations: Record<string, Migration> = {
@@ -39,6 +40,7 @@ export const migrations: Record<string, Migration> = {
   '20261125_bounces_01_undeliverable_addresses': undeliverableAddresses,
   '20261125_templates_01_language_variants': templateLanguageVariants,
   '20261125_whatsapp_01_approved_templates': whatsappApprovedTemplates,
+  '20261125_061451_imports_column_mappings': importColumnMappings,
 };
 
 /**
@@ -50,6 +52,9 @@ export async function migrateToLatest(db: Database, postgresSchema?: string): Pr
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
+    // Names carry the time they were written (20261125_061224_…), which can sort before a name written
+    // earlier (20261125_whatsapp_…): a database that ran the earlier ones still takes the new one.
+    allowUnorderedMigrations: true,
     ...(postgresSchema ? { migrationTableSchema: postgresSchema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();

@@ -62,6 +62,8 @@ export interface CampaignsTable {
   created_at: string;
   /** Set when a delete left records of it archived (served evidence): the campaign leaves every list. */
   archived_at: string | null;
+  /** The column mapping its import used (JSON ColumnMapping), null for manual entries and older imports. */
+  column_mapping: string | null;
 }
 
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
@@ -95,6 +97,17 @@ export interface UploadsTable {
   original_name: string;
   size: number;
   created_at: string;
+}
+
+/** A user's confirmed column mapping for a header row of a kind, to pre-fill the next time. */
+export interface ImportMappingsTable {
+  owner_id: string;
+  kind: RecordKind;
+  /** SHA-256 of the header row's normalised cells. */
+  header_key: string;
+  /** JSON ColumnMapping. */
+  mapping: string;
+  updated_at: string;
 }
 
 export interface ImportProblemsTable {
@@ -254,6 +267,7 @@ export interface DB {
   jobs: JobsTable;
   uploads: UploadsTable;
   import_problems: ImportProblemsTable;
+  import_mappings: ImportMappingsTable;
   email_templates: EmailTemplatesTable;
   whatsapp_templates: WhatsappTemplatesTable;
   whatsapp_approved_templates: WhatsappApprovedTemplatesTable;

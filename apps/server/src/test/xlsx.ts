@@ -16,7 +16,10 @@ export async function writeSheet(file: string, rows: (string | number | null)[][
 export function recordSheet(fields: readonly FieldDefinition[], count: number, tag = 'r'): string[][] {
   return [
     fields.map((f) => f.label),
-    ...Array.from({ length: count }, (_, i) => fields.map((f) => `${f.key} ${tag}${i}`)),
+    // A language the templates know: any other value is noted in the import's row report.
+    ...Array.from({ length: count }, (_, i) =>
+      fields.map((f) => (f.key === 'language' ? 'English' : `${f.key} ${tag}${i}`)),
+    ),
   ];
 }
 

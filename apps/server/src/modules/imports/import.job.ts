@@ -1,4 +1,4 @@
-import { FIELD_MAX } from '@notice-desk/contract/record-fields';
+import type { ColumnMapping } from '@notice-desk/contract/imports';
 import { isPostgres, type Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
 import { PermanentJobError, type JobContext } from '../../jobs/job-runner.ts';
@@ -13,7 +13,17 @@ import { recordKinds, type RecordKindInfo } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
 import { indexRecords } from '../search/search-index.ts';
 import { prepareHandOver } from './hand-over-in-worker.ts';
-import { mapHeaders, type ColumnMap } from './header-mapping.ts';
+import type { ColumnMap } from './header-mapping.ts';
+import {
+  columnMapFor,
+  HEADER_SEARCH,
+  incompleteMapping,
+  isBlank,
+  namesFields,
+  RowChecker,
+  type RowProblem,
+} from './import-rows.ts';
+import { setCampaignMapping } from './imports.repository.ts';
 
 export const IMPORT_JOB = 'import';
 
@@ -24,12 +34,16 @@ export interface ImportPayload {
   /** The file's name as uploaded (absent in jobs queued before it was recorded). */
   fileName?: string;
   campaignName: string;
+  /** The mapping the user confirmed (checked when the import was started); absent: the automatic one. */
+  mapping?: ColumnMapping;
 }
 
 export interface ImportResult {
   campaignId: string;
   imported: number;
   skipped: number;
+  /** Rows imported with a note in the report (absent in results from before notes). */
+  noted?: number;
 }
 
 export interface ImportLimits {
@@ -55,11 +69,6 @@ interface Problem {
  * is synchronous), so every request that comes in meanwhile waits for it: half as many rows halve that wait.
  */
 const BATCH = { postgres: 500, sqlite: 250 };
-/** Rows searched for the header row. */
-const HEADER_SEARCH = 20;
-
-/** The fields that identify a row within one file: a repeat of them is reported, not imported twice. */
-const identity: Record<RecordKind, string[]> = { notice: ['loanNo'], 'credit-card': ['maskNo', 'aanNo'] };
 
 /**
  * Imports one uploaded sheet. Rows are written as they are read, hidden (no owner) under a campaign
@@ -137,14 +146,10 @@ async function readIntoCampaign(
 ): Promise<ImportResult> {
   const { job } = context;
   const rows = reader.rows;
-  const map = await findHeaderRow(rows, info);
-  const missingRequired = map.missing.filter((field) => field.required);
-  if (missingRequired.length > 0) {
-    throw new PermanentJobError(
-      `The sheet has no column for ${missingRequired.map((f) => f.label).join(', ')}. ` +
-        'Add these columns (the sample file has every header) and import again.',
-    );
-  }
+  const header = await findHeaderRow(rows, info, payload.mapping?.headerRow);
+  const map = columnMapFor(info, header.cells, payload.mapping?.columns);
+  const incomplete = incompleteMapping(map);
+  if (incomplete) throw new PermanentJobError(incomplete);
   const now = nowIso();
   await campaigns.insertImportCampaign(db, {
     id: campaignId,
@@ -154,16 +159,15 @@ async function readIntoCampaign(
     job_id: job.id,
     created_at: now,
   });
+  await setCampaignMapping(db, campaignId, JSON.stringify(usedMapping(header, map)));
 
-  const columns = [...map.columns];
-  const columnOf = new Map(columns.map(([index, key]) => [key, index]));
-  const headerOf = (key: string) => map.headers.get(columnOf.get(key)!) ?? key;
-  const seen = new Map<string, number>();
+  const checker = new RowChecker(info, map);
   const batchSize = isPostgres(db) ? BATCH.postgres : BATCH.sqlite;
   let batch: records.RecordRow[] = [];
   let problems: Problem[] = [];
   let imported = 0;
   let skippedRows = 0;
+  let notedRows = 0;
   let dataRows = 0;
 
   const flush = async () => {
@@ -184,7 +188,7 @@ async function readIntoCampaign(
   };
 
   for await (const row of rows) {
-    if (row.cells.every((cell) => cell.trim() === '')) continue;
+    if (isBlank(row)) continue;
     dataRows += 1;
     if (dataRows > limits.maxRows) {
       throw new PermanentJobError(
@@ -192,50 +196,23 @@ async function readIntoCampaign(
       );
     }
     if (context.signal.aborted) throw new Error('The import was interrupted; it will be retried.');
-    // The row as it will be stored; hidden (no owner) until the whole file is in.
-    const record: records.RecordRow = {
-      id: '',
-      owner_id: '',
-      campaign_id: campaignId,
-      created_at: now,
-      updated_at: now,
-    };
-    for (const [index, key] of columns) record[key] = (row.cells[index] ?? '').trim();
-    const rowProblems: Problem[] = [];
-    // Cells the reader could not take as Excel shows them: reported as what they are, not as empty.
-    const unreadable = new Set<string>();
-    for (const cell of row.problems ?? []) {
-      const key = map.columns.get(cell.column);
-      if (key === undefined) continue; // an ignored column: nothing of it is stored
-      unreadable.add(key);
-      rowProblems.push(problem(job.id, row, headerOf(key), cell.message));
-    }
-    for (const field of info.fields) {
-      const value = record[field.key] ?? '';
-      if (unreadable.has(field.key)) continue;
-      if (field.required && value === '') {
-        rowProblems.push(problem(job.id, row, headerOf(field.key), field.required));
-      } else if (value.length > FIELD_MAX) {
-        rowProblems.push(problem(job.id, row, headerOf(field.key), `Longer than ${FIELD_MAX} characters.`));
-      }
-    }
-    if (rowProblems.length === 0) {
-      const key = identity[info.kind].map((k) => record[k]!.toLowerCase()).join('|');
-      const first = seen.get(key);
-      if (first !== undefined) {
-        const labels = identity[info.kind].map(headerOf).join(' and ');
-        rowProblems.push(problem(job.id, row, labels, `Repeats row ${first} (same ${labels}).`));
-      } else {
-        seen.set(key, row.rowNumber);
-      }
-    }
-    if (rowProblems.length > 0) {
+    const checked = checker.check(row);
+    if (checked.problems.length > 0) {
       skippedRows += 1;
-      problems.push(...rowProblems);
+      for (const p of checked.problems) problems.push(problem(job.id, row, p));
     } else {
       imported += 1;
-      for (const field of info.fields) record[field.key] ??= '';
-      record.id = newId();
+      if (checked.notes.length > 0) notedRows += 1;
+      for (const p of checked.notes) problems.push(problem(job.id, row, p));
+      // The row as it will be stored; hidden (no owner) until the whole file is in.
+      const record: records.RecordRow = {
+        id: newId(),
+        owner_id: '',
+        campaign_id: campaignId,
+        created_at: now,
+        updated_at: now,
+      };
+      for (const field of info.fields) record[field.key] = checked.values[field.key] ?? '';
       batch.push(record);
     }
     if (batch.length >= batchSize || problems.length >= batchSize) await flush();
@@ -247,27 +224,48 @@ async function readIntoCampaign(
       `None of the ${dataRows.toLocaleString('en-US')} rows could be imported: download the report to see why.`,
     );
   }
-  return { campaignId, imported, skipped: skippedRows };
+  return { campaignId, imported, skipped: skippedRows, noted: notedRows };
 }
 
-function problem(jobId: string, row: SheetRow, column: string, text: string): Problem {
+function problem(jobId: string, row: SheetRow, { column, text }: RowProblem): Problem {
   return { job_id: jobId, row_number: row.rowNumber, column_name: column, problem: text };
 }
 
-/** The first of the top rows that names at least three fields is the header row. */
-async function findHeaderRow(rows: AsyncGenerator<SheetRow>, info: RecordKindInfo): Promise<ColumnMap> {
+/** The mapping as the campaign keeps it: the header row, and every column's field or null. */
+function usedMapping(header: SheetRow, map: ColumnMap): ColumnMapping {
+  return {
+    headerRow: header.rowNumber,
+    columns: Object.fromEntries(
+      header.cells.map((_, index) => [String(index), map.columns.get(index) ?? null]),
+    ),
+  };
+}
+
+/**
+ * The header row: the one the user confirmed (by its row number), else the first of the top rows that
+ * names at least three fields.
+ */
+async function findHeaderRow(
+  rows: AsyncGenerator<SheetRow>,
+  info: RecordKindInfo,
+  headerRow?: number,
+): Promise<SheetRow> {
   let looked = 0;
   let sawAny = false;
   // next() by hand: leaving a for-await loop early would close the generator the data rows come from.
   for (let next = await rows.next(); !next.done; next = await rows.next()) {
     const row = next.value;
-    if (row.cells.every((cell) => cell.trim() === '')) continue;
+    if (isBlank(row)) continue;
     sawAny = true;
-    const map = mapHeaders(info.kind, info.fields, row.cells);
-    if (map.columns.size >= 3) return map;
+    if (headerRow === undefined ? namesFields(info, row) : row.rowNumber === headerRow) return row;
     if (++looked >= HEADER_SEARCH) break;
   }
   if (!sawAny) throw new PermanentJobError('The workbook is empty: its first sheet has no rows.');
+  if (headerRow !== undefined) {
+    throw new PermanentJobError(
+      `Row ${headerRow}, the header row chosen, is not one of the first ${HEADER_SEARCH} rows with text in them; choose the header row again.`,
+    );
+  }
   const examples = info.fields
     .slice(0, 3)
     .map((f) => f.label)

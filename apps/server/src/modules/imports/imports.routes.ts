@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { plainName, startImportBody } from '@notice-desk/contract/imports';
+import { importPreviewQuery, plainName, startImportBody, storedName } from '@notice-desk/contract/imports';
 import { recordId } from '@notice-desk/contract/record-fields';
 import type { App, AppContext } from '../../app-context.ts';
 import { badRequest } from '../../lib/errors.ts';
@@ -35,6 +35,27 @@ const uploadAndStartForm = z.object({
 
 export function importsRoutes(app: App, context: AppContext): void {
   for (const paths of importPaths) kindRoutes(app, context, paths.info, paths);
+  app.get(
+    '/api/imports/uploads/:file/preview',
+    {
+      onRequest: context.guards.requireUser,
+      schema: {
+        tags,
+        summary: 'Preview how an uploaded file would import',
+        description:
+          'Reads one of the caller’s uploads (file: the name /temporary-upload answered) as an import of kind would, writing nothing, and answers what the Review mapping step shows: the header row found (or headerRow, one of the first 20 rows with text; the rows it could be are in headerRows), every column with its header and the field it maps to (null: ignored) or could map to, the kind’s fields, the first 5 data rows exactly as they would be stored, the required fields no column fills (missing), fields more than one column fits equally well (ambiguous), and complete when nothing needs a decision. A mapping confirmed before for the same headers is pre-filled (source remembered). With scan=true (the default) the whole file is read, up to IMPORT_MAX_ROWS, to count the rows with a problem; scan=false answers at once with problemRows null. 400 for a file that cannot be read or a headerRow that is not one of the rows; 404 for an upload that is not the caller’s.',
+        params: z.object({ file: storedName }),
+        querystring: importPreviewQuery,
+      },
+    },
+    (req) => {
+      const { kind, headerRow, scan } = req.query;
+      return context.imports.preview(req.user._id, kind, req.params.file, {
+        scan,
+        ...(headerRow !== undefined && { headerRow }),
+      });
+    },
+  );
   app.get(
     '/api/imports/:id/report',
     {
@@ -73,12 +94,14 @@ function kindRoutes(
       schema: {
         tags,
         summary: `Import ${recordsLabel} from an uploaded file`,
-        description: `Starts importing ${recordsLabel} from an .xlsx the caller uploaded to /temporary-upload (file is the name it answered) into a new campaign, and answers 202 with the job id. The caller's imports of a kind run one after another; follow one with the progress route.`,
+        description: `Starts importing ${recordsLabel} from an .xlsx the caller uploaded to /temporary-upload (file is the name it answered) into a new campaign, and answers 202 with the job id. The caller's imports of a kind run one after another; follow one with the progress route. mapping (optional) is the column mapping the user confirmed in Review mapping: headerRow, and columns from 0-based column index to a field key or null (ignored); columns left out map automatically. It is kept with the campaign and pre-filled for the next file with the same headers. 400 when it names a field the kind does not have, maps two columns to one field, or names a column or header row the file does not have. Without a mapping, a file whose automatic mapping leaves a required field without a column, or cannot tell two columns apart, fails its import saying which.`,
         body: startImportBody,
       },
     },
-    async (req, reply) =>
-      reply.status(202).send(await imports.start(req.user._id, info.kind, req.body.file, req.body.name)),
+    async (req, reply) => {
+      const { file, name, mapping } = req.body;
+      return reply.status(202).send(await imports.start(req.user._id, info.kind, file, name, mapping));
+    },
   );
 
   /** Multipart: file, type, name, file_name (the campaign's name). Uploads and starts in one call. */

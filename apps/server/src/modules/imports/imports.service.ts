@@ -1,14 +1,26 @@
 import type { Readable } from 'node:stream';
-import type { ImportProgress, StartImportResponse } from '@notice-desk/contract/imports';
+import type {
+  ColumnMapping,
+  ImportPreview,
+  ImportProgress,
+  StartImportResponse,
+} from '@notice-desk/contract/imports';
 import type { Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
 import * as jobs from '../../jobs/jobs.repository.ts';
-import { notFound } from '../../lib/errors.ts';
+import { badRequest, notFound } from '../../lib/errors.ts';
+import { openSheet } from '../../lib/sheet-source.ts';
+import type { FileStore } from '../../lib/storage.ts';
+import { nowIso } from '../../lib/time.ts';
+import type { SheetReader } from '../../lib/xlsx/read-sheet.ts';
+import { XlsxError } from '../../lib/xlsx/xlsx-error.ts';
 import { xlsxStream } from '../../lib/xlsx/write-sheet.ts';
-import { recordKinds } from '../records/record-kinds.ts';
+import { recordKinds, type RecordKindInfo } from '../records/record-kinds.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
-import { sampleHeaders } from './header-mapping.ts';
-import { IMPORT_JOB, type ImportPayload, type ImportResult } from './import.job.ts';
+import { mappingError, sampleHeaders, type ChosenColumns } from './header-mapping.ts';
+import { HeaderRowError, headerKey, previewSheet, readTopRows } from './import-preview.ts';
+import { IMPORT_JOB, type ImportLimits, type ImportPayload, type ImportResult } from './import.job.ts';
+import * as mappings from './imports.repository.ts';
 
 const IMPORT_ATTEMPTS = 3;
 
@@ -17,20 +29,34 @@ export class ImportsService {
   constructor(
     private readonly db: Database,
     private readonly uploads: UploadsService,
+    private readonly store: FileStore,
+    private readonly limits: ImportLimits,
     /** Tells an in-process worker there is work, so it need not wait for its next poll. */
     private readonly onEnqueued: () => void,
   ) {}
 
-  /** Queues an import of the caller's upload. An owner's imports of a kind run one after another, in order. */
+  /**
+   * Queues an import of the caller's upload. An owner's imports of a kind run one after another, in
+   * order. A mapping is checked against the file's header row first (400 naming what is wrong), then
+   * remembered for the next sheet with the same headers.
+   */
   async start(
     ownerId: string,
     kind: RecordKind,
     storedName: string,
     name?: string,
+    mapping?: ColumnMapping,
   ): Promise<StartImportResponse> {
     const upload = await this.uploads.find(ownerId, storedName);
     const campaignName = name?.trim() || upload.originalName.replace(/\.(xlsx|csv|tsv)$/i, '');
-    const payload: ImportPayload = { kind, fileKey: upload.key, fileName: upload.originalName, campaignName };
+    if (mapping) await this.checkMapping(ownerId, kind, upload, mapping);
+    const payload: ImportPayload = {
+      kind,
+      fileKey: upload.key,
+      fileName: upload.originalName,
+      campaignName,
+      ...(mapping && { mapping }),
+    };
     const jobId = await jobs.enqueueJob(this.db, {
       kind: IMPORT_JOB,
       ownerId,
@@ -40,6 +66,29 @@ export class ImportsService {
     });
     this.onEnqueued();
     return { message: `The import of ${campaignName} is in process.`, jobId };
+  }
+
+  /** What the Review mapping step shows about an upload (see previewSheet). */
+  async preview(
+    ownerId: string,
+    kind: RecordKind,
+    storedName: string,
+    options: { headerRow?: number; scan: boolean },
+  ): Promise<ImportPreview> {
+    const upload = await this.uploads.find(ownerId, storedName);
+    const info = recordKinds[kind];
+    return this.reading(upload, async (reader) => {
+      try {
+        return await previewSheet(reader, info, upload.originalName, {
+          ...options,
+          maxRows: this.limits.maxRows,
+          remembered: (cells) => this.remembered(ownerId, info, cells),
+        });
+      } catch (err) {
+        if (err instanceof HeaderRowError) throw badRequest(err.message, { headerRow: err.message });
+        throw err;
+      }
+    });
   }
 
   async progress(ownerId: string, kind: RecordKind): Promise<ImportProgress> {
@@ -54,6 +103,7 @@ export class ImportsService {
       error: job.status === 'failed' ? job.error : null,
       imported: result?.imported ?? 0,
       skipped,
+      noted: result?.noted ?? 0,
       campaignId: result?.campaignId ?? null,
     };
   }
@@ -90,6 +140,74 @@ export class ImportsService {
       i === 0 && kind === 'credit-card' ? '1' : `Example ${header}`,
     );
     return xlsxStream('Sample', headers, [example]);
+  }
+
+  /** A mapping is one for this file: its header row exists, and its columns and fields do. */
+  private async checkMapping(
+    ownerId: string,
+    kind: RecordKind,
+    upload: { key: string; originalName: string },
+    mapping: ColumnMapping,
+  ): Promise<void> {
+    const info = recordKinds[kind];
+    const header = await this.reading(upload, async (reader) => {
+      try {
+        return (await readTopRows(reader, info, mapping.headerRow)).header!;
+      } catch (err) {
+        if (err instanceof HeaderRowError) {
+          throw badRequest(`mapping.headerRow: ${err.message}`, { mapping: err.message });
+        }
+        throw err;
+      }
+    });
+    const problem = mappingError(info.fields, header.cells.length, mapping.columns);
+    if (problem) throw badRequest(`mapping: ${problem}`, { mapping: problem });
+    await mappings.rememberMapping(this.db, {
+      owner_id: ownerId,
+      kind,
+      header_key: headerKey(header.cells),
+      mapping: JSON.stringify(mapping),
+      updated_at: nowIso(),
+    });
+  }
+
+  /** The mapping the caller confirmed before for this header row, while it still fits the kind's fields. */
+  private async remembered(
+    ownerId: string,
+    info: RecordKindInfo,
+    cells: string[],
+  ): Promise<ChosenColumns | undefined> {
+    const stored = await mappings.findRememberedMapping(this.db, ownerId, info.kind, headerKey(cells));
+    if (!stored) return undefined;
+    const { columns } = JSON.parse(stored) as ColumnMapping;
+    return mappingError(info.fields, cells.length, columns) ? undefined : columns;
+  }
+
+  /** Reads an upload (.xlsx or CSV) on a worker thread; a file the reader refuses is a 400 saying why. */
+  private async reading<T>(
+    upload: { key: string; originalName: string },
+    read: (reader: SheetReader) => Promise<T>,
+  ): Promise<T> {
+    let reader: SheetReader | undefined;
+    try {
+      reader = await openSheet(
+        this.store.localPath(upload.key),
+        upload.originalName,
+        {
+          maxInflatedBytes: this.limits.maxUnpackedBytes,
+          maxSharedStringsBytes: this.limits.maxSharedStringsBytes,
+          locale: this.limits.locale,
+          maxRows: this.limits.maxRows,
+        },
+        { in: 'thread' },
+      );
+      return await read(reader);
+    } catch (err) {
+      if (err instanceof XlsxError) throw badRequest(err.message, { file: err.message });
+      throw err;
+    } finally {
+      reader?.close();
+    }
   }
 
   private async problemRows(jobId: string): Promise<number> {

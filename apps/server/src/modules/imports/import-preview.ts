@@ -1,0 +1,130 @@
+import { createHash } from 'node:crypto';
+import type { ImportPreview } from '@notice-desk/contract/imports';
+import type { SheetReader, SheetRow } from '../../lib/xlsx/read-sheet.ts';
+import type { RecordKindInfo } from '../records/record-kinds.ts';
+import { candidateFields, normalizeHeader, type ChosenColumns } from './header-mapping.ts';
+import { columnMapFor, HEADER_SEARCH, isBlank, namesFields, RowChecker } from './import-rows.ts';
+
+/** Data rows the preview shows. */
+const SHOWN_ROWS = 5;
+/** Characters of a row shown in the header row selector. */
+const ROW_TEXT = 80;
+
+/** A header row the user named that is not one the import would look at. */
+export class HeaderRowError extends Error {}
+
+/** The key a confirmed mapping is remembered by: the header row's cells, normalised, trailing blanks left off. */
+export function headerKey(cells: string[]): string {
+  const names = cells.map(normalizeHeader);
+  while (names.length && names.at(-1) === '') names.pop();
+  return createHash('sha256').update(JSON.stringify(names)).digest('hex');
+}
+
+/**
+ * The sheet's first rows with text, up to HEADER_SEARCH, and the header row among them: the one asked
+ * for, else the first that names enough fields (else the first row, for the user to change). Throws
+ * HeaderRowError for a row number that is not among them. `rest` goes on with the rows after them.
+ */
+export async function readTopRows(
+  reader: SheetReader,
+  info: RecordKindInfo,
+  headerRow?: number,
+): Promise<{ top: SheetRow[]; header: SheetRow | undefined }> {
+  const top: SheetRow[] = [];
+  // next() by hand: leaving a for-await loop early would close the generator the data rows come from.
+  while (top.length < HEADER_SEARCH) {
+    const next = await reader.rows.next();
+    if (next.done) break;
+    if (!isBlank(next.value)) top.push(next.value);
+  }
+  if (headerRow === undefined) return { top, header: top.find((row) => namesFields(info, row)) ?? top[0] };
+  const header = top.find((row) => row.rowNumber === headerRow);
+  if (!header) {
+    throw new HeaderRowError(
+      `Row ${headerRow} cannot be the header row: it must be one of the first ${HEADER_SEARCH} rows with text in them (${top.map((r) => r.rowNumber).join(', ') || 'the sheet has none'}).`,
+    );
+  }
+  return { top, header };
+}
+
+export interface PreviewOptions {
+  headerRow?: number;
+  /** false: stop after the shown rows (problemRows is then null). */
+  scan: boolean;
+  maxRows: number;
+  /** The mapping remembered for a header row, if any. */
+  remembered: (headerCells: string[]) => Promise<ChosenColumns | undefined>;
+}
+
+/**
+ * What the Review mapping step shows about a sheet: its header row and the rows it could be, each
+ * column's field, the first rows as they will be stored, and (scanning the whole sheet, at most
+ * maxRows + 1 rows) how many rows have a problem, by the same checks the import makes.
+ */
+export async function previewSheet(
+  reader: SheetReader,
+  info: RecordKindInfo,
+  fileName: string,
+  options: PreviewOptions,
+): Promise<ImportPreview> {
+  const { top, header } = await readTopRows(reader, info, options.headerRow);
+  const headerCells = header?.cells ?? [];
+  const remembered = header ? await options.remembered(headerCells) : undefined;
+  const map = columnMapFor(info, headerCells, remembered);
+  const checker = new RowChecker(info, map);
+  const rows: ImportPreview['rows'] = [];
+  let dataRows = 0;
+  let problemRows = 0;
+  let tooManyRows = false;
+
+  const take = (row: SheetRow): boolean => {
+    dataRows += 1;
+    if (dataRows > options.maxRows) {
+      tooManyRows = true;
+      return false;
+    }
+    if (rows.length < SHOWN_ROWS)
+      rows.push({ rowNumber: row.rowNumber, cells: row.cells.map((c) => c.trim()) });
+    const checked = checker.check(row);
+    if (checked.problems.length || checked.notes.length) problemRows += 1;
+    return options.scan || rows.length < SHOWN_ROWS;
+  };
+  let going = true;
+  for (const row of top) if (going && header && row.rowNumber > header.rowNumber) going = take(row);
+  if (header) {
+    while (going) {
+      const next = await reader.rows.next();
+      if (next.done) break;
+      if (!isBlank(next.value)) going = take(next.value);
+    }
+  }
+
+  const missing = map.missing.filter((field) => field.required).map((field) => field.key);
+  return {
+    fileName,
+    headerRow: header?.rowNumber ?? 1,
+    headerRows: top.map((row) => ({
+      rowNumber: row.rowNumber,
+      text: row.cells
+        .map((cell) => cell.trim())
+        .filter(Boolean)
+        .join(' | ')
+        .slice(0, ROW_TEXT),
+    })),
+    columns: headerCells.map((cell, index) => ({
+      index,
+      header: cell.trim(),
+      field: map.columns.get(index) ?? null,
+      candidates: candidateFields(info.kind, info.fields, cell),
+    })),
+    fields: info.fields.map((field) => ({ key: field.key, label: field.label, required: !!field.required })),
+    source: remembered ? 'remembered' : 'automatic',
+    rows,
+    dataRows: options.scan ? Math.min(dataRows, options.maxRows) : null,
+    problemRows: options.scan ? problemRows : null,
+    tooManyRows,
+    missing,
+    ambiguous: map.ambiguous.map((a) => ({ field: a.field.key, columns: a.columns })),
+    complete: missing.length === 0 && map.ambiguous.length === 0 && !!header,
+  };
+}
