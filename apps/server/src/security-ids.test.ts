@@ -91,6 +91,8 @@ const idRoutes: Record<string, Attack> = {
     expectEach(who, 'GET', '/api/imports/:id/report', owned.importJobs, 404),
   'GET /api/campaigns/single-campaign/:id': ({ who }) =>
     expectEach(who, 'GET', '/api/campaigns/single-campaign/:id', allCampaigns(), 404),
+  'GET /api/campaigns/single-campaign/:id/record-ids': ({ who }) =>
+    expectEach(who, 'GET', '/api/campaigns/single-campaign/:id/record-ids', allCampaigns(), 404),
   'DELETE /api/campaigns/:id': ({ who }) =>
     expectEach(who, 'DELETE', '/api/campaigns/:id', allCampaigns(), 404),
   // Evidence bundles (being added): the same owner check as the record and the campaign.

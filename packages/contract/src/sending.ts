@@ -13,6 +13,47 @@ export const deliveryStatuses = [
 ] as const;
 export type DeliveryStatus = (typeof deliveryStatuses)[number];
 
+export const deliveryChannels = ['email', 'whatsapp'] as const;
+export type DeliveryChannel = (typeof deliveryChannels)[number];
+
+/**
+ * A campaign's records by what their sends came to: those whose latest attempt on the channel (on
+ * either, when none is named) is in one of the statuses, given as a comma-separated list
+ * (`failed,bounced`). Either left out filters nothing.
+ */
+export const deliveryFilterQuery = z.object({
+  status: z
+    .string({
+      error: (issue) => (Array.isArray(issue.input) ? 'status must be given once.' : 'status must be text.'),
+    })
+    .transform((text, ctx) => {
+      const listed = text.split(',').map((part) => part.trim());
+      const unknown = listed.find((part) => !(deliveryStatuses as readonly string[]).includes(part));
+      if (unknown === undefined) return [...new Set(listed)] as DeliveryStatus[];
+      ctx.issues.push({
+        code: 'custom',
+        message: `status must be one or more of ${deliveryStatuses.join(', ')}, separated by commas; '${unknown.slice(0, 40)}' is none of them.`,
+        input: text,
+      });
+      return z.NEVER;
+    })
+    .optional()
+    .describe(
+      `Only records whose latest attempt is in one of these statuses: ${deliveryStatuses.join(', ')}, comma-separated.`,
+    ),
+  channel: z
+    .enum(deliveryChannels, { error: "channel must be 'email' or 'whatsapp'." })
+    .optional()
+    .describe('The channel the status filter looks at; either when absent.'),
+});
+export type DeliveryFilterQuery = z.infer<typeof deliveryFilterQuery>;
+
+/** Every record id a filter finds in a campaign, in campaign order: what 'Resend failed' sends. */
+export interface CampaignRecordIds {
+  ids: string[];
+  total: number;
+}
+
 /** Most record ids one send-mail request takes; the web sends chunks of 10. */
 export const SEND_MAX_IDS = 500;
 

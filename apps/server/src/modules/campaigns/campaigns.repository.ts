@@ -1,7 +1,11 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { CampaignsTable, Channel, DeliveryStatus, RecordKind } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
+import type { RecordKindInfo } from '../records/record-kinds.ts';
+import type { RecordRow } from '../records/records.repository.ts';
+import type { Lookup } from '../search/search-terms.ts';
+import { recordsFoundBy } from '../search/search.repository.ts';
 
 export const MANUAL_CAMPAIGN_NAME = 'Manual entries';
 
@@ -180,4 +184,91 @@ export function countLatestStatuses(
     )
     .groupBy(['d.channel', 'd.status'])
     .execute();
+}
+
+/**
+ * What the campaign detail keeps: records whose latest attempt (on `channel`, else either) is in
+ * `statuses`; every record when `statuses` is empty.
+ */
+export interface StatusFilter {
+  statuses: DeliveryStatus[];
+  channel?: Channel;
+}
+
+/** The ids of the campaign's records whose latest attempt on a channel is in one of the statuses. */
+function recordsWithLatestStatus(db: Database, campaignId: string, { statuses, channel }: StatusFilter) {
+  let query = db
+    .selectFrom('deliveries as d')
+    .select('d.record_id')
+    .where('d.campaign_id', '=', campaignId)
+    .where('d.status', 'in', statuses)
+    .where('d.id', '=', (eb) =>
+      eb
+        .selectFrom('deliveries as l')
+        .select((inner) => inner.fn.max('l.id').as('latest'))
+        .whereRef('l.record_id', '=', 'd.record_id')
+        .whereRef('l.channel', '=', 'd.channel'),
+    );
+  if (channel) query = query.where('d.channel', '=', channel);
+  return query;
+}
+
+/**
+ * The owner's live records of the campaign that the status filter keeps, and that the Search... box
+ * found when it has lookups: the campaign detail's rows when its status filter is set.
+ */
+function filteredRecords(
+  db: Database,
+  info: RecordKindInfo,
+  ownerId: string,
+  campaignId: string,
+  filter: StatusFilter,
+  lookups?: readonly Lookup[],
+) {
+  // Both record tables have the columns named here, as in records.repository.
+  let query = (db as unknown as Kysely<Record<string, RecordRow>>)
+    .selectFrom(info.table)
+    .where('owner_id', '=', ownerId)
+    .where('archived_at', 'is', null)
+    .where('campaign_id', '=', campaignId);
+  // No status keeps every record (of the search).
+  if (filter.statuses.length > 0)
+    query = query.where('id', 'in', recordsWithLatestStatus(db, campaignId, filter));
+  if (lookups) query = query.where('id', 'in', recordsFoundBy(db, ownerId, info.kind, lookups, campaignId));
+  return query;
+}
+
+/** A page of the filtered records, in campaign order, and how many there are in all. */
+export async function listFilteredRecords(
+  db: Database,
+  info: RecordKindInfo,
+  ownerId: string,
+  campaignId: string,
+  filter: StatusFilter,
+  lookups: readonly Lookup[] | undefined,
+  offset: number,
+  limit: number,
+): Promise<{ rows: RecordRow[]; total: number }> {
+  const base = filteredRecords(db, info, ownerId, campaignId, filter, lookups);
+  const [rows, count] = await Promise.all([
+    base.selectAll().orderBy('id', 'asc').limit(limit).offset(offset).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows as RecordRow[], total: Number(count.total) };
+}
+
+/** Every id the filter keeps, in campaign order. */
+export async function filteredRecordIds(
+  db: Database,
+  info: RecordKindInfo,
+  ownerId: string,
+  campaignId: string,
+  filter: StatusFilter,
+  lookups?: readonly Lookup[],
+): Promise<string[]> {
+  const rows = await filteredRecords(db, info, ownerId, campaignId, filter, lookups)
+    .select('id')
+    .orderBy('id', 'asc')
+    .execute();
+  return rows.map((row) => row.id);
 }

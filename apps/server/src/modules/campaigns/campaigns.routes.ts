@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { deleteAnswer, deletePreview } from '@notice-desk/contract/archive';
 import { campaignType } from '@notice-desk/contract/campaigns';
-import { searchablePageQuery, searchablePagingQuery } from '@notice-desk/contract/paging';
+import { listSearch, searchablePageQuery, searchablePagingQuery } from '@notice-desk/contract/paging';
+import { deliveryFilterQuery } from '@notice-desk/contract/sending';
 import { recordId } from '@notice-desk/contract/record-fields';
 import type { App, AppContext } from '../../app-context.ts';
 
@@ -19,12 +20,28 @@ export function campaignsRoutes(app: App, { campaigns, guards }: AppContext): vo
         tags,
         summary: 'One campaign with its records',
         description:
-          'Answers one of the caller’s campaigns with a page of its records (50 by default), each with its latest e-mail and WhatsApp status and error, and how many records have been sent. With `search`, only the records a word of whose customer name, or whose identifier, starts with it (as the record lists search); the total counts them.',
+          'Answers one of the caller’s campaigns with a page of its records (50 by default), each with its latest e-mail and WhatsApp status and error, and how many records have been sent. With `search`, only the records a word of whose customer name, or whose identifier, starts with it (as the record lists search); with `status` (one or more, comma-separated), only the records whose latest attempt on `channel` (on either channel when absent) is in one of them. The total counts the records kept, so the pages follow the filter; the status counts cover the whole campaign.',
         params: idParams,
-        querystring: searchablePagingQuery({ limit: 50 }),
+        querystring: searchablePagingQuery({ limit: 50 }).extend(deliveryFilterQuery.shape),
       },
     },
     (req) => campaigns.single(req.user._id, req.params.id, req.query),
+  );
+
+  app.get(
+    '/api/campaigns/single-campaign/:id/record-ids',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'The ids of a campaign’s records a filter keeps',
+        description:
+          'Every id of the caller’s campaign’s records that `status` (comma-separated) on `channel` and `search` keep, as the campaign detail filters them, in campaign order, with their count; every record when neither is given. What ‘Resend failed’ (`status=failed,bounced`) confirms with and then sends, over the whole campaign.',
+        params: idParams,
+        querystring: deliveryFilterQuery.extend({ search: listSearch }),
+      },
+    },
+    (req) => campaigns.recordIds(req.user._id, req.params.id, req.query),
   );
 
   app.get(

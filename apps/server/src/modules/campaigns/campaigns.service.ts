@@ -1,6 +1,7 @@
 import type { DeleteAnswer, DeletePreview } from '@notice-desk/contract/archive';
 import type { CampaignList, CampaignRow, SingleCampaign } from '@notice-desk/contract/campaigns';
 import type { SearchablePageQuery } from '@notice-desk/contract/paging';
+import type { CampaignRecordIds, DeliveryFilterQuery } from '@notice-desk/contract/sending';
 import type { Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
@@ -45,7 +46,7 @@ export class CampaignsService {
   async single(
     ownerId: string,
     id: string,
-    { page, limit, search }: SearchablePageQuery,
+    { page, limit, search, status, channel }: SearchablePageQuery & DeliveryFilterQuery,
   ): Promise<SingleCampaign> {
     const campaign = await campaigns.findCampaign(this.db, ownerId, id);
     if (!campaign) throw notFound('Campaign');
@@ -53,13 +54,27 @@ export class CampaignsService {
     const offset = (page - 1) * limit;
     // The Search... box finds records through the search index; text with no letter or digit finds none.
     const lookups = search ? queryLookups(search) : undefined;
-    const [rows, total, completedCounts, statusCounts] = await Promise.all([
-      lookups
-        ? records.listFoundRecords(this.db, info, ownerId, lookups, offset, limit, id)
-        : records.listCampaignRecords(this.db, info, ownerId, id, offset, limit),
-      lookups
-        ? records.countFoundRecords(this.db, info, ownerId, lookups, id)
-        : records.countCampaignRecords(this.db, info, id),
+    const found = status
+      ? campaigns.listFilteredRecords(
+          this.db,
+          info,
+          ownerId,
+          id,
+          { statuses: status, channel },
+          lookups,
+          offset,
+          limit,
+        )
+      : Promise.all([
+          lookups
+            ? records.listFoundRecords(this.db, info, ownerId, lookups, offset, limit, id)
+            : records.listCampaignRecords(this.db, info, ownerId, id, offset, limit),
+          lookups
+            ? records.countFoundRecords(this.db, info, ownerId, lookups, id)
+            : records.countCampaignRecords(this.db, info, id),
+        ]).then(([rows, total]) => ({ rows, total }));
+    const [{ rows, total }, completedCounts, statusCounts] = await Promise.all([
+      found,
       campaigns.countSentLiveRecords(this.db, info.table, id),
       campaigns.countLatestStatuses(this.db, id),
     ]);
@@ -102,6 +117,29 @@ export class CampaignsService {
       })),
       ...(campaign.kind === 'notice' ? { notices: items } : { creditCards: items }),
     };
+  }
+
+  /**
+   * Every id of the campaign's records the filter keeps (all of them without a status), in campaign
+   * order: what 'Resend failed' confirms with and sends, over the whole campaign, not one page.
+   */
+  async recordIds(
+    ownerId: string,
+    id: string,
+    { status, channel, search }: DeliveryFilterQuery & { search?: string | undefined },
+  ): Promise<CampaignRecordIds> {
+    const campaign = await campaigns.findCampaign(this.db, ownerId, id);
+    if (!campaign) throw notFound('Campaign');
+    const lookups = search ? queryLookups(search) : undefined;
+    const ids = await campaigns.filteredRecordIds(
+      this.db,
+      recordKinds[campaign.kind],
+      ownerId,
+      id,
+      { statuses: status ?? [], channel },
+      lookups,
+    );
+    return { ids, total: ids.length };
   }
 
   /** What deleting the campaign would do: how many of its records it would archive (served) and erase. */

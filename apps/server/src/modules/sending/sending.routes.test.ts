@@ -146,6 +146,63 @@ describe('sending notices', () => {
     expect(byName['custName-1']).toMatchObject({ emailResponse: 'sent', whatsappResponse: 'sent' });
   });
 
+  it('filters the campaign on the server, and resends only the channels that failed', async () => {
+    const fine = await notice(asha, 1);
+    // The e-mail goes; WhatsApp refuses the number (131026, for good).
+    const halfFailed = await notice(asha, 2, { custMobileNo: '+91 0000000000' });
+    const unsent = await notice(asha, 3);
+    expect((await send(asha, [fine._id, halfFailed._id])).json()).toMatchObject({ sent: 3, failed: 1 });
+    const campaignId = fine.campaignId;
+    const get = async (query: string, who = asha) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/campaigns/single-campaign/${campaignId}${query}`,
+        headers: who.headers,
+      });
+    const names = async (query: string) => {
+      const body = (await get(query)).json();
+      return { total: body.total, names: body.notices.map((n: { custName: string }) => n.custName) };
+    };
+    expect(await names('?status=failed,bounced')).toEqual({ total: 1, names: ['custName-2'] });
+    expect(await names('?status=failed&channel=email')).toEqual({ total: 0, names: [] });
+    expect(await names('?status=sent&channel=email&limit=1&page=2')).toEqual({
+      total: 2,
+      names: ['custName-2'],
+    });
+    expect(await names('?status=sent&search=custName-1')).toEqual({ total: 1, names: ['custName-1'] });
+    expect(await names('')).toMatchObject({ total: 3 });
+    // Every failed or bounced record of the campaign, whatever page the table shows: what 'Resend failed' sends.
+    const failed = (await get('/record-ids?status=failed,bounced')).json();
+    expect(failed).toEqual({ ids: [halfFailed._id], total: 1 });
+    expect((await get('/record-ids')).json().ids).toEqual([fine._id, halfFailed._id, unsent._id]);
+    expect((await get('/record-ids?status=failed', ravi)).statusCode).toBe(404);
+    for (const [query, words] of [
+      [
+        '?status=lost',
+        "status must be one or more of queued, outbox, sent, delivered, read, failed, bounced, separated by commas; 'lost' is none of them.",
+      ],
+      ['?status=failed&status=sent', 'status must be given once.'],
+      ['?status=failed&channel=fax', "channel must be 'email' or 'whatsapp'."],
+      [
+        '/record-ids?status=failed,',
+        "status must be one or more of queued, outbox, sent, delivered, read, failed, bounced, separated by commas; '' is none of them.",
+      ],
+    ]) {
+      const res = await get(query!);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json().message, query).toContain(words);
+    }
+
+    // The resend sends WhatsApp again (refused again) and never a second e-mail.
+    const mails = smtp.mails.length;
+    const resent = (await send(asha, failed.ids, { resend: true })).json();
+    expect(resent).toMatchObject({ sent: 0, failed: 1, skipped: 1 });
+    expect(smtp.mails).toHaveLength(mails);
+    // A record none of whose channels failed is sent again on every one.
+    expect((await send(asha, [fine._id], { resend: true })).json()).toMatchObject({ sent: 2, skipped: 0 });
+    expect(smtp.mails).toHaveLength(mails + 1);
+  });
+
   it('retries a WhatsApp 429 and a mail server 451 with backoff, sending each once', async () => {
     const record = await notice(asha, 1);
     peer.throttle(1);

@@ -139,15 +139,16 @@ export class SendingService {
         record_address_at_send: null,
       })),
     );
-    const bouncedBefore = await this.undeliverableAttempts(ownerId, attempts, resend, confirmBounced);
+    const again = resend ? await this.resendKeys(owned, attempts) : new Set<string>();
+    const bouncedBefore = await this.undeliverableAttempts(ownerId, attempts, again, confirmBounced);
     if (bouncedBefore.size > 0)
       attempts.splice(0, attempts.length, ...attempts.filter((a) => !bouncedBefore.has(a.id)));
-    // A resend releases the earlier sends that have finished and claims anew, and the log says so, all
-    // at once or not at all. A send still queued or in flight is not released: the resend joins it.
+    // A resend releases the earlier sends that have finished (on the channels it sends again: resendKeys)
+    // and claims anew, and the log says so, all at once or not at all. A send still queued or in flight is not released: the resend joins it.
     // The job is enqueued in the same transaction, so a claimed send always has a live job to join.
     const { claimed, joined, jobId } = await this.deps.db.transaction().execute(async (trx) => {
-      if (resend) {
-        const keys = attempts.map((a) => a.active_key!);
+      if (again.size > 0) {
+        const keys = [...again];
         await deliveries.releaseFinished(trx, keys);
         for (const abandoned of await deliveries.findAbandoned(trx, keys, SEND_JOB))
           await deliveries.advanceStatus(trx, abandoned, 'failed', now, {
@@ -160,7 +161,7 @@ export class SendingService {
         ? (
             await deliveries.findActive(
               trx,
-              attempts.filter((a) => !taken.has(a.id)).map((a) => a.active_key!),
+              attempts.filter((a) => !taken.has(a.id) && again.has(a.active_key!)).map((a) => a.active_key!),
             )
           )
             .filter((d) => d.status === 'queued')
@@ -230,6 +231,32 @@ export class SendingService {
   }
 
   /**
+   * The keys (record and channel) a resend sends again. A resend repairs what did not go out: a record
+   * whose latest attempt on a channel failed or bounced is sent again on those channels only (a channel
+   * it was never sent on goes too, as in any send), and its channels that went out are skipped, so a
+   * record whose e-mail was delivered and whose WhatsApp failed gets no second e-mail. A record none of
+   * whose channels failed is sent again on every channel.
+   */
+  private async resendKeys(
+    owned: records.RecordRow[],
+    attempts: deliveries.DeliveryRow[],
+  ): Promise<Set<string>> {
+    const latest = new Map<string, DeliveryStatus>();
+    for (const delivery of await deliveries.deliveriesForRecords(
+      this.deps.db,
+      owned.map((row) => row.id),
+    ))
+      latest.set(deliveries.activeKey(delivery.record_id, delivery.channel), delivery.status);
+    const didNotGo = (key: string) => latest.get(key) === 'failed' || latest.get(key) === 'bounced';
+    const withFailure = new Set(attempts.filter((a) => didNotGo(a.active_key!)).map((a) => a.record_id));
+    return new Set(
+      attempts
+        .filter((a) => !withFailure.has(a.record_id) || didNotGo(a.active_key!))
+        .map((a) => a.active_key!),
+    );
+  }
+
+  /**
    * The attempts this send would make to addresses that bounced or failed for good before. With
    * BOUNCED_ADDRESSES=confirm (the default) any answers 409 saying how many addresses, until the send
    * is asked again with confirmBounced; with skip they are left out (answered as bouncedBefore).
@@ -237,7 +264,8 @@ export class SendingService {
   private async undeliverableAttempts(
     ownerId: string,
     attempts: deliveries.DeliveryRow[],
-    resend: boolean,
+    /** The keys a resend sends again (resendKeys). */
+    again: Set<string>,
     confirmed: boolean,
   ): Promise<Set<string>> {
     const setting = this.deps.bouncedAddresses ?? 'confirm';
@@ -253,7 +281,7 @@ export class SendingService {
     // Only the messages this send would make: a record already sent (and not resent) is skipped anyway.
     const wouldSend = attempts.filter((a) => {
       const holder = held.get(a.active_key);
-      return !holder || (resend && holder.status !== 'queued');
+      return !holder || (again.has(a.active_key!) && holder.status !== 'queued');
     });
     const remembered = new Set<string>();
     for (const channel of ['email', 'whatsapp'] as const) {
