@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
 import { loadConfigOrExit } from './config/env.ts';
 
@@ -23,6 +24,18 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   await app.listen({ port: config.port, host: config.host });
+  // One line for the person who typed `npm start`, beside the JSON logs that machines read; quiet when
+  // the logs are (tests run at warn).
+  if (['info', 'debug', 'trace'].includes(config.logLevel)) {
+    console.log(`Notice Desk is running at ${browserUrl(app.server.address() as AddressInfo)}`);
+  }
+}
+
+/** Where a browser on this machine reaches the server: a wildcard address is reached as localhost. */
+function browserUrl({ address, port }: AddressInfo): string {
+  const wildcard = address === '0.0.0.0' || address === '::';
+  const host = wildcard ? 'localhost' : address.includes(':') ? `[${address}]` : address;
+  return `http://${host}:${port}`;
 }
 
 main().catch((err: unknown) => {
