@@ -5,7 +5,6 @@ import {
   registerBody,
   resetPasswordBody,
   usernameBody,
-  type Role,
 } from '@notice-desk/contract/auth';
 import type { z } from 'zod';
 import { ConfigError, loadConfig } from './config/env.ts';
@@ -17,7 +16,8 @@ import { nowIso } from './lib/time.ts';
 import { appendAudit } from './modules/audit/audit.repository.ts';
 import { expirePasswordResets, setUserRole } from './modules/auth/admin.repository.ts';
 import { deleteSessions, findUserByUsername, updateUser } from './modules/auth/auth.repository.ts';
-import { assertUsernameFree, createAccount, fillUsernameSkeletons } from './modules/auth/auth.service.ts';
+import { assertUsernameFree, fillUsernameSkeletons } from './modules/auth/auth.service.ts';
+import { createUserAccount } from './modules/users/users.service.ts';
 
 const usage = `Usage: npm run admin -- <command> [options]
 
@@ -104,27 +104,9 @@ async function createUser(db: Database, flags: Flags): Promise<string> {
     username,
     password: await readPassword(flags.password),
   });
-  const passwordHash = await hashPassword(account.password);
-  const role = await asAdminError(username, () =>
-    createAccount(
-      db,
-      { name: account.name, username: account.username, passwordHash },
-      {
-        then: async (trx, row): Promise<Role> => {
-          const role = flags.admin ? 'ADMIN' : row.role;
-          if (role !== row.role) await setUserRole(trx, row.id, role, nowIso());
-          await appendAudit(trx, {
-            actorId: null,
-            action: 'user.create',
-            subjectType: 'user',
-            subjectId: row.id,
-            summary: `${row.username} created as ${role} from the admin command line`,
-            after: { name: row.name, username: row.username, role },
-          });
-          return role;
-        },
-      },
-    ),
+  // The Users screen's way of creating an account; without --admin the insert decides (the first is ADMIN).
+  const { role } = await asAdminError(username, () =>
+    createUserAccount(db, { ...account, ...(flags.admin && { role: 'ADMIN' as const }) }, null),
   );
   return `Created ${role === 'ADMIN' ? 'ADMIN' : 'user'} "${account.username}".`;
 }

@@ -21,6 +21,7 @@ import { sendingRoutes } from './modules/sending/sending.routes.ts';
 import { templatesRoutes } from './modules/templates/templates.routes.ts';
 import { approvedTemplatesRoutes } from './modules/whatsapp-approved/approved-templates.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
 import { webhooksRoutes } from './modules/sending/webhooks.routes.ts';
 import { emailWebhooksRoutes } from './modules/bounces/email-webhooks.routes.ts';
 import { registerApiDocs } from './plugins/api-docs.ts';
@@ -130,6 +131,7 @@ export async function buildApp(
   healthRoutes(app, context);
   authRoutes(app, context);
   auditRoutes(app, context);
+  usersRoutes(app, context);
   recordsRoutes(app, context);
   searchRoutes(app, context);
   uploadsRoutes(app, context);

@@ -15,7 +15,7 @@ import { multipart, recordSheet, writeSheet } from './test/xlsx.ts';
  */
 
 type Kind = 'notice' | 'credit-card';
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Everything the owner has that carries an id. */
 interface Owned {
@@ -160,6 +160,15 @@ const idRoutes: Record<string, Attack> = {
   // A password-reset token is a secret mailed to the account, not the id of something owned
   // (auth.routes.test.ts: used, expired and unknown tokens are refused).
   'PUT /api/auth/reset-password/:token': async () => [],
+  // Accounts are the ADMINs' to manage (users.routes.test.ts): a plain user is refused on the owner's id.
+  'PATCH /api/users/:id': ({ who, role }) =>
+    role === 'ADMIN'
+      ? Promise.resolve([])
+      : expectEach(who, 'PATCH', '/api/users/:id', [owner.userId], 403, () => ({ disabled: true })),
+  'POST /api/users/:id/password': ({ who, role }) =>
+    role === 'ADMIN'
+      ? Promise.resolve([])
+      : expectEach(who, 'POST', '/api/users/:id/password', [owner.userId], 403, () => ({})),
 };
 
 /** Routes that take the owner's ids in a body or query, and bulk deletes: the owner's ids are ignored. */

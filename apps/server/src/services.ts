@@ -35,6 +35,7 @@ import { WhatsappWebhooks } from './modules/sending/webhooks.service.ts';
 import { TemplatesService } from './modules/templates/templates.service.ts';
 import { ApprovedTemplatesService } from './modules/whatsapp-approved/approved-templates.service.ts';
 import { UploadsService } from './modules/uploads/uploads.service.ts';
+import { UsersService } from './modules/users/users.service.ts';
 
 /** Everything the API and the worker are made of, built once from config and closed together. */
 export interface Services {
@@ -44,6 +45,8 @@ export interface Services {
   store: FileStore;
   mailer: Mailer;
   auth: AuthService;
+  /** The ADMIN's Users screen: accounts listed, created, disabled, given a role or a new password. */
+  users: UsersService;
   /** Set when REDIS_URL is: limits count there (the global request limit too), else in the database. */
   redis: RedisClient | undefined;
   audit: AuditService;
@@ -192,6 +195,14 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     store,
     mailer,
     auth,
+    users: new UsersService({
+      db,
+      auth,
+      mailer,
+      smtpConfigured: config.smtpUrl !== undefined,
+      appUrl: config.appUrl,
+      log,
+    }),
     redis,
     audit: new AuditService(db, config.timeZone),
     records: new RecordsService(db, links),

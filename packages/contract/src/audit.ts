@@ -21,6 +21,9 @@ export const auditActions = [
   'user.promote',
   'user.rename',
   'user.password-change',
+  'user.disable',
+  'user.enable',
+  'user.demote',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -44,6 +47,9 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'user.promote': 'Promoted to ADMIN',
   'user.rename': 'Changed name or username',
   'user.password-change': 'Changed a password',
+  'user.disable': 'Disabled a user',
+  'user.enable': 'Enabled a user',
+  'user.demote': 'Made a plain user',
 };
 
 const isoDate = (name: string) =>

@@ -19,6 +19,7 @@ import * as undeliverableAddresses from './migrations/20261125_bounces_01_undeli
 import * as templateLanguageVariants from './migrations/20261125_templates_01_language_variants.ts';
 import * as whatsappApprovedTemplates from './migrations/20261125_whatsapp_01_approved_templates.ts';
 import * as importColumnMappings from './migrations/20261125_061451_imports_column_mappings.ts';
+import * as usersDisabledAt from './migrations/20261125_061224_users_disabled_at.ts';
 
 /** Every migration, in order. A new migration file is added here with its date-prefixed name. */
 export const migrations: Record<string, Migration> = {
@@ -41,6 +42,7 @@ export const migrations: Record<string, Migration> = {
   '20261125_templates_01_language_variants': templateLanguageVariants,
   '20261125_whatsapp_01_approved_templates': whatsappApprovedTemplates,
   '20261125_061451_imports_column_mappings': importColumnMappings,
+  '20261125_061224_users_disabled_at': usersDisabledAt,
 };
 
 /**

@@ -19,6 +19,10 @@ export interface UsersTable {
   username_skeleton: string | null;
   /** 1 on the first account ever created, null on the others: unique, so only one can be first. */
   first_account: number | null;
+  /** When an ADMIN disabled the account (ISO), null while enabled: it cannot sign in. */
+  disabled_at: string | null;
+  /** The last successful sign-in (ISO), null when none since the column was added. */
+  last_sign_in_at: string | null;
 }
 
 /** One sign-in: a session token is good while its row is. */

@@ -133,7 +133,11 @@ export async function insertSession(db: Database, session: SessionsTable): Promi
   await db.insertInto('sessions').values(session).execute();
 }
 
-/** The user of a session that is still open: the row of `sessionId`, belonging to `userId`, unexpired. */
+/**
+ * The user of a session that is still open: the row of `sessionId`, belonging to `userId`, unexpired, of
+ * an enabled account. (Disabling deletes the sessions too; this also refuses one a sign-in racing the
+ * disable opened.)
+ */
 export function findSessionUser(
   db: Database,
   sessionId: string,
@@ -147,7 +151,13 @@ export function findSessionUser(
     .where('sessions.id', '=', sessionId)
     .where('sessions.user_id', '=', userId)
     .where('sessions.expires_at', '>', now)
+    .where('users.disabled_at', 'is', null)
     .executeTakeFirst();
+}
+
+/** Notes a successful sign-in, for the ADMIN's Users screen. */
+export async function recordSignIn(db: Database, id: string, at: string): Promise<void> {
+  await db.updateTable('users').set({ last_sign_in_at: at }).where('id', '=', id).execute();
 }
 
 /** Ends the user's sessions, all of them or all but `keep`. */

@@ -124,8 +124,8 @@ export async function fillUsernameSkeletons(db: Database): Promise<void> {
   }
 }
 
-/** How long a checked token is trusted without asking the database again. */
-const SESSION_CACHE_MS = 5000;
+/** How long a checked token is trusted without asking the database again (per process). */
+export const SESSION_CACHE_MS = 5000;
 
 export class AuthService {
   /** Recently checked tokens: every list page would otherwise verify a signature and read the session. */
@@ -172,13 +172,15 @@ export class AuthService {
     await limits.passwordCheck(address);
     const row = await users.findUserByUsername(db, body.username);
     const valid = await verifyPassword(body.password, row?.password_hash ?? (await decoyHash));
-    if (!row || !valid)
+    // A disabled account gets the same answer, after the same work: whether it exists stays unsaid.
+    if (!row || !valid || row.disabled_at !== null)
       throw new AppError(401, 'INVALID_CREDENTIALS', WRONG_CREDENTIALS, { password: WRONG_CREDENTIALS });
     await limits.loginSucceeded(key, address);
     const ttl = body.remember ? this.deps.rememberTtlSeconds : this.deps.sessionTtlSeconds;
     const sessionId = newId();
     const now = nowIso();
     await users.deleteExpiredSessions(db, row.id, now);
+    await users.recordSignIn(db, row.id, now);
     await users.insertSession(db, {
       id: sessionId,
       user_id: row.id,
@@ -240,13 +242,22 @@ export class AuthService {
   async forgotPassword(email: string, address: string): Promise<void> {
     await this.deps.limits.resetMail(usernameKey(email), address);
     const row = await users.findUserByUsername(this.deps.db, email);
-    const to = row ? singleMailAddress(row.username) : null;
+    const to = row && row.disabled_at === null ? singleMailAddress(row.username) : null;
     if (!row || !to) return;
     const mailing = this.mailResetLink(row, to).catch((err: unknown) =>
       this.deps.log.error({ err, userId: row.id }, 'password reset mail failed'),
     );
     this.mailing.add(mailing);
     void mailing.finally(() => this.mailing.delete(mailing));
+  }
+
+  /**
+   * Forgets every checked token, so this process asks the database again on each one's next request:
+   * called when a user's sessions end, role changes or account is disabled. Other processes trust a
+   * token they checked for up to SESSION_CACHE_MS more (README, 'Users').
+   */
+  forgetCheckedSessions(): void {
+    this.sessions.clear();
   }
 
   /** Resolves once every reset mail started so far has been sent or has failed. */
