@@ -1,5 +1,5 @@
 import type { CampaignList, CampaignType, SingleCampaign } from '@notice-desk/contract/campaigns';
-import type { SendMailBody, SendResult } from '@notice-desk/contract/sending';
+import type { CampaignRecordIds, SendMailBody, SendResult } from '@notice-desk/contract/sending';
 import { deletePreviewPaths, type DeleteAnswer, type DeletePreview } from '@notice-desk/contract/archive';
 import { api } from '../../../lib/api.ts';
 
@@ -28,12 +28,21 @@ export const campaignsApi = api.injectEndpoints({
       }),
       providesTags: ['Campaigns'],
     }),
-    getCampaign: build.query<SingleCampaign, PageArgs & { id: string }>({
-      query: ({ id, page, limit, search }) => ({
+    // `status` (one or more, comma-separated; '' or absent for all) filters the whole campaign on the server.
+    getCampaign: build.query<SingleCampaign, PageArgs & { id: string; status?: string }>({
+      query: ({ id, page, limit, search, status }) => ({
         url: `/api/campaigns/single-campaign/${encodeURIComponent(id)}`,
-        params: { page, limit, search: search || undefined },
+        params: { page, limit, search: search || undefined, status: status || undefined },
       }),
       providesTags: ['Campaigns'],
+    }),
+    // Every record of the campaign a status filter keeps, not one page: asked when needed, never cached.
+    getCampaignRecordIds: build.query<CampaignRecordIds, { id: string; status: string }>({
+      query: ({ id, status }) => ({
+        url: `/api/campaigns/single-campaign/${encodeURIComponent(id)}/record-ids`,
+        params: { status },
+      }),
+      keepUnusedDataFor: 0,
     }),
     // The campaign goes with every record in it, so the record lists and the dashboard change too.
     // What deleting a campaign would archive and erase: asked each time the question opens, never cached.
@@ -62,6 +71,7 @@ export const campaignsApi = api.injectEndpoints({
 export const {
   useGetCampaignsQuery,
   useGetCampaignQuery,
+  useLazyGetCampaignRecordIdsQuery,
   useGetCampaignDeletePreviewQuery,
   useDeleteCampaignMutation,
   useSendMailMutation,

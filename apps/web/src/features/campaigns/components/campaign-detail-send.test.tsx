@@ -240,18 +240,23 @@ describe('Send Notice', () => {
       { ...row(3), emailResponse: 'sent', whatsappResponse: 'read' },
     ];
     const sends: SendMailBody[] = [];
-    stubFetch(async ({ method, path, request }) => {
+    const server = stubFetch(async ({ method, path, request, search }) => {
       if (method === 'POST' && path === '/api/campaigns/send-mail') {
         const body = (await request.json()) as SendMailBody;
         sends.push(body);
         return jsonResponse(200, allSent(body));
       }
+      // The whole campaign's failed and bounced records: one of them is on another page.
+      if (path === '/api/campaigns/single-campaign/campaign-1/record-ids')
+        return jsonResponse(200, { ids: ['record-1', 'record-2', 'record-70'], total: 3 });
+      // The server filters: asked for failed, it answers the one failed record of the campaign.
+      const status = search.get('status');
+      const kept = status ? rows.filter((r) => r.whatsappResponse === status) : rows;
       const campaign: SingleCampaign = {
         _id: 'campaign-1',
         name: 'March notices',
         type: 'notice',
         date: '2025-03-01T12:00:00.000Z',
-        total: 3,
         imported: 3,
         skipped: 0,
         completedCounts: 3,
@@ -261,7 +266,8 @@ describe('Send Notice', () => {
           { channel: 'whatsapp', status: 'failed', count: 1 },
           { channel: 'whatsapp', status: 'read', count: 1 },
         ],
-        notices: rows,
+        total: kept.length,
+        notices: kept,
       };
       return jsonResponse(200, campaign);
     });
@@ -275,20 +281,36 @@ describe('Send Notice', () => {
       `WhatsAppQueued 0Sent 0Delivered 0Read 1Failed 1Bounced 0${outbox} 0`,
     );
 
-    // The status filter keeps the rows with that status on either channel.
-    await user.selectOptions(screen.getByLabelText('Show on this page'), 'failed');
-    expect(screen.queryByRole('cell', { name: 'Customer 1' })).toBeNull();
+    // The status filter asks the server, which filters the whole campaign (the pager counts what it keeps).
+    await user.selectOptions(screen.getByLabelText('Show'), 'failed');
+    await waitFor(() => expect(screen.queryByRole('cell', { name: 'Customer 1' })).toBeNull());
     expect(screen.getByRole('cell', { name: 'Customer 2' })).toBeTruthy();
-    await user.selectOptions(screen.getByLabelText('Show on this page'), '');
-    expect(screen.getByRole('cell', { name: 'Customer 1' })).toBeTruthy();
+    expect(server.requests.at(-1)!.search.get('status')).toBe('failed');
+    expect(server.requests.at(-1)!.search.get('page')).toBe('1');
+    await user.selectOptions(screen.getByLabelText('Show'), '');
+    expect(await screen.findByRole('cell', { name: 'Customer 1' })).toBeTruthy();
 
+    // 'Resend failed' confirms with the whole campaign's count, from the server, and sends them all.
     await user.click(screen.getByRole('button', { name: 'Resend failed' }));
     const dialog = await screen.findByRole('dialog', {
-      name: 'Resend the 2 records that failed or bounced?',
+      name: 'Resend the 3 records that failed or bounced?',
     });
+    expect(server.requests.at(-1)!.search.get('status')).toBe('failed,bounced');
     await user.click(within(dialog).getByRole('button', { name: 'Resend' }));
     await waitFor(() => expect(sends).toHaveLength(1));
-    expect(sends[0]).toEqual({ data: ['record-1', 'record-2'], type: 'notice', resend: true });
+    expect(sends[0]).toEqual({ data: ['record-1', 'record-2', 'record-70'], type: 'notice', resend: true });
+  });
+
+  it('shows beside the bar the messages a second achieved, and the provider limit that holds the send back', async () => {
+    campaignServer(20, (body) =>
+      jsonResponse(200, { ...allSent(body), rates: [{ channel: 'whatsapp', limit: 20, perSecond: 19.6 }] }),
+    );
+    const user = userEvent.setup();
+    renderDetail();
+    await screen.findByRole('cell', { name: 'Customer 20' });
+    await user.click(selectAll());
+    await user.click(sendButton());
+    expect(await screen.findByText(/^[\d.]+ messages a second; WhatsApp limited to 20\/s$/)).toBeTruthy();
   });
 
   it('does not claim success when no request got through', async () => {

@@ -20,6 +20,7 @@ import { usePagination } from '../../../hooks/use-pagination.ts';
 import { isMissingRecord } from '../../../lib/api-error.ts';
 import { formatListDate } from '../../../utils/format-date.ts';
 import { useGetCampaignQuery } from '../api/campaigns-api.ts';
+import { FAILED_STATUSES, useResendFailed } from '../hooks/use-resend-failed.ts';
 import { useSendNotices } from '../hooks/use-send-notices.ts';
 import { ExportReportButton } from './export-report-button.tsx';
 import styles from './campaign-detail.module.css';
@@ -61,8 +62,6 @@ const CHANNELS = [
   { channel: 'whatsapp', label: 'WhatsApp' },
 ] as const;
 
-const failedOrBounced = (status: string) => status === 'failed' || status === 'bounced';
-
 /** Over the whole campaign: per channel, how many records' latest attempt is in each status. */
 function StatusCounts({ counts }: { counts: NonNullable<SingleCampaign['statusCounts']> }) {
   return (
@@ -90,12 +89,16 @@ type CampaignDetailProps = { type: CampaignType; campaignId: string };
 /** /campaign/{type}/{id}: one campaign's records, paged, with row selection for sending and the report. */
 export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
   const { text: searchText, setText: setSearchText, search } = useListSearch();
-  const { page, limit, setPage, setLimit } = usePagination(PAGE_SIZES[0], search);
+  /** The statuses the table keeps rows of, on either channel (comma-separated); '' keeps every row. */
+  const [statusFilter, setStatusFilter] = useState('');
+  // The server filters the whole campaign: a new search or status has pages of its own, from page 1.
+  const filterKey = `${search}\n${statusFilter}`;
+  const { page, limit, setPage, setLimit } = usePagination(PAGE_SIZES[0], filterKey);
   const [selected, setSelected] = useState<ReadonlySet<string>>(noSelection);
-  // A new search shows other rows: like a new page, it starts the selection again.
-  const [selectedWithin, setSelectedWithin] = useState(search);
-  if (selectedWithin !== search) {
-    setSelectedWithin(search);
+  // A new search or filter shows other rows: like a new page, it starts the selection again.
+  const [selectedWithin, setSelectedWithin] = useState(filterKey);
+  if (selectedWithin !== filterKey) {
+    setSelectedWithin(filterKey);
     setSelected(noSelection);
   }
   const { data, error, isLoading, isFetching, isError, refetch } = useGetCampaignQuery({
@@ -103,6 +106,7 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
     page,
     limit,
     search,
+    status: statusFilter,
   });
 
   // The spec: changing the page or the page size clears the selection.
@@ -121,11 +125,9 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
     [setLimit],
   );
   const selection = useMemo<DataTableSelection>(() => ({ selected, onChange: setSelected }), [selected]);
-  const { send, sending, progress, summary, dismissSummary, bouncedQuestion, answerBouncedQuestion } =
+  const { send, sending, progress, rate, summary, dismissSummary, bouncedQuestion, answerBouncedQuestion } =
     useSendNotices(type);
-  const [confirmingResend, setConfirmingResend] = useState(false);
-  /** The status the table keeps rows of, on either channel; '' keeps every row. */
-  const [statusFilter, setStatusFilter] = useState('');
+  const resendFailed = useResendFailed(campaignId, send);
   const statusFilterId = useId();
 
   // A campaign of the other kind is not this page's either.
@@ -141,10 +143,10 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
   }
 
   const rows = (type === 'notice' ? data?.notices : data?.creditCards) ?? [];
-  // The records on this page whose latest e-mail or WhatsApp attempt failed or bounced.
-  const failedIds = rows
-    .filter((row) => failedOrBounced(row.emailResponse) || failedOrBounced(row.whatsappResponse))
-    .map(rowId);
+  // Over the whole campaign: whether any record's latest attempt on a channel failed or bounced.
+  const anyFailed =
+    data?.statusCounts?.some((c) => (c.status === 'failed' || c.status === 'bounced') && c.count > 0) ?? true;
+  const resendCount = resendFailed.failedIds?.length ?? 0;
   return (
     <ContentLayout title={data?.name ?? 'Campaign Details'}>
       <div className="page-actions">
@@ -160,8 +162,9 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
         <button
           type="button"
           className="button button-secondary"
-          disabled={sending || failedIds.length === 0}
-          onClick={() => setConfirmingResend(true)}
+          disabled={sending || resendFailed.finding || !anyFailed}
+          aria-busy={resendFailed.finding}
+          onClick={() => void resendFailed.ask()}
         >
           Resend failed
         </button>
@@ -175,6 +178,7 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
       {data?.statusCounts && <StatusCounts counts={data.statusCounts} />}
       <DeliveryStatusLegend />
       {progress !== null && <ProgressBar label={SEND_BAR_TITLE} value={progress} />}
+      {progress !== null && rate && <p className={styles.sendRate}>{rate}</p>}
       {/* Always present, so what a send came to is announced when it appears. */}
       <div role="status" className={summary ? styles.summary : undefined}>
         {summary && (
@@ -187,13 +191,14 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
         )}
       </div>
       <div className={styles.statusFilter}>
-        <label htmlFor={statusFilterId}>Show on this page</label>
+        <label htmlFor={statusFilterId}>Show</label>
         <select
           id={statusFilterId}
           value={statusFilter}
           onChange={(event) => setStatusFilter(event.target.value)}
         >
           <option value="">Every status</option>
+          <option value={FAILED_STATUSES}>failed or bounced (e-mail or WhatsApp)</option>
           {COUNTED.map((status) => (
             <option key={status} value={status}>
               {deliveryStatusWord(status)} (e-mail or WhatsApp)
@@ -204,13 +209,7 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
       <DataTable
         label="Campaign records"
         columns={columns}
-        rows={
-          statusFilter
-            ? rows.filter(
-                (row) => row.emailResponse === statusFilter || row.whatsappResponse === statusFilter,
-              )
-            : rows
-        }
+        rows={rows}
         rowId={rowId}
         page={page}
         limit={limit}
@@ -229,16 +228,13 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
         virtualizeFrom={VIRTUALIZE_FROM}
       />
       <ConfirmDialog
-        open={confirmingResend}
-        question={`Resend the ${failedIds.length} ${failedIds.length === 1 ? 'record' : 'records'} that failed or bounced?`}
+        open={resendFailed.failedIds !== null}
+        question={`Resend the ${resendCount} ${resendCount === 1 ? 'record' : 'records'} that failed or bounced?`}
         confirmLabel="Resend"
-        onConfirm={() => {
-          setConfirmingResend(false);
-          void send(failedIds, { resend: true });
-        }}
-        onCancel={() => setConfirmingResend(false)}
+        onConfirm={resendFailed.confirm}
+        onCancel={resendFailed.cancel}
       >
-        <p>Each is sent again on every channel it goes by.</p>
+        <p>Each is sent again on the channels that failed or bounced, from every page of the campaign.</p>
       </ConfirmDialog>
       <ConfirmDialog
         open={bouncedQuestion !== null}

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import type { CampaignType } from '@notice-desk/contract/campaigns';
+import type { SendResult } from '@notice-desk/contract/sending';
 import { api } from '../../../lib/api.ts';
 import { toastApiProblem } from '../../../lib/api-error.ts';
 import { useAppDispatch } from '../../../lib/store.ts';
@@ -12,6 +13,7 @@ import {
   emptyTally,
   sendChunks,
   sendProgress,
+  sendRateText,
   sendSummary,
 } from '../utils/send-batches.ts';
 
@@ -31,6 +33,8 @@ export function useSendNotices(type: CampaignType) {
   const [sending, setSending] = useState(false);
   /** The bar's value during and just after a batch send; null when no bar shows. */
   const [progress, setProgress] = useState<number | null>(null);
+  /** Beside the bar: the messages a second achieved, and a provider limit holding it back ('WhatsApp limited to 20/s'). */
+  const [rate, setRate] = useState<string | null>(null);
   /** What the last send came to, when it was more than 'all sent'. */
   const [summary, setSummary] = useState<string | null>(null);
   // A ref as well as state: a second click before the re-render must not start a second run.
@@ -70,7 +74,11 @@ export function useSendNotices(type: CampaignType) {
       const chunks = sendChunks(recordIds);
       const batched = chunks.length > 1;
       setProgress(batched ? sendProgress(0, chunks.length) : null);
+      setRate(null);
+      const startedAt = Date.now();
       let tally = emptyTally();
+      /** The provider limits as the latest answer found them. */
+      let rates: SendResult['rates'] = [];
       let lastProblem: unknown = null;
       /** The person's answer about addresses that bounced before, asked once per send. */
       let sendToBounced: boolean | undefined;
@@ -79,7 +87,9 @@ export function useSendNotices(type: CampaignType) {
           try {
             const confirm = sendToBounced ? { confirmBounced: true } : {};
             const again = resend ? { resend: true } : {};
-            tally = addAnswer(tally, await sendMail({ data: chunk, type, ...again, ...confirm }).unwrap());
+            const answer = await sendMail({ data: chunk, type, ...again, ...confirm }).unwrap();
+            tally = addAnswer(tally, answer);
+            rates = answer.rates ?? rates;
           } catch (problem) {
             const question = bouncedBeforeQuestion(problem);
             if (question === null || sendToBounced !== undefined) throw problem;
@@ -108,7 +118,10 @@ export function useSendNotices(type: CampaignType) {
           tally = addUnsent(tally, chunk.length);
           lastProblem = problem;
         }
-        if (batched) setProgress(sendProgress(index + 1, chunks.length));
+        if (batched) {
+          setProgress(sendProgress(index + 1, chunks.length));
+          setRate(sendRateText(tally, Date.now() - startedAt, rates));
+        }
       }
 
       // Statuses changed on this page, and the dashboard's mail details with them.
@@ -120,7 +133,11 @@ export function useSendNotices(type: CampaignType) {
       else if (tally.answered > 0 || (tally.declined ?? 0) > 0) toast(outcome ?? SEND_SUCCESS);
       else toastApiProblem(lastProblem, 'The notices could not be sent.');
       setSummary(outcome);
-      if (batched) hideBar.current = setTimeout(() => setProgress(null), BAR_HIDE_DELAY_MS);
+      if (batched)
+        hideBar.current = setTimeout(() => {
+          setProgress(null);
+          setRate(null);
+        }, BAR_HIDE_DELAY_MS);
       running.current = false;
       setSending(false);
     },
@@ -131,7 +148,16 @@ export function useSendNotices(type: CampaignType) {
 
   const answerBouncedQuestion = useCallback((sendAnyway: boolean) => answerBounced.current(sendAnyway), []);
 
-  return { send, sending, progress, summary, dismissSummary, bouncedQuestion, answerBouncedQuestion };
+  return {
+    send,
+    sending,
+    progress,
+    rate,
+    summary,
+    dismissSummary,
+    bouncedQuestion,
+    answerBouncedQuestion,
+  };
 }
 
 /** The server's question when a send names addresses that bounced or failed before (409 BOUNCED_BEFORE). */

@@ -6,6 +6,7 @@ import {
   emptyTally,
   sendChunks,
   sendProgress,
+  sendRateText,
   sendSummary,
 } from './send-batches.ts';
 
@@ -89,6 +90,25 @@ describe('sendSummary', () => {
     expect(sendSummary(tally)).toBe('Sent 4; 2 left out: the address bounced or failed before');
     expect(sendSummary(addDeclined(emptyTally(), 10))).toBe(
       'Sent 0; 10 records not sent: an address bounced or failed before',
+    );
+  });
+});
+
+describe('sendRateText', () => {
+  it('says the messages a second achieved, and names a provider limit only when it holds the send back', () => {
+    const tally = addAnswer(emptyTally(), answer(38, 2));
+    expect(sendRateText(emptyTally(), 1000)).toBeNull();
+    expect(sendRateText(tally, 0)).toBeNull();
+    expect(sendRateText(tally, 2000)).toBe('20 messages a second');
+    expect(sendRateText(tally, 16_000)).toBe('2.5 messages a second');
+    expect(
+      sendRateText(tally, 2000, [
+        { channel: 'whatsapp', limit: 20, perSecond: 19.4 },
+        { channel: 'email', limit: 10, perSecond: 4 },
+      ]),
+    ).toBe('20 messages a second; WhatsApp limited to 20/s');
+    expect(sendRateText(tally, 2000, [{ channel: 'email', limit: 10, perSecond: 10.2 }])).toBe(
+      '20 messages a second; E-mail limited to 10/s',
     );
   });
 });

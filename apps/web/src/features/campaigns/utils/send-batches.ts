@@ -100,3 +100,28 @@ export function sendSummary(tally: SendTally): string | null {
     return `Nothing new to send: ${tally.skipped} ${tally.skipped === 1 ? 'was' : 'were'} sent before`;
   return [`Sent ${tally.sent}`, ...extras].join('; ');
 }
+
+/** A provider limit is said to hold a send back once the channel goes out at this share of it. */
+const HELD_BACK_SHARE = 0.9;
+
+const channelNames = { email: 'E-mail', whatsapp: 'WhatsApp' } as const;
+
+/**
+ * What the bar says about speed: the messages a second the send has achieved so far (e-mail and
+ * WhatsApp each count), and, when a provider limit is what holds it back (the server says the channel
+ * goes out at nearly its limit), which ('WhatsApp limited to 20/s'). Null before there is anything to say.
+ */
+export function sendRateText(
+  tally: SendTally,
+  elapsedMs: number,
+  rates: SendResult['rates'] = [],
+): string | null {
+  const messages = tally.sent + tally.failed;
+  if (messages === 0 || elapsedMs <= 0) return null;
+  const perSecond = (messages * 1000) / elapsedMs;
+  const shown = perSecond < 10 ? perSecond.toFixed(1) : String(Math.round(perSecond));
+  const limits = rates
+    .filter((rate) => rate.perSecond >= rate.limit * HELD_BACK_SHARE)
+    .map((rate) => `${channelNames[rate.channel]} limited to ${rate.limit}/s`);
+  return [`${shown} messages a second`, ...limits].join('; ');
+}
