@@ -38,6 +38,7 @@ describe('app routes', () => {
     ['/templates/email-templates/edit/t1', 'Edit PDF Editor'],
     ['/change-password', 'Change Password'],
     ['/audit-log', 'Audit Log'],
+    ['/users', 'Users'],
   ])('serves %s to an ADMIN with the heading %s', async (path, title) => {
     renderApp(path, sessionOf(adminUser));
     expect(await heading(title)).toBeTruthy();
@@ -75,7 +76,7 @@ describe('app routes', () => {
     expect(await heading('Dashboard')).toBeTruthy();
   });
 
-  it.each(['/templates/email-templates', '/templates/whatsapp-templates/edit/t1', '/audit-log'])(
+  it.each(['/templates/email-templates', '/templates/whatsapp-templates/edit/t1', '/audit-log', '/users'])(
     'shows a user who is not ADMIN a 403 page at %s, in the app frame, with a way back',
     async (path) => {
       const router = renderApp(path, sessionOf(plainUser));

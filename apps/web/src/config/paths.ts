@@ -49,6 +49,7 @@ export const paths = {
   changePassword: { path: '/change-password', getHref: () => '/change-password' },
   auditLog: { path: '/audit-log', getHref: () => '/audit-log' },
   archive: { path: '/archive', getHref: () => '/archive' },
+  users: { path: '/users', getHref: () => '/users' },
   phoneCall: {
     path: '/phonecall',
     getHref: (phone: string) => `/phonecall?${new URLSearchParams({ phone }).toString()}`,

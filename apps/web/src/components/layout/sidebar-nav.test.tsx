@@ -84,6 +84,15 @@ describe('SidebarNav', () => {
     );
   });
 
+  it('links Users for an ADMIN only', () => {
+    const { unmount } = renderNav('/', { user: plainUser });
+    expect(screen.queryByRole('link', { name: 'Users' })).toBeNull();
+    unmount();
+
+    renderNav('/users', { user: adminUser });
+    expect(screen.getByRole('link', { name: 'Users', current: 'page' }).getAttribute('href')).toBe('/users');
+  });
+
   it('links the Archive for an ADMIN only', () => {
     const { unmount } = renderNav('/', { user: plainUser });
     expect(screen.queryByRole('link', { name: 'Archive' })).toBeNull();

@@ -12,6 +12,7 @@ import {
   HomeIcon,
   KeyIcon,
   TemplatesIcon,
+  UsersIcon,
 } from '../ui/icons.tsx';
 import { findActiveGroup, navGroups, type NavGroupId } from './navigation.ts';
 import styles from './sidebar-nav.module.css';
@@ -86,6 +87,14 @@ export function SidebarNav({ variant, onNavigate }: SidebarNavProps) {
             </li>
           );
         })}
+        {isAdmin && (
+          <li>
+            <NavLink to={paths.users.getHref()} className={linkClass} onClick={onNavigate}>
+              <UsersIcon />
+              Users
+            </NavLink>
+          </li>
+        )}
         {isAdmin && (
           <li>
             <NavLink to={paths.auditLog.getHref()} className={linkClass} onClick={onNavigate}>

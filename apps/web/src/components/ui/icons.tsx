@@ -65,6 +65,13 @@ export const AuditIcon = (props: IconProps) => (
   </Icon>
 );
 
+export const UsersIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M9 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM2 21v-1a6 6 0 0 1 12 0v1" />
+    <path d="M16 3.5a4 4 0 0 1 0 7M18 14a5 5 0 0 1 4 5v2" />
+  </Icon>
+);
+
 export const ArchiveIcon = (props: IconProps) => (
   <Icon {...props}>
     <path d="M3 4h18v4H3zM5 8v12h14V8" />

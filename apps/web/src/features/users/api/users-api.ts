@@ -1,0 +1,40 @@
+import {
+  usersPaths,
+  type CreateUserAnswer,
+  type CreateUserBody,
+  type ManagedUser,
+  type ResetUserPasswordAnswer,
+  type UpdateManagedUserBody,
+  type UserList,
+} from '@notice-desk/contract/users';
+import { api } from '../../../lib/api.ts';
+
+type PageArgs = { page: number; limit: number };
+
+/**
+ * The Users screen's calls. The list is asked again after every change (the screen refetches), so the
+ * app's cache groups, which are the spec's, stay as they are.
+ */
+export const usersApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getManagedUsers: build.query<UserList, PageArgs>({
+      query: ({ page, limit }) => ({ url: usersPaths.list, params: { page, limit } }),
+    }),
+    createManagedUser: build.mutation<CreateUserAnswer, CreateUserBody>({
+      query: (body) => ({ url: usersPaths.list, method: 'POST', body }),
+    }),
+    updateManagedUser: build.mutation<ManagedUser, { id: string } & UpdateManagedUserBody>({
+      query: ({ id, ...body }) => ({ url: usersPaths.user(id), method: 'PATCH', body }),
+    }),
+    resetUserPassword: build.mutation<ResetUserPasswordAnswer, { id: string; sendByMail: boolean }>({
+      query: ({ id, sendByMail }) => ({ url: usersPaths.password(id), method: 'POST', body: { sendByMail } }),
+    }),
+  }),
+});
+
+export const {
+  useGetManagedUsersQuery,
+  useCreateManagedUserMutation,
+  useUpdateManagedUserMutation,
+  useResetUserPasswordMutation,
+} = usersApi;
