@@ -104,7 +104,8 @@ export async function openFirstSheetInWorker(
       yield* message.rows;
     }
   }
-  return { rows: rows(), progress: () => progress, close: stop };
+  const sheet = first.type === 'ready' ? { sheetName: first.sheetName, sheetCount: first.sheetCount } : {};
+  return { rows: rows(), progress: () => progress, close: stop, ...sheet };
 }
 
 function inThread(

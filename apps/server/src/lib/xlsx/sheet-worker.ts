@@ -6,7 +6,7 @@ import { XlsxError } from './xlsx-error.ts';
 
 /** Messages from the thread or process that reads a sheet (read-sheet-in-worker.ts is the other side). */
 export type SheetWorkerMessage =
-  | { type: 'ready' }
+  | { type: 'ready'; sheetName?: string; sheetCount?: number }
   | { type: 'rows'; rows: SheetRow[]; progress: number }
   | { type: 'end' }
   | { type: 'error'; message: string; xlsx: boolean };
@@ -44,7 +44,7 @@ onMessage((message) => {
 
 async function run(): Promise<void> {
   const reader = format === 'csv' ? await openCsv(file, options) : await openFirstSheet(file, options);
-  post({ type: 'ready' });
+  post({ type: 'ready', sheetName: reader.sheetName, sheetCount: reader.sheetCount });
   let batch: SheetRow[] = [];
   let cells = 0;
   const send = async () => {

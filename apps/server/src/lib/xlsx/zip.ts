@@ -7,12 +7,19 @@ import { xmlText } from './xml-encoding.ts';
 /** The entries of a zip file, read lazily, each inflated under a byte budget shared by the whole file. */
 export class ZipArchive {
   private inflated = 0;
+  /** Entry names by their lower-case form: part names are case-insensitive (OPC, ECMA-376 part 2 §6.2.2.3). */
+  private readonly byFoldedName = new Map<string, string>();
 
   private constructor(
     private readonly zip: ZipFile,
     readonly entries: Map<string, Entry>,
     private readonly maxInflatedBytes: number,
-  ) {}
+  ) {
+    for (const name of entries.keys()) {
+      const folded = foldPartName(name);
+      if (!this.byFoldedName.has(folded)) this.byFoldedName.set(folded, name);
+    }
+  }
 
   static async open(file: string, maxInflatedBytes: number): Promise<ZipArchive> {
     await refuseKnownNonXlsx(file);
@@ -40,6 +47,11 @@ export class ZipArchive {
 
   has(name: string): boolean {
     return this.entries.has(name);
+  }
+
+  /** The entry a part name refers to, matched without regard to case (a `\` read as `/`). */
+  find(partName: string): string | undefined {
+    return this.entries.has(partName) ? partName : this.byFoldedName.get(foldPartName(partName));
   }
 
   /** A stream of the entry's inflated bytes; it errors once the whole file has inflated past the budget. */
@@ -96,6 +108,10 @@ export class ZipArchive {
       `The workbook unpacks to more than ${mb} MB, the most an import may unpack; split it into smaller files.`,
     );
   }
+}
+
+function foldPartName(name: string): string {
+  return name.replace(/\\/g, '/').replace(/^\//, '').toLowerCase();
 }
 
 /** An error of the inflate stream (a bad CRC, more bytes than declared …) as the file's problem. */
