@@ -124,15 +124,20 @@ export function importJob(db: Database, store: FileStore, limits: ImportLimits) 
       });
     } catch (err) {
       await campaigns.deleteUnfinishedImport(db, job.id).catch(() => undefined);
-      throw asJobError(err);
+      throw asJobError(err, reader);
     } finally {
       reader.close();
     }
   };
 }
 
-function asJobError(err: unknown): unknown {
-  return err instanceof XlsxError ? new PermanentJobError(err.message) : err;
+/** The file's failure as the job's; naming the sheet that was read when the workbook has others. */
+function asJobError(err: unknown, reader?: SheetReader): unknown {
+  const failure = err instanceof XlsxError ? new PermanentJobError(err.message) : err;
+  if (failure instanceof PermanentJobError && reader?.sheetName && (reader.sheetCount ?? 1) > 1) {
+    failure.message = `Sheet '${reader.sheetName}': ${failure.message}`;
+  }
+  return failure;
 }
 
 async function readIntoCampaign(
