@@ -60,7 +60,7 @@ interface BadInput {
   later?: true;
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 const ask = async (
   method: Method,
   url: string,
@@ -1824,6 +1824,72 @@ const cases: BadInput[] = [
   // Hostile workbooks (issue 13, section 3): refused as a whole file with a message naming what is
   // wrong, or imported without the row, whose report names the cell. Never a crash, never a retry.
   ...hostileWorkbooks(),
+  // The ADMIN's Users screen (users.routes.test.ts holds the rest, on both databases).
+  {
+    area: 'users',
+    sent: 'a plain user listing users',
+    send: () => ask('GET', '/api/users', { who: asha }),
+    status: 403,
+    message: /Only an ADMIN can do this/,
+  },
+  {
+    area: 'users',
+    sent: 'a plain user disabling another user',
+    send: () => ask('PATCH', `/api/users/${admin.userId}`, { who: asha, json: { disabled: true } }),
+    status: 403,
+    message: /Only an ADMIN can do this/,
+  },
+  {
+    area: 'users',
+    sent: 'a plain user resetting a password',
+    send: () => ask('POST', `/api/users/${ravi.userId}/password`, { who: asha, json: {} }),
+    status: 403,
+    message: /Only an ADMIN can do this/,
+  },
+  {
+    area: 'users',
+    sent: 'disabling an unknown user id',
+    send: () =>
+      ask('PATCH', '/api/users/01900000-0000-7000-8000-000000000000', {
+        who: admin,
+        json: { disabled: true },
+      }),
+    status: 404,
+    message: /User not found/,
+  },
+  {
+    area: 'users',
+    sent: 'creating a user with role OWNER',
+    send: () => ask('POST', '/api/users', { who: admin, json: { username: 'newcomer', role: 'OWNER' } }),
+    status: 400,
+    message: /role must be ADMIN or USER/,
+    fields: ['role'],
+  },
+  {
+    area: 'users',
+    sent: 'creating a user named like asha with a Cyrillic а',
+    send: () =>
+      ask('POST', '/api/users', { who: admin, json: { username: 'аsha', password: 'pass-word-1' } }),
+    status: 409,
+    message: /looks like an existing one/,
+    fields: ['username'],
+  },
+  {
+    area: 'users',
+    sent: 'creating a user with a 7-character password',
+    send: () =>
+      ask('POST', '/api/users', { who: admin, json: { username: 'newcomer', password: 'seven-7' } }),
+    status: 400,
+    message: /Password must be at least 8 characters/,
+    fields: ['password'],
+  },
+  {
+    area: 'users',
+    sent: 'the last ADMIN disabling themselves',
+    send: () => ask('PATCH', `/api/users/${admin.userId}`, { who: admin, json: { disabled: true } }),
+    status: 409,
+    message: /last enabled ADMIN/,
+  },
 ];
 
 /** Imports `data`, then answers the first line of its row report, as a refusal of that row. */
