@@ -1,4 +1,6 @@
 import type {
+  ColumnMapping,
+  ImportPreview,
   ImportProgress,
   StartImportBody,
   StartImportResponse,
@@ -19,6 +21,17 @@ type UploadArgs = {
 
 type ProgressArgs = { kind: ImportKind; jobId: string };
 
+export type PreviewArgs = {
+  kind: ImportKind;
+  /** The stored name the upload answered. */
+  file: string;
+  headerRow?: number;
+  /** The user's choices so far; absent: the mapping found (or remembered). */
+  columns?: ColumnMapping['columns'];
+  /** false: the quick look before starting (no problem count). */
+  scan: boolean;
+};
+
 export const importsApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** Step 1: the file goes to temporary storage; the answer's `data` is its stored name. */
@@ -35,6 +48,20 @@ export const importsApi = api.injectEndpoints({
     startImport: build.mutation<StartImportResponse, StartImportBody & { kind: ImportKind }>({
       query: ({ kind, ...body }) => ({ url: importKinds[kind].startUrl, method: 'POST', body }),
     }),
+    /** How the upload would import: header row, each column's field, first rows, problem count. */
+    getImportPreview: build.query<ImportPreview, PreviewArgs>({
+      query: ({ kind, file, headerRow, columns, scan }) => ({
+        url: `/api/imports/uploads/${encodeURIComponent(file)}/preview`,
+        params: {
+          kind,
+          scan: String(scan),
+          ...(headerRow !== undefined && { headerRow: String(headerRow) }),
+          ...(columns !== undefined && { columns: JSON.stringify(columns) }),
+        },
+      }),
+      // A preview is of one upload at one moment: nothing to share or keep.
+      keepUnusedDataFor: 0,
+    }),
     /**
      * The caller's latest import of the kind. `jobId` is the import being followed: it is not sent,
      * but it gives each import its own cache entry, so a new import never starts from the last
@@ -49,4 +76,10 @@ export const importsApi = api.injectEndpoints({
   }),
 });
 
-export const { useUploadImportFileMutation, useStartImportMutation, useGetImportProgressQuery } = importsApi;
+export const {
+  useUploadImportFileMutation,
+  useStartImportMutation,
+  useGetImportProgressQuery,
+  useGetImportPreviewQuery,
+  useLazyGetImportPreviewQuery,
+} = importsApi;

@@ -1,22 +1,28 @@
 import { useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import type { ColumnMapping, ImportPreview } from '@notice-desk/contract/imports';
 import toast from 'react-hot-toast';
 import { Modal } from '../../../components/ui/modal.tsx';
 import { TextField } from '../../../components/ui/text-field.tsx';
 import { readApiProblem } from '../../../lib/api-error.ts';
 import { useDownloadFileMutation } from '../../../lib/download-api.ts';
-import { useStartImportMutation, useUploadImportFileMutation } from '../api/imports-api.ts';
+import {
+  useLazyGetImportPreviewQuery,
+  useStartImportMutation,
+  useUploadImportFileMutation,
+} from '../api/imports-api.ts';
 import { trackImport } from '../hooks/use-import-progress.ts';
 import {
   campaignNameFor,
   fileSizeInMb,
-  importFileAccept,
   importFileError,
   uploadNameFor,
 } from '../utils/import-file.ts';
+import { mappingOf } from '../utils/column-mapping.ts';
 import { importKinds, type ImportKind } from '../utils/import-kinds.ts';
 import styles from './import-excel-modal.module.css';
+import { ReviewMapping } from './review-mapping.tsx';
 
-type Phase = 'editing' | 'uploading' | 'starting' | 'failed';
+type Phase = 'editing' | 'uploading' | 'checking' | 'review' | 'starting' | 'failed';
 
 type ImportExcelModalProps = {
   kind: ImportKind;
@@ -26,12 +32,15 @@ type ImportExcelModalProps = {
 
 /**
  * The spec's Import Excel modal: choose an .xlsx, optionally rename it, see its size and status,
- * Close or Submit. Submit uploads the file, starts the import with the stored name, and leaves the
- * progress to the list page.
+ * Close or Submit. Submit uploads the file, looks at how it maps, and when nothing needs a decision
+ * starts the import with the stored name and leaves the progress to the list page. When a required
+ * field has no column, or two columns fit one field, the Review mapping step opens instead; 'Review
+ * mapping' opens it on purpose. Import there starts the import with the mapping as confirmed.
  */
 export function ImportExcelModal({ kind, open, onClose }: ImportExcelModalProps) {
   const [upload] = useUploadImportFileMutation();
   const [start] = useStartImportMutation();
+  const [checkMapping] = useLazyGetImportPreviewQuery();
   const [downloadSample, { isLoading: downloadingSample }] = useDownloadFileMutation();
 
   const [file, setFile] = useState<File | null>(null);
@@ -40,11 +49,16 @@ export function ImportExcelModal({ kind, open, onClose }: ImportExcelModalProps)
   const [nameError, setNameError] = useState<string | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [phase, setPhase] = useState<Phase>('editing');
+  // The chosen file once stored, so Review mapping and Import do not upload it again.
+  const [stored, setStored] = useState<{ file: File; name: string } | null>(null);
+  const [preview, setPreview] = useState<ImportPreview | null>(null);
+  const [mapping, setMapping] = useState<ColumnMapping | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const formId = useId();
   const fileId = useId();
   const fileErrorId = `${fileId}-error`;
-  const busy = phase === 'uploading' || phase === 'starting';
+  const busy = phase === 'uploading' || phase === 'checking' || phase === 'starting';
+  const reviewing = preview !== null;
 
   const choose = (event: ChangeEvent<HTMLInputElement>) => {
     const chosen = event.target.files?.[0] ?? null;
@@ -54,10 +68,36 @@ export function ImportExcelModal({ kind, open, onClose }: ImportExcelModalProps)
     setNameError(null);
     setMessage(null);
     setPhase('editing');
+    setStored(null);
+    setPreview(null);
+    setMapping(null);
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  /** The chosen file's stored name: uploaded once, then reused. */
+  const storedName = async (chosen: File): Promise<string> => {
+    if (stored?.file === chosen) return stored.name;
+    setPhase('uploading');
+    const { data } = await upload({ kind, file: chosen, name: uploadNameFor(chosen.name, rename) }).unwrap();
+    setStored({ file: chosen, name: data });
+    return data;
+  };
+
+  const startImport = async (chosen: File, name: string, confirmed: ColumnMapping) => {
+    setPhase('starting');
+    const campaignName = campaignNameFor(chosen.name, rename);
+    const started = await start({
+      kind,
+      file: name,
+      ...(campaignName && { name: campaignName }),
+      mapping: confirmed,
+    }).unwrap();
+    trackImport(kind, started.jobId);
+    toast.success(started.message);
+    onClose();
+  };
+
+  /** Submit, Review mapping and Import: each checks the file first, and says what went wrong. */
+  const run = async (step: 'submit' | 'review') => {
     if (busy) return;
     const problem = importFileError(file);
     setFileError(problem);
@@ -68,24 +108,22 @@ export function ImportExcelModal({ kind, open, onClose }: ImportExcelModalProps)
       return;
     }
     try {
-      setPhase('uploading');
-      const { data: storedName } = await upload({
-        kind,
-        file,
-        name: uploadNameFor(file.name, rename),
-      }).unwrap();
-      setPhase('starting');
-      const campaignName = campaignNameFor(file.name, rename);
-      const started = await start({
-        kind,
-        file: storedName,
-        ...(campaignName && { name: campaignName }),
-      }).unwrap();
-      trackImport(kind, started.jobId);
-      toast.success(started.message);
-      onClose();
+      const name = await storedName(file);
+      if (reviewing) {
+        if (mapping) await startImport(file, name, mapping);
+        return;
+      }
+      setPhase('checking');
+      const found = await checkMapping({ kind, file: name, scan: false }).unwrap();
+      if (step === 'submit' && found.complete) {
+        // The spec's flow: nothing to decide, so straight to the progress bar.
+        await startImport(file, name, mappingOf(found));
+        return;
+      }
+      setPreview(found);
+      setPhase('review');
     } catch (error) {
-      setPhase('failed');
+      setPhase(reviewing ? 'review' : 'failed');
       const problem = readApiProblem(error);
       const { file: fileProblem, name: nameProblem, ...others } = problem.fieldErrors;
       if (fileProblem) setFileError(fileProblem);
@@ -95,6 +133,11 @@ export function ImportExcelModal({ kind, open, onClose }: ImportExcelModalProps)
         rest || (fileProblem || nameProblem ? null : 'The file could not be imported. Please try again.'),
       );
     }
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void run('submit');
   };
 
   const sample = async () => {
@@ -109,6 +152,8 @@ export function ImportExcelModal({ kind, open, onClose }: ImportExcelModalProps)
   const status = {
     editing: !file ? 'No file selected' : fileError ? 'Not an Excel file' : 'Ready to upload',
     uploading: 'Uploading…',
+    checking: 'Checking the columns…',
+    review: mapping ? 'Ready to import' : 'A column needs a decision',
     starting: 'Starting the import…',
     failed: 'Not imported',
   }[phase];
@@ -124,13 +169,29 @@ export function ImportExcelModal({ kind, open, onClose }: ImportExcelModalProps)
           <button type="button" className="button button-secondary" disabled={busy} onClick={onClose}>
             Close
           </button>
-          <button type="submit" form={formId} className="button button-primary" disabled={busy}>
-            {busy ? 'Submitting…' : 'Submit'}
-          </button>
+          {!reviewing && (
+            <button
+              type="button"
+              className="button button-secondary"
+              disabled={busy}
+              onClick={() => void run('review')}
+            >
+              Review mapping
+            </button>
+          )}
+          {reviewing ? (
+            <button type="submit" form={formId} className="button button-primary" disabled={busy || !mapping}>
+              {busy ? 'Importing…' : 'Import'}
+            </button>
+          ) : (
+            <button type="submit" form={formId} className="button button-primary" disabled={busy}>
+              {busy ? 'Submitting…' : 'Submit'}
+            </button>
+          )}
         </>
       }
     >
-      <form id={formId} className="form-stack" onSubmit={(event) => void submit(event)} noValidate>
+      <form id={formId} className="form-stack" onSubmit={submit} noValidate>
         <div className={styles.field}>
           <label className={styles.label} htmlFor={fileId}>
             Excel file (.xlsx)
@@ -142,7 +203,7 @@ export function ImportExcelModal({ kind, open, onClose }: ImportExcelModalProps)
             type="file"
             accept=".xlsx"
             className={styles.fileInput}
-            disabled={busy}
+            disabled={busy || reviewing}
             aria-invalid={fileError ? true : undefined}
             aria-describedby={fileError ? fileErrorId : undefined}
             onChange={choose}
@@ -159,7 +220,7 @@ export function ImportExcelModal({ kind, open, onClose }: ImportExcelModalProps)
           value={rename}
           placeholder={file ? file.name.replace(/\.xlsx$/i, '') : ''}
           autoComplete="off"
-          disabled={busy}
+          disabled={busy || reviewing}
           error={nameError ?? undefined}
           onChange={(event) => setRename(event.target.value)}
         />
@@ -177,6 +238,9 @@ export function ImportExcelModal({ kind, open, onClose }: ImportExcelModalProps)
           <p className={styles.message} role="alert">
             {message}
           </p>
+        )}
+        {preview && stored && (
+          <ReviewMapping kind={kind} file={stored.name} initial={preview} onChange={setMapping} />
         )}
         <p className={styles.sample}>
           Not sure of the columns?{' '}

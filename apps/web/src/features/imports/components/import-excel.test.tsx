@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import type { ImportPreview } from '@notice-desk/contract/imports';
 import userEvent from '@testing-library/user-event';
 import toast from 'react-hot-toast';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -16,10 +17,48 @@ afterEach(() => {
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const excel = (name: string, bytes = 52_429) => new File([new Uint8Array(bytes)], name, { type: XLSX_TYPE });
 
-/** The server's happy path: the upload is stored, the import starts as job-7. */
-function acceptingServer() {
-  return stubFetch(({ path }) => {
+const fields: ImportPreview['fields'] = [
+  { key: 'loanNo', label: 'Loan No.', required: true },
+  { key: 'custName', label: 'Customer Name', required: true },
+  { key: 'region', label: 'Region', required: false },
+];
+
+/** How the upload maps: by default every required field has a column. */
+function previewOf(overrides: Partial<ImportPreview> = {}): ImportPreview {
+  return {
+    fileName: 'march.xlsx',
+    headerRow: 1,
+    headerRows: [
+      { rowNumber: 1, text: 'LOAN NO | CUSTOMER NAME | NOTES' },
+      { rowNumber: 2, text: 'LN1 | Asha | call after 5' },
+    ],
+    columns: [
+      { index: 0, header: 'LOAN NO', field: 'loanNo', candidates: ['loanNo'] },
+      { index: 1, header: 'CUSTOMER NAME', field: 'custName', candidates: ['custName'] },
+      { index: 2, header: 'NOTES', field: null, candidates: [] },
+    ],
+    fields,
+    source: 'automatic',
+    rows: [{ rowNumber: 2, cells: ['LN1', 'Asha', 'call after 5'] }],
+    dataRows: null,
+    problemRows: null,
+    tooManyRows: false,
+    missing: [],
+    ambiguous: [],
+    complete: true,
+    ...overrides,
+  };
+}
+const completeMapping = { headerRow: 1, columns: { '0': 'loanNo', '1': 'custName', '2': null } };
+
+/** The server's happy path: the upload is stored, maps as `preview` says, the import starts as job-7. */
+function acceptingServer(preview: ImportPreview = previewOf()) {
+  return stubFetch(({ path, search }) => {
     if (path === '/temporary-upload') return jsonResponse(200, { data: 'stored-name-1.xlsx' });
+    if (path === '/api/imports/uploads/stored-name-1.xlsx/preview') {
+      const scanned = search.get('scan') === 'true';
+      return jsonResponse(200, { ...preview, ...(scanned && { dataRows: 40, problemRows: 3 }) });
+    }
     if (path === '/api/notices/upload-notice-info') {
       return jsonResponse(202, { message: 'The import of March notices is in process.', jobId: 'job-7' });
     }
@@ -89,15 +128,22 @@ describe('Import Excel modal', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
 
     await waitFor(() => expect(success).toHaveBeenCalledWith('The import of March notices is in process.'));
-    const [upload, start] = server.requests;
+    const [upload, check, start] = server.requests;
     expect(upload?.method).toBe('POST');
     expect(upload?.path).toBe('/temporary-upload');
     const form = await upload!.request.formData();
     expect(form.get('type')).toBe('notice');
     expect(form.get('name')).toBe('March notices.xlsx');
     expect((form.get('file') as File).size).toBe(52_429);
+    // Nothing needed a decision: a quick look (no scan), then the import with the mapping it found.
+    expect(check?.search.get('kind')).toBe('notice');
+    expect(check?.search.get('scan')).toBe('false');
     expect(start?.path).toBe('/api/notices/upload-notice-info');
-    expect(await start!.request.json()).toEqual({ file: 'stored-name-1.xlsx', name: 'March notices' });
+    expect(await start!.request.json()).toEqual({
+      file: 'stored-name-1.xlsx',
+      name: 'March notices',
+      mapping: completeMapping,
+    });
 
     expect(localStorage.getItem('noticeImportStatus')).toBe('1');
     expect(localStorage.getItem('noticeImportJob')).toBe('job-7');
@@ -112,9 +158,13 @@ describe('Import Excel modal', () => {
     await user.upload(fileInput, excel('march.xlsx'));
     await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
 
-    await waitFor(() => expect(server.requests).toHaveLength(2));
+    await waitFor(() => expect(server.requests).toHaveLength(3));
     expect((await server.requests[0]!.request.formData()).get('name')).toBe('march.xlsx');
-    expect(await server.requests[1]!.request.json()).toEqual({ file: 'stored-name-1.xlsx', name: 'march' });
+    expect(await server.requests[2]!.request.json()).toEqual({
+      file: 'stored-name-1.xlsx',
+      name: 'march',
+      mapping: completeMapping,
+    });
   });
 
   it("shows the server's refusal under the file input and keeps the modal open", async () => {
@@ -158,5 +208,70 @@ describe('Import Excel modal', () => {
 
     await user.click(screen.getByRole('button', { name: 'Import Excel' }));
     expect(within(screen.getByRole('dialog')).getByText('No file selected')).toBeTruthy();
+  });
+
+  it('shows Review mapping unasked when a required field has no column, and imports once it is mapped', async () => {
+    const server = acceptingServer(
+      previewOf({
+        columns: [
+          { index: 0, header: 'LOAN NO', field: 'loanNo', candidates: ['loanNo'] },
+          { index: 1, header: 'NAME OF BORROWER', field: null, candidates: [] },
+          { index: 2, header: 'NOTES', field: null, candidates: [] },
+        ],
+        missing: ['custName'],
+        complete: false,
+      }),
+    );
+    const { user, dialog, fileInput } = await openModal();
+    await user.upload(fileInput, excel('march.xlsx'));
+    await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
+
+    expect(await within(dialog).findByRole('heading', { name: 'Review mapping' })).toBeTruthy();
+    const importButton = within(dialog).getByRole('button', { name: 'Import' }) as HTMLButtonElement;
+    expect(importButton.disabled).toBe(true);
+    expect(within(dialog).getByText('Map a column to Customer Name to import.')).toBeTruthy();
+    expect(await within(dialog).findByText(/3 of 40 rows have problems/)).toBeTruthy();
+    expect(within(dialog).getByRole('region', { name: 'First 5 rows as they will be stored' })).toBeTruthy();
+    expect(within(dialog).getByRole('cell', { name: 'LN1' })).toBeTruthy();
+
+    // Keyboard and label reach every choice: the column's select is named by its header.
+    await user.selectOptions(within(dialog).getByLabelText('NAME OF BORROWER'), 'custName');
+    expect(within(dialog).getByText('Every required field has a column.')).toBeTruthy();
+    await waitFor(() => expect(importButton.disabled).toBe(false));
+    await user.click(importButton);
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const start = server.requests.find((r) => r.path === '/api/notices/upload-notice-info')!;
+    expect(await start.request.json()).toEqual({
+      file: 'stored-name-1.xlsx',
+      name: 'march',
+      mapping: { headerRow: 1, columns: { '0': 'loanNo', '1': 'custName', '2': null } },
+    });
+    // One upload for the whole visit.
+    expect(server.requests.filter((r) => r.path === '/temporary-upload')).toHaveLength(1);
+    expect(localStorage.getItem('noticeImportJob')).toBe('job-7');
+  });
+
+  it('offers Review mapping one click away when nothing needs a decision, with a header row selector', async () => {
+    const server = acceptingServer();
+    const { user, dialog, fileInput } = await openModal();
+    await user.upload(fileInput, excel('march.xlsx'));
+    await user.click(within(dialog).getByRole('button', { name: 'Review mapping' }));
+
+    const headerRow = (await within(dialog).findByLabelText('Header row')) as HTMLSelectElement;
+    expect(headerRow.value).toBe('1');
+    expect(within(dialog).queryByRole('button', { name: 'Submit' })).toBeNull();
+    // A field chosen for two columns blocks Import, naming it.
+    await user.selectOptions(within(dialog).getByLabelText('NOTES'), 'loanNo');
+    expect(within(dialog).getByText('Loan No.: choose one column each.')).toBeTruthy();
+    expect((within(dialog).getByRole('button', { name: 'Import' }) as HTMLButtonElement).disabled).toBe(true);
+    // Another header row is read again.
+    await user.selectOptions(headerRow, '2');
+    await waitFor(() =>
+      expect(
+        server.requests.some((r) => r.path.endsWith('/preview') && r.search.get('headerRow') === '2'),
+      ).toBe(true),
+    );
+    expect(server.requests.some((r) => r.path === '/api/notices/upload-notice-info')).toBe(false);
   });
 });

@@ -34,7 +34,8 @@ type OutcomeNoticeProps = { kind: ImportKind; outcome: ImportOutcome; onDismiss:
 function OutcomeNotice({ kind, outcome, onDismiss }: OutcomeNoticeProps) {
   const [download, { isLoading: downloading }] = useDownloadFileMutation();
   const failed = outcome.result === 'failed';
-  const { jobId, skipped } = outcome;
+  const { jobId, skipped, noted } = outcome;
+  const reported = skipped + noted;
 
   const downloadReport = async () => {
     if (!jobId) return;
@@ -61,17 +62,20 @@ function OutcomeNotice({ kind, outcome, onDismiss }: OutcomeNoticeProps) {
         ) : (
           <>
             <p className={styles.noticeTitle}>
-              {rows(skipped)} of the file {skipped === 1 ? 'was' : 'were'} skipped.
+              {skipped > 0
+                ? `${rows(skipped)} of the file ${skipped === 1 ? 'was' : 'were'} skipped.`
+                : `${rows(noted)} imported with a note.`}
             </p>
             <p>
-              {outcome.imported} {importKinds[kind].records} imported. The report says which rows were skipped
+              {outcome.imported} {importKinds[kind].records} imported.
+              {skipped > 0 && noted > 0 && ` ${rows(noted)} imported with a note.`} The report says which rows
               and why.
             </p>
           </>
         )}
       </div>
       <div className={styles.noticeActions}>
-        {skipped > 0 && jobId && (
+        {reported > 0 && jobId && (
           <button
             type="button"
             className="button button-secondary button-small"

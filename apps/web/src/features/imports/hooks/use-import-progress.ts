@@ -32,7 +32,8 @@ export function trackImport(kind: ImportKind, jobId: string): void {
 /**
  * Acts on a progress answer about the followed import (`jobId`) while the flag is 1. At 100%:
  * flag to 0, the lists refreshed, and 5 seconds later the success toast with the bar hidden. On
- * failure: flag to 0, the reason as an error toast and kept on the page. With no import at all, or
+ * failure: flag to 0, the reason kept on the page until dismissed (once: not a toast as well, which
+ * said the same thing twice and vanished). With no import at all, or
  * when the latest import is not the followed one: flag to 0, nothing shown.
  */
 export function settleImport(
@@ -54,10 +55,10 @@ export function settleImport(
     jobId: progress.jobId ?? null,
     imported: progress.imported ?? 0,
     skipped: progress.skipped ?? 0,
+    noted: progress.noted ?? 0,
   };
   if (step === 'failed') {
     const reason = progress.error || 'The import failed.';
-    toast.error(reason);
     updateImportTracker(kind, { finishing: false, outcome: { ...outcome, result: 'failed', error: reason } });
     return;
   }
@@ -65,7 +66,7 @@ export function settleImport(
   dispatch(api.util.invalidateTags([importKinds[kind].listTag, 'Campaigns', 'DashboardInfo']));
   updateImportTracker(kind, {
     finishing: true,
-    outcome: outcome.skipped > 0 ? { ...outcome, result: 'done', error: null } : null,
+    outcome: outcome.skipped > 0 || outcome.noted > 0 ? { ...outcome, result: 'done', error: null } : null,
   });
   clearTimeout(successTimers.get(kind));
   successTimers.set(

@@ -10,6 +10,8 @@ export type ImportOutcome = {
   jobId: string | null;
   imported: number;
   skipped: number;
+  /** Rows imported with a note in the report (a language no template knows). */
+  noted: number;
   /** Why it failed, in the server's words. */
   error: string | null;
 };
