@@ -131,6 +131,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     firstRetryMs: config.jobRetryBackoffMs,
     defaultCountryCode: config.defaultCountryCode,
     bouncedAddresses: config.bounces.bouncedAddresses,
+    returnPathDomain: config.bounces.returnPathDomain,
     sendWindow: config.sendWindow,
     where,
     messageIdDomain: new URL(config.appUrl).hostname,
@@ -154,7 +155,12 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     ? new BounceMailbox(
         db,
         bounces,
-        { url: config.bounces.imapUrl, pollIntervalMs: config.bounces.pollIntervalMs, messageIdDomain },
+        {
+          url: config.bounces.imapUrl,
+          pollIntervalMs: config.bounces.pollIntervalMs,
+          messageIdDomain,
+          returnPathDomain: config.bounces.returnPathDomain,
+        },
         log,
       )
     : undefined;

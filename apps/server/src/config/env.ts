@@ -106,6 +106,13 @@ const envSchema = z.object({
   BOUNCED_ADDRESSES: z
     .enum(['skip', 'confirm'], { error: 'BOUNCED_ADDRESSES must be skip or confirm' })
     .default('confirm'),
+  BOUNCE_RETURN_PATH_DOMAIN: z
+    .string()
+    .regex(
+      /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i,
+      'BOUNCE_RETURN_PATH_DOMAIN must be a domain name, such as bounces.example.com',
+    )
+    .optional(),
   SES_SNS_TOPIC_ARN: z
     .string()
     .regex(/^arn:aws[a-z-]*:sns:/, 'SES_SNS_TOPIC_ARN must be an SNS topic ARN (arn:aws:sns:…)')
@@ -222,6 +229,8 @@ export interface Config {
     pollIntervalMs: number;
     /** confirm: a send naming one answers 409 until confirmBounced; skip: it is left out. */
     bouncedAddresses: 'skip' | 'confirm';
+    /** Each e-mail's envelope sender is bounce+<delivery id>@ this (VERP), so its bounce names it; unset: MAIL_FROM. */
+    returnPathDomain: string | undefined;
   };
   /** POST /api/webhooks/email: each provider is off until its setting is. */
   emailWebhooks: {
@@ -386,6 +395,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       imapUrl: e.BOUNCE_IMAP_URL,
       pollIntervalMs: seconds(e.BOUNCE_POLL_INTERVAL) * 1000,
       bouncedAddresses: e.BOUNCED_ADDRESSES,
+      returnPathDomain: e.BOUNCE_RETURN_PATH_DOMAIN?.toLowerCase(),
     },
     emailWebhooks: {
       sesTopicArn: e.SES_SNS_TOPIC_ARN,

@@ -23,6 +23,10 @@ export interface MailMessage {
   text: string;
   html?: string;
   attachments?: MailAttachment[];
+  /** Extra header fields (a provider's metadata, such as Postmark's X-PM-Metadata-*). */
+  headers?: Record<string, string>;
+  /** The envelope sender (MAIL FROM, where bounces go), when it is not the From address: a VERP address. */
+  returnPath?: string;
 }
 
 export interface MailReceipt {
@@ -47,8 +51,9 @@ export function createMailer(options: {
       from: options.from,
     });
     return {
-      async send(message) {
-        const info = await transport.sendMail({ from: options.from, ...message });
+      async send({ returnPath, ...message }) {
+        const envelope = returnPath ? { envelope: { from: returnPath, to: message.to } } : {};
+        const info = await transport.sendMail({ from: options.from, ...message, ...envelope });
         return { messageId: info.messageId, via: 'smtp' };
       },
       close: () => transport.close(),
@@ -56,7 +61,8 @@ export function createMailer(options: {
   }
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
-    async send(message) {
+    // A file has no envelope: the return path goes nowhere.
+    async send({ returnPath: _returnPath, ...message }) {
       const info = await transport.sendMail({ from: options.from, ...message });
       await fs.mkdir(options.outboxDir, { recursive: true });
       const file = path.join(

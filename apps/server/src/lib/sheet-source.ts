@@ -1,12 +1,50 @@
 import fs from 'node:fs/promises';
+import { refuseNonText } from './csv/text-encoding.ts';
 import { openFirstSheetInWorker } from './xlsx/read-sheet-in-worker.ts';
 import type { ReadOptions, SheetReader } from './xlsx/read-sheet.ts';
+import { refuseKnownNonXlsx } from './xlsx/zip.ts';
 
 /** The readers an import has: an .xlsx workbook's first sheet, or a CSV/TSV text file. */
 export type SheetFormat = 'xlsx' | 'csv';
 
-/** Names read as delimited text (.txt is what Excel's 'Unicode Text' saves as). */
-const TEXT_NAME = /\.(csv|tsv|tab|txt)$/i;
+/** The names an import takes; the stored copy keeps the ending. */
+const IMPORT_NAME = /\.(xlsx|csv|tsv)$/i;
+/** Names read as delimited text. */
+const TEXT_NAME = /\.(csv|tsv)$/i;
+/**
+ * Spreadsheet files no reader here takes, with what to do instead. No well-kept library reads them
+ * safely (README, Imports): the person saving the file again is the one sure way.
+ */
+const UNREADABLE: [RegExp, string][] = [
+  [/\.xls$/i, 'Excel 97-2003 (.xls) workbooks cannot be imported'],
+  [/\.(ods|fods)$/i, 'OpenDocument (.ods) spreadsheets cannot be imported'],
+  [/\.numbers$/i, 'Numbers spreadsheets cannot be imported'],
+];
+const SAVE_AGAIN = 'Save the file as .xlsx or .csv and import it again.';
+
+/**
+ * Why a file of this name cannot be imported, or undefined when its name is one an import takes
+ * ('xlsx', 'csv' or 'tsv', its ending as stored). `otherwise`: the answer for a name of no known
+ * spreadsheet kind (the spec's own sentence).
+ */
+export function importFileName(
+  fileName: string,
+  otherwise: string,
+): { ending: string } | { refusal: string } {
+  for (const [name, what] of UNREADABLE)
+    if (name.test(fileName)) return { refusal: `${what}. ${SAVE_AGAIN}` };
+  const ending = IMPORT_NAME.exec(fileName)?.[1];
+  return ending ? { ending: ending.toLowerCase() } : { refusal: otherwise };
+}
+
+/**
+ * The whole-file check an upload gets before it is kept: a workbook's first bytes are a zip archive,
+ * a CSV's are text. Throws an XlsxError saying what the file is instead.
+ */
+export async function refuseUnreadableUpload(path: string, fileName: string): Promise<void> {
+  if ((await sheetFormat(path, fileName)) === 'xlsx') await refuseKnownNonXlsx(path);
+  else await refuseNonText(path);
+}
 
 export interface SheetOptions extends ReadOptions {
   /**
@@ -18,8 +56,8 @@ export interface SheetOptions extends ReadOptions {
 
 /**
  * Which reader a file needs. Its first bytes decide first: a zip archive is read as a workbook
- * whatever its name (a renamed .xlsx is still one). Otherwise its name: .csv, .tsv and .txt are
- * text; anything else goes to the workbook reader, whose whole-file checks word the refusal.
+ * whatever its name (a renamed .xlsx is still one). Otherwise its name: .csv and .tsv are text;
+ * anything else goes to the workbook reader, whose whole-file checks word the refusal.
  */
 export async function sheetFormat(path: string, fileName: string): Promise<SheetFormat> {
   const handle = await fs.open(path, 'r');

@@ -5,6 +5,8 @@ import { SMTPServer } from 'smtp-server';
 
 export interface ReceivedMail {
   to: string[];
+  /** The envelope sender (MAIL FROM): where a bounce goes. */
+  from: string;
   raw: string;
   /** The Message-ID header: one per message the product meant to send, however often it was sent. */
   messageId: string | undefined;
@@ -43,6 +45,7 @@ export async function startSmtpListener(
         const raw = Buffer.concat(chunks).toString('utf8');
         mails.push({
           to: session.envelope.rcptTo.map((r) => r.address),
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           raw,
           messageId: /^Message-ID:\s*(\S+)/im.exec(raw)?.[1],
           at: Date.now(),

@@ -108,10 +108,6 @@ function describe(error: unknown, row: number, line: number): unknown {
       return new XlsxError(
         `${at} opens a quoted cell that is never closed, so the rest of the file would be read as one cell. Add the missing closing quote (") and import again.`,
       );
-    case 'CSV_INVALID_CLOSING_QUOTE':
-      return new XlsxError(
-        `${at} has text right after a quoted cell's closing quote. A quote inside a quoted cell is written twice (""); fix the row and import again.`,
-      );
     case 'CSV_MAX_RECORD_SIZE':
       return new XlsxError(
         `${at} holds more than ${MAX_RECORD_BYTES / 1024 / 1024} MB of text: the file is not a sheet saved as CSV, or a quote is never closed.`,

@@ -203,3 +203,24 @@ async function checkUtf16(file: string, size: number, order: 'le' | 'be'): Promi
   if (pendingHigh) throw lone();
   return size;
 }
+
+/**
+ * The quick check an upload gets before it is kept: the first bytes of a file named .csv or .tsv look
+ * like text. The whole file is checked when it is imported (detectEncoding).
+ */
+export async function refuseNonText(file: string): Promise<void> {
+  const head = await readHead(file, 8192);
+  if (head.length === 0 || (head.length === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf))
+    throw new XlsxError('The file is empty.');
+  if (head.length >= 4 && head.readUInt32BE(0) === 0xd0cf11e0) {
+    throw new XlsxError(
+      'The file is an Excel 97-2003 (.xls) workbook, whatever its name says. Save the file as .xlsx or .csv and import it again.',
+    );
+  }
+  const utf16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
+  if (!utf16 && head.includes(0)) {
+    throw new XlsxError(
+      'The file is not a text file (it holds NUL bytes): it may be a workbook or another binary file with a .csv name. Import the .xlsx itself, or save the sheet as CSV.',
+    );
+  }
+}

@@ -15,6 +15,8 @@ export interface BounceMailboxSettings {
   pollIntervalMs: number;
   /** The right-hand side of our Message-IDs. */
   messageIdDomain: string;
+  /** BOUNCE_RETURN_PATH_DOMAIN: the domain of our VERP envelope senders (bounce+<delivery id>@…). */
+  returnPathDomain?: string | undefined;
 }
 
 /** What one poll did with the messages it read. */
@@ -123,7 +125,7 @@ export class BounceMailbox {
             ? ((await client.fetchOne(String(uid), { source: true }, { uid: true })) || undefined)?.source
             : undefined;
         const report = source
-          ? await readBounce(source, this.settings.messageIdDomain)
+          ? await readBounce(source, this.settings.messageIdDomain, this.settings.returnPathDomain)
           : ({ kind: 'unreadable', why: `larger than ${MAX_REPORT_BYTES} bytes` } as const);
         if (report.kind === 'bounce') {
           // A report naming several of our messages (one per recipient) applies to each.

@@ -31,9 +31,13 @@ const DAEMON_SENDER = /^(mailer-daemon|postmaster)@/i;
  * usual non-standard notices (a mailer-daemon's text quoting the returned headers). The delivery is
  * found by our Message-ID, `<delivery id@messageIdDomain>`, in the returned headers, an
  * Original-Message-ID field, In-Reply-To or References, else in the notice's text; or by a VERP
- * address (`anything+<delivery id>@messageIdDomain`) it was sent back to.
+ * address (`bounce+<delivery id>@` the return path domain, or messageIdDomain) it was sent back to.
  */
-export async function readBounce(source: Buffer, messageIdDomain: string): Promise<BounceReport> {
+export async function readBounce(
+  source: Buffer,
+  messageIdDomain: string,
+  returnPathDomain?: string,
+): Promise<BounceReport> {
   if (source.length > MAX_REPORT_BYTES)
     return { kind: 'unreadable', why: `larger than ${MAX_REPORT_BYTES} bytes` };
   let mail: ParsedMail;
@@ -65,7 +69,7 @@ export async function readBounce(source: Buffer, messageIdDomain: string): Promi
   } else if (!BOUNCE_SUBJECT.test(mail.subject ?? '') && !DAEMON_SENDER.test(from)) {
     return { kind: 'not-a-bounce', why: 'neither a delivery report nor a mailer-daemon notice' };
   }
-  const deliveryIds = findDeliveryIds(mail, fields, messageIdDomain);
+  const deliveryIds = findDeliveryIds(mail, fields, messageIdDomain, returnPathDomain ?? messageIdDomain);
   if (deliveryIds.length === 0)
     return { kind: 'unreadable', why: `it names no message of ours (no Message-ID @${messageIdDomain})` };
   const status = (fields.get('status') ?? []).find((s) => /^[245]\.\d{1,3}\.\d{1,3}$/.test(s));
@@ -97,8 +101,13 @@ function readFields(text: string): Map<string, string[]> {
   return fields;
 }
 
-function findDeliveryIds(mail: ParsedMail, fields: Map<string, string[]>, domain: string): string[] {
-  const ours = new RegExp(`<([0-9a-zA-Z-]{1,64})@${domain.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}>`, 'gi');
+function findDeliveryIds(
+  mail: ParsedMail,
+  fields: Map<string, string[]>,
+  domain: string,
+  verpDomain: string,
+): string[] {
+  const ours = new RegExp(`<([0-9a-zA-Z-]{1,64})@${escapeRegExp(domain)}>`, 'gi');
   const idsIn = (text: string) => [...text.matchAll(ours)].map((m) => m[1]!.toLowerCase());
   const returned = mail.attachments
     .filter((a) =>
@@ -119,7 +128,10 @@ function findDeliveryIds(mail: ParsedMail, fields: Map<string, string[]>, domain
     ...references,
   ].flatMap(idsIn);
   if (candidates.length > 0) return [...new Set(candidates)];
-  const verp = new RegExp(`\\+([0-9a-zA-Z-]{1,64})@${domain.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'i');
+  const verp = new RegExp(
+    `\\+([0-9a-zA-Z-]{1,64})@(${escapeRegExp(domain)}|${escapeRegExp(verpDomain)})$`,
+    'i',
+  );
   const verpIds = [...addressesOf(mail.to), ...addressesOf(mail.headers.get('delivered-to') as AddressObject)]
     .map((address) => verp.exec(address)?.[1]?.toLowerCase())
     .filter((id): id is string => id !== undefined);
@@ -130,6 +142,8 @@ function findDeliveryIds(mail: ParsedMail, fields: Map<string, string[]>, domain
   ].join('\n');
   return [...new Set(idsIn(quoted))];
 }
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function addressesOf(value: AddressObject | AddressObject[] | undefined): string[] {
   if (!value || typeof value !== 'object') return [];

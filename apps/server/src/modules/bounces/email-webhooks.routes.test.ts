@@ -250,6 +250,11 @@ describe('POST /api/webhooks/email', () => {
     expect((await delivery(id)).status).toBe('sent');
     expect((await t.app.inject(postmarkRequest(event))).json()).toMatchObject({ applied: 1 });
     expect((await delivery(id)).status).toBe('bounced');
+    // The metadata key as our X-Pm-Metadata-Delivery header names it.
+    const other = await sentMail('pm2@example.org');
+    const capitalised = { ...event, ID: 43, Email: 'pm2@example.org', Metadata: { Delivery: other } };
+    expect((await t.app.inject(postmarkRequest(capitalised))).json()).toMatchObject({ applied: 1 });
+    expect((await delivery(other)).status).toBe('bounced');
   });
 
   it('answers 404 for each provider until its setting is set', async () => {

@@ -303,9 +303,11 @@ export class EmailWebhooks {
           ? 'bounce'
           : undefined;
     if (!kind) return [];
-    // Postmark names its own MessageID; ours comes back in the Metadata we send or the returned content.
+    // Postmark names its own MessageID; ours comes back in the Metadata we send (the X-PM-Metadata-delivery
+    // header, whose name the mailer writes as X-Pm-Metadata-Delivery: any case) or the returned content.
+    const metadata = Object.entries(event.Metadata ?? {}).find(([key]) => key.toLowerCase() === 'delivery');
     const deliveryId =
-      this.deliveryIdIn(`<${String(event.Metadata?.delivery ?? '')}@${this.options.messageIdDomain}>`) ||
+      this.deliveryIdIn(`<${String(metadata?.[1] ?? '')}@${this.options.messageIdDomain}>`) ||
       this.deliveryIdIn(event.Content);
     return [
       {

@@ -22,6 +22,7 @@ beforeEach(async () => {
     WHATSAPP_MODE: 'session', // free-form document messages, as these tests read them
     WHATSAPP_APP_SECRET: APP_SECRET,
     WHATSAPP_VERIFY_TOKEN: 'verify-me',
+    BOUNCE_RETURN_PATH_DOMAIN: 'bounces.example.com',
   });
   asha = await signUp(t.app, 'asha');
   ravi = await signUp(t.app, 'ravi');
@@ -84,6 +85,10 @@ describe('sending notices', () => {
       'customer3@example.com',
     ]);
     for (const mail of smtp.mails) {
+      // Our delivery id three ways: the Message-ID, Postmark's metadata and the VERP envelope sender.
+      const id = /^<([0-9a-f-]{36})@/.exec(mail.messageId ?? '')?.[1];
+      expect(mail.raw).toMatch(new RegExp(`^X-PM-Metadata-delivery: ${id}\r?$`, 'im'));
+      expect(mail.from).toBe(`bounce+${id}@bounces.example.com`);
       expect(mail.raw).toContain('Content-Type: application/pdf');
       expect(mail.raw).toMatch(/filename="?loanNo-\d custName-\d\.pdf/);
     }

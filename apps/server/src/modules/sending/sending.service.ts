@@ -1,9 +1,10 @@
 import type { EventEmitter } from 'node:events';
+import { z } from 'zod';
 import type { SendResult } from '@notice-desk/contract/sending';
 import type { Database } from '../../db/database.ts';
 import type { Channel, DeliveryStatus, RecordKind } from '../../db/schema.ts';
 import { PermanentJobError, RetryAtError, type JobContext } from '../../jobs/job-runner.ts';
-import * as jobs from '../../jobs/jobs.repository.ts';
+import { defineJob, enqueue } from '../../jobs/job-definition.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Mailer } from '../../lib/mailer.ts';
@@ -40,7 +41,12 @@ import { whatsappTemplatesOf } from '../templates/templates.repository.ts';
 import * as undeliverable from '../bounces/undeliverable.repository.ts';
 import * as deliveries from './deliveries.repository.ts';
 
-export const SEND_JOB = 'send';
+export const sendJobPayload = z.object({
+  kind: z.enum(['notice', 'credit-card']),
+  deliveryIds: z.array(z.string().min(1)).min(1),
+});
+export type SendJobPayload = z.infer<typeof sendJobPayload>;
+export const SEND_JOB = defineJob('send', sendJobPayload);
 /** 2 s, 4 s … 256 s, then 5 min: a provider may be away for about 20 minutes before a send gives up. */
 const SEND_ATTEMPTS = 10;
 /** How long send-mail waits for its deliveries before answering with what it knows. */
@@ -78,6 +84,8 @@ export interface SendingDeps {
   where?: DocumentLocale;
   /** The right-hand side of each e-mail's Message-ID (the app's host name). */
   messageIdDomain: string;
+  /** BOUNCE_RETURN_PATH_DOMAIN: each e-mail's envelope sender is bounce+<delivery id>@ this (VERP). */
+  returnPathDomain?: string | undefined;
   onEnqueued: () => void;
   /** The approved WhatsApp template each kind goes with (template mode), checked before a send claims. */
   approvedTemplates: ApprovedTemplatesService;
@@ -150,7 +158,7 @@ export class SendingService {
       if (again.size > 0) {
         const keys = [...again];
         await deliveries.releaseFinished(trx, keys);
-        for (const abandoned of await deliveries.findAbandoned(trx, keys, SEND_JOB))
+        for (const abandoned of await deliveries.findAbandoned(trx, keys, SEND_JOB.name))
           await deliveries.advanceStatus(trx, abandoned, 'failed', now, {
             error: 'Its send gave up before an answer was recorded; a resend sent it anew.',
           });
@@ -321,8 +329,7 @@ export class SendingService {
 
   private enqueue(db: Database, ownerId: string, kind: RecordKind, deliveryIds: string[]): Promise<string> {
     // Each send is its own subject: sends never wait for one another, unlike one owner's imports.
-    return jobs.enqueueJob(db, {
-      kind: SEND_JOB,
+    return enqueue(db, SEND_JOB, {
       ownerId,
       subject: `send:${newId()}`,
       payload: { kind, deliveryIds },
@@ -376,11 +383,7 @@ export class SendingService {
   }
 
   /** The send job: every delivery still queued is sent; those asked to wait make the job retry later. */
-  async runSendJob(context: JobContext): Promise<void> {
-    const { kind, deliveryIds } = JSON.parse(context.job.payload) as {
-      kind: RecordKind;
-      deliveryIds: string[];
-    };
+  async runSendJob(context: JobContext, { kind, deliveryIds }: SendJobPayload): Promise<void> {
     const info = recordKinds[kind];
     const pending = (await deliveries.findDeliveries(this.deps.db, deliveryIds)).filter(
       (d) => d.status === 'queued' && d.active_key,
@@ -545,6 +548,13 @@ export class SendingService {
             .replace(/\s+/g, ' ')
             .trim(),
           attachments: [{ filename, content: pdf, contentType: 'application/pdf' }],
+          // Postmark rewrites the Message-ID: its webhook events name the delivery by this metadata.
+          headers: { 'X-PM-Metadata-delivery': delivery.id },
+          // A DSN goes to the envelope sender: with our own VERP address, the bounce names its delivery
+          // even when a relay rewrote the Message-ID and the DSN quotes none of our headers.
+          ...(this.deps.returnPathDomain && {
+            returnPath: `bounce+${delivery.id}@${this.deps.returnPathDomain}`,
+          }),
         });
         return { status: receipt.via === 'outbox' ? 'outbox' : 'sent', messageId: receipt.messageId };
       } catch (err) {

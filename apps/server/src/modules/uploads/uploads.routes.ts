@@ -4,10 +4,10 @@ import type { App, AppContext } from '../../app-context.ts';
 import { readUploadForm } from '../../plugins/upload-form.ts';
 
 /** The form the route reads, for the API description (the route streams it; see readUploadForm). */
-const uploadForm = z.object({ file: z.file().describe('The .xlsx workbook to import.') });
+const uploadForm = z.object({ file: z.file().describe('The .xlsx workbook, or .csv/.tsv file, to import.') });
 
 export function uploadsRoutes(app: App, { uploads, guards }: AppContext): void {
-  /** Multipart: file (an .xlsx), type, name. Answers the stored name to start an import with. */
+  /** Multipart: file (an .xlsx, .csv or .tsv), type, name. Answers the stored name to start an import with. */
   app.post(
     '/temporary-upload',
     {
@@ -15,9 +15,9 @@ export function uploadsRoutes(app: App, { uploads, guards }: AppContext): void {
       config: { multipartForm: uploadForm },
       schema: {
         tags: ['uploads'],
-        summary: 'Upload an .xlsx to import',
+        summary: 'Upload an .xlsx, .csv or .tsv to import',
         description:
-          'Stores an .xlsx file (multipart/form-data, field file) for the caller and answers its stored name in data; start the import with it. A file that is not an .xlsx, or too large, is refused.',
+          'Stores an .xlsx, .csv or .tsv file (multipart/form-data, field file) for the caller and answers its stored name in data; start the import with it. A file of another kind (.xls and .ods included: save them as .xlsx or .csv), one whose content is not what its name says, or one too large, is refused.',
       },
     },
     async (req): Promise<TemporaryUploadResponse> => {

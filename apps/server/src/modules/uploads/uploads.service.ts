@@ -3,9 +3,9 @@ import type { Readable } from 'node:stream';
 import type { Database } from '../../db/database.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import type { FileStore } from '../../lib/storage.ts';
+import { importFileName, refuseUnreadableUpload } from '../../lib/sheet-source.ts';
 import { nowIso } from '../../lib/time.ts';
 import { XlsxError } from '../../lib/xlsx/xlsx-error.ts';
-import { refuseKnownNonXlsx } from '../../lib/xlsx/zip.ts';
 import * as uploads from './uploads.repository.ts';
 
 export interface IncomingFile {
@@ -15,7 +15,7 @@ export interface IncomingFile {
 
 export const uploadKey = (ownerId: string, storedName: string) => `uploads/${ownerId}/${storedName}`;
 
-/** Keeps uploaded .xlsx files under random names, each readable only by its uploader. */
+/** Keeps uploaded .xlsx, .csv and .tsv files under random names, each readable only by its uploader. */
 export class UploadsService {
   constructor(
     private readonly db: Database,
@@ -24,13 +24,12 @@ export class UploadsService {
   ) {}
 
   async save(ownerId: string, file: IncomingFile): Promise<{ storedName: string; originalName: string }> {
-    if (!/\.xlsx$/i.test(file.filename)) {
+    const name = importFileName(file.filename, 'Please upload an Excel file (.xlsx).');
+    if ('refusal' in name) {
       file.stream.resume();
-      throw badRequest('Please upload an Excel file (.xlsx).', {
-        file: 'Please upload an Excel file (.xlsx).',
-      });
+      throw badRequest(name.refusal, { file: name.refusal });
     }
-    const storedName = `${randomBytes(16).toString('base64url')}.xlsx`;
+    const storedName = `${randomBytes(16).toString('base64url')}.${name.ending}`;
     const key = uploadKey(ownerId, storedName);
     const tooLarge = () =>
       new AppError(
@@ -50,7 +49,7 @@ export class UploadsService {
       throw tooLarge();
     }
     try {
-      await refuseKnownNonXlsx(this.store.localPath(key));
+      await refuseUnreadableUpload(this.store.localPath(key), file.filename);
     } catch (err) {
       await this.store.remove(key);
       if (err instanceof XlsxError) throw badRequest(err.message, { file: err.message });

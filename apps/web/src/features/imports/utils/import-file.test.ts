@@ -8,15 +8,25 @@ describe('import file checks', () => {
     expect(importFileError(null)).toBe('Please select a file.');
   });
 
-  it("refuses a name not ending in .xlsx: 'Please upload an Excel file (.xlsx).'", () => {
-    for (const name of ['notices.csv', 'notices.xls', 'notices.xlsx.csv', 'notices']) {
+  it("refuses a name not ending in .xlsx, .csv or .tsv: 'Please upload an Excel file (.xlsx).'", () => {
+    for (const name of ['notices.txt', 'notices.xlsx.pdf', 'notices.csvx', 'notices']) {
       expect(importFileError(file(name))).toBe('Please upload an Excel file (.xlsx).');
     }
   });
 
-  it('accepts an .xlsx name, whatever its case', () => {
-    expect(importFileError(file('notices.xlsx'))).toBeNull();
-    expect(importFileError(file('NOTICES.XLSX'))).toBeNull();
+  it('tells an .xls or .ods how to save it instead', () => {
+    expect(importFileError(file('notices.xls'))).toBe(
+      'Excel 97-2003 (.xls) workbooks cannot be imported. Save the file as .xlsx or .csv and import it again.',
+    );
+    expect(importFileError(file('notices.ODS'))).toBe(
+      'OpenDocument (.ods) spreadsheets cannot be imported. Save the file as .xlsx or .csv and import it again.',
+    );
+  });
+
+  it('accepts an .xlsx, .csv or .tsv name, whatever its case', () => {
+    for (const name of ['notices.xlsx', 'NOTICES.XLSX', 'notices.csv', 'Notices.TSV']) {
+      expect(importFileError(file(name))).toBeNull();
+    }
   });
 
   it('shows the size in MB with 2 decimals', () => {
@@ -32,11 +42,14 @@ describe('import names', () => {
     expect(campaignNameFor('march.xlsx', '  ')).toBe('march');
     expect(campaignNameFor('march.xlsx', 'March notices')).toBe('March notices');
     expect(campaignNameFor('march.xlsx', 'March notices.xlsx')).toBe('March notices');
+    expect(campaignNameFor('march.csv', '')).toBe('march');
   });
 
-  it('sends the rename as an .xlsx name with the upload, else the file name', () => {
+  it("sends the rename with the file's own ending with the upload, else the file name", () => {
     expect(uploadNameFor('march.xlsx', '')).toBe('march.xlsx');
     expect(uploadNameFor('march.xlsx', 'April')).toBe('April.xlsx');
     expect(uploadNameFor('march.xlsx', 'April.xlsx')).toBe('April.xlsx');
+    expect(uploadNameFor('march.csv', 'April')).toBe('April.csv');
+    expect(uploadNameFor('march.tsv', 'April.xlsx')).toBe('April.tsv');
   });
 });

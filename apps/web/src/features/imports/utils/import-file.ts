@@ -4,12 +4,27 @@ export const importFileMessages = {
   notExcel: 'Please upload an Excel file (.xlsx).',
 } as const;
 
-const XLSX = /\.xlsx$/i;
+/** The endings an import takes: an .xlsx workbook, or the sheet saved as CSV or TSV. */
+const IMPORT_FILE = /\.(xlsx|csv|tsv)$/i;
+/** The file picker's filter. */
+export const importFileAccept = '.xlsx,.csv,.tsv';
 
-/** The spec's check of the chosen file: there is one, and its name ends in .xlsx. */
+/** Spreadsheet files the server cannot read, with the way out (the server says the same). */
+const unreadable: [RegExp, string][] = [
+  [/\.xls$/i, 'Excel 97-2003 (.xls) workbooks cannot be imported'],
+  [/\.(ods|fods)$/i, 'OpenDocument (.ods) spreadsheets cannot be imported'],
+  [/\.numbers$/i, 'Numbers spreadsheets cannot be imported'],
+];
+
+/**
+ * The spec's check of the chosen file: there is one, and its name ends in .xlsx (or .csv/.tsv). An
+ * .xls or .ods is told how to save it instead.
+ */
 export function importFileError(file: File | null): string | null {
   if (!file) return importFileMessages.missing;
-  if (!XLSX.test(file.name)) return importFileMessages.notExcel;
+  const kind = unreadable.find(([name]) => name.test(file.name));
+  if (kind) return `${kind[1]}. Save the file as .xlsx or .csv and import it again.`;
+  if (!IMPORT_FILE.test(file.name)) return importFileMessages.notExcel;
   return null;
 }
 
@@ -20,15 +35,21 @@ export function fileSizeInMb(bytes: number): string {
 
 /**
  * The name the import's campaign (history entry) gets: the rename when one is typed, else the
- * file's name, either way without the .xlsx ending.
+ * file's name, either way without the .xlsx (or .csv/.tsv) ending.
  */
 export function campaignNameFor(fileName: string, rename: string): string {
-  return (rename.trim() || fileName).replace(XLSX, '').trim();
+  return (rename.trim() || fileName).replace(IMPORT_FILE, '').trim();
 }
 
-/** The file name sent with the upload: the rename (kept an .xlsx name) or the file's own name. */
+/**
+ * The file name sent with the upload: the rename (given the file's own ending, which tells the
+ * server how to read it) or the file's own name.
+ */
 export function uploadNameFor(fileName: string, rename: string): string {
   const renamed = rename.trim();
   if (!renamed) return fileName;
-  return XLSX.test(renamed) ? renamed : `${renamed}.xlsx`;
+  const ending = IMPORT_FILE.exec(fileName)?.[0] ?? '.xlsx';
+  return renamed.toLowerCase().endsWith(ending.toLowerCase())
+    ? renamed
+    : `${renamed.replace(IMPORT_FILE, '')}${ending}`;
 }
