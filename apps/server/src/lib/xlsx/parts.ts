@@ -88,9 +88,11 @@ export async function findWorkbookParts(zip: ZipArchive): Promise<WorkbookParts>
   const related = (type: string, conventional: string) => {
     const rel = [...rels.values()].find((r) => r.type === type);
     if (!rel) return zip.find(`${folder}${conventional}`);
-    if (!rel.entry) {
+    // Without styles every cell reads as General, as Excel repairs such a file; without the shared
+    // strings every text cell would read as empty, which no import may do silently.
+    if (!rel.entry && type === 'sharedStrings') {
       throw new XlsxError(
-        `The workbook's ${type === 'styles' ? 'styles' : 'shared strings'} should be in ${shorten(rel.part, 80)}, which the file does not have: the file is damaged. Open it in Excel and save it again.`,
+        `The workbook's shared strings should be in ${shorten(rel.part, 80)}, which the file does not have: the file is damaged. Open it in Excel and save it again.`,
       );
     }
     return rel.entry;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deflatedRepeat, sheetXml, workbookOf } from '../../test/xlsx.ts';
+import { deflatedRepeat, sheetXml, workbookOf, zipOf as zipOfParts } from '../../test/xlsx.ts';
 import { fixtureRows, writeFixture } from './fixtures/make-fixture.ts';
 import { openFirstSheetInWorker, type IsolationOptions } from './read-sheet-in-worker.ts';
 import { openFirstSheet, type CellProblem, type ReadOptions } from './read-sheet.ts';
@@ -517,6 +517,452 @@ describe('hostile workbooks: refused with a clear message, or a problem of the c
       const { rows, problems } = await readInWorker(data);
       expect(problems).toEqual([]);
       expect(rows[0]).toEqual(['😀\n😀']);
+    });
+  });
+});
+
+describe('markup, parts and cell types as any writer may write them (main thread)', () => {
+  const MAIN = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+  const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+  const PKG = 'http://schemas.openxmlformats.org/package/2006/relationships';
+  let n = 0;
+
+  /** A workbook of the given parts; `undefined` leaves a part out. */
+  function workbook(parts: Record<string, string | Buffer | undefined>): string {
+    const file = path.join(dir, `parts-${n++}.xlsx`);
+    const entries = Object.entries(parts).flatMap(([name, data]) =>
+      data === undefined ? [] : [{ name, data: Buffer.from(data) }],
+    );
+    fs.writeFileSync(file, zipOfParts(entries));
+    return file;
+  }
+  const rels = (...list: [id: string, type: string, target: string][]) =>
+    `<Relationships xmlns="${PKG}">${list
+      .map(([id, type, target]) => `<Relationship Id="${id}" Type="${REL}/${type}" Target="${target}"/>`)
+      .join('')}</Relationships>`;
+  const book = (sheets: string, extra = '') =>
+    `<workbook xmlns="${MAIN}" xmlns:r="${REL}">${extra}<sheets>${sheets}</sheets></workbook>`;
+  const sheetOf = (rows: string) => `<worksheet xmlns="${MAIN}"><sheetData>${rows}</sheetData></worksheet>`;
+  /** A standard workbook: one sheet of `rows`, optional shared strings and styles, any part replaced. */
+  const standard = (
+    rows: string,
+    {
+      strings,
+      styles,
+      ...replaced
+    }: { strings?: string; styles?: string } & Record<string, string | undefined> = {},
+  ) =>
+    workbook({
+      '_rels/.rels': rels(['rId1', 'officeDocument', 'xl/workbook.xml']),
+      'xl/workbook.xml': book('<sheet name="Data" sheetId="1" r:id="rId1"/>'),
+      'xl/_rels/workbook.xml.rels': rels(
+        ['rId1', 'worksheet', 'worksheets/sheet1.xml'],
+        ...(strings === undefined
+          ? []
+          : [['rId2', 'sharedStrings', 'sharedStrings.xml'] as [string, string, string]]),
+        ...(styles === undefined ? [] : [['rId3', 'styles', 'styles.xml'] as [string, string, string]]),
+      ),
+      'xl/worksheets/sheet1.xml': sheetOf(rows),
+      'xl/sharedStrings.xml': strings === undefined ? undefined : `<sst xmlns="${MAIN}">${strings}</sst>`,
+      'xl/styles.xml':
+        styles === undefined ? undefined : `<styleSheet xmlns="${MAIN}">${styles}</styleSheet>`,
+      ...replaced,
+    });
+  async function read(file: string) {
+    const reader = await openFirstSheet(file, limits);
+    const rows: string[][] = [];
+    const problems: (CellProblem & { row: number })[] = [];
+    try {
+      for await (const row of reader.rows) {
+        rows[row.rowNumber - 1] = row.cells;
+        for (const p of row.problems ?? []) problems.push({ row: row.rowNumber, ...p });
+      }
+    } finally {
+      reader.close();
+    }
+    return { rows, problems, sheetName: reader.sheetName };
+  }
+  const refused = async (file: string, message: RegExp) => {
+    const reading = read(file);
+    await expect(reading).rejects.toThrow(message);
+    await expect(reading).rejects.toBeInstanceOf(XlsxError);
+  };
+  const s = (i: number, ref: string) => `<c r="${ref}" t="s"><v>${i}</v></c>`;
+
+  describe('markup', () => {
+    it('any namespace prefix (the Open XML SDK writes x:), in every part', async () => {
+      const x = `xmlns:x="${MAIN}"`;
+      const file = workbook({
+        '_rels/.rels': rels(['R1', 'officeDocument', '/xl/workbook.xml']),
+        'xl/workbook.xml': `<x:workbook ${x} xmlns:rel="${REL}"><x:sheets><x:sheet name="Data" sheetId="1" rel:id="R9"/></x:sheets></x:workbook>`,
+        'xl/_rels/workbook.xml.rels': rels(
+          ['R9', 'worksheet', '/xl/worksheets/sheet.xml'],
+          ['R7', 'sharedStrings', '/xl/sharedStrings.xml'],
+        ),
+        'xl/worksheets/sheet.xml': `<x:worksheet ${x}><x:sheetData><x:row r="1"><x:c r="A1" t="x"><x:v>ignored</x:v></x:c><x:c r="B1" t="s"><x:v>0</x:v></x:c><x:c r="C1" t="s"><x:v>1</x:v></x:c></x:row></x:sheetData></x:worksheet>`,
+        'xl/sharedStrings.xml': `<ss:sst xmlns:ss="${MAIN}"><ss:si><ss:t>Asha</ss:t></ss:si><ss:si><ss:r><ss:t>Ku</ss:t></ss:r><ss:r><ss:t>mar</ss:t></ss:r></ss:si></ss:sst>`,
+      });
+      expect((await read(file)).rows).toEqual([['ignored', 'Asha', 'Kumar']]);
+    });
+
+    it('single and double quotes, CDATA, comments and processing instructions', async () => {
+      const file = standard(
+        `<row r='1'><!-- a comment --><c r='A1' t='s'><v>0</v></c><?pi data?><c r="B1" t='inlineStr'><is><t><![CDATA[<b>&amp;</b>]]> and <!-- x -->more</t></is></c><c r='C1' t="str"><v>a<![CDATA[]]>b<?x?>c</v></c></row>`,
+        { strings: `<si><t><![CDATA[R&D ]]>&amp; co</t></si>` },
+      );
+      expect((await read(file)).rows).toEqual([['R&D & co', '<b>&amp;</b> and more', 'abc']]);
+    });
+
+    it('valid character references in every kind of text', async () => {
+      const file = standard(
+        '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="inlineStr"><is><t>&#x41;&#66;&lt;&gt;&quot;&apos;</t></is></c><c r="C1" t="str"><v>&#x1F600;</v></c></row>',
+        { strings: '<si><t>M&#xFC;ller &amp; Co</t></si>' },
+      );
+      expect((await read(file)).rows).toEqual([['Müller & Co', 'AB<>"\'', '😀']]);
+    });
+
+    it.each([
+      ['<si> then a line break', '<si>\n<t>one</t></si><si\n><t>two</t></si><si\t><t>three</t></si>'],
+      ['<si> with an attribute', '<si x="1"><t>one</t></si><si><t>two</t></si><si><t>three</t></si>'],
+      ['<si/> that is empty, then items', '<si><t>one</t></si><si><t>two</t></si><si><t>three</t></si><si/>'],
+    ])('%s: no later string is shifted', async (_, strings) => {
+      const file = standard(`<row r="1">${s(0, 'A1')}${s(1, 'B1')}${s(2, 'C1')}</row>`, { strings });
+      expect((await read(file)).rows).toEqual([['one', 'two', 'three']]);
+    });
+
+    it('CR LF and lone CR become LF, whether literal, a reference or Excel’s escape', async () => {
+      const file = standard(
+        `<row r="1">${s(0, 'A1')}<c r="B1" t="inlineStr"><is><t>a&#13;&#10;b&#13;c</t></is></c><c r="C1" t="str"><v>x_x000D_\r\ny</v></c></row>`,
+        { strings: '<si><t>one\r\ntwo\rthree</t></si>' },
+      );
+      expect((await read(file)).rows).toEqual([['one\ntwo\nthree', 'a\nb\nc', 'x\ny']]);
+    });
+
+    it('xml:space: runs without it lose their outer white space, as Excel shows them; preserved runs keep it', async () => {
+      const file = standard(`<row r="1">${s(0, 'A1')}${s(1, 'B1')}${s(2, 'C1')}</row>`, {
+        strings:
+          '<si><r><t>Bold </t></r><r><t> plain</t></r></si>' +
+          '<si><r><t xml:space="preserve">Bold </t></r><r><t>plain</t></r></si>' +
+          '<si><r><t>a</t></r><r><t> </t></r><r><t>b</t></r></si>',
+      });
+      expect((await read(file)).rows).toEqual([['Boldplain', 'Bold plain', 'a b']]);
+    });
+
+    it.each([
+      [
+        'an undefined entity (&nbsp;)',
+        '<t>a&nbsp;b</t>',
+        /sheet1\.xml is not well-formed XML \(undefined entity\)/,
+      ],
+      ['a bare ampersand', '<t>R&D</t>', /sheet1\.xml is not well-formed XML/],
+      [
+        'a bad reference in an attribute',
+        '<t>x</t>',
+        /sheet1\.xml is not well-formed XML \(malformed character entity\)/,
+      ],
+    ])('%s is refused, naming the part', async (what, text, message) => {
+      const cell = what.includes('attribute')
+        ? `<c r="A1" t="inlineStr" s="&#0;"><is>${text}</is></c>`
+        : `<c r="A1" t="inlineStr"><is>${text}</is></c>`;
+      await refused(standard(`<row r="1">${cell}</row>`), message);
+    });
+
+    it('a DOCTYPE (entity expansion) is refused', async () => {
+      const file = standard('', {
+        'xl/worksheets/sheet1.xml': `<!DOCTYPE worksheet [<!ENTITY a "aaaaaaaaaa">]><worksheet xmlns="${MAIN}"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>&a;</t></is></c></row></sheetData></worksheet>`,
+      });
+      await refused(file, /sheet1\.xml has a DOCTYPE declaration/);
+    });
+  });
+
+  describe('parts, found through the relationships, without regard to case', () => {
+    it('xl/SharedStrings.xml with a capital S', async () => {
+      const file = workbook({
+        'xl/workbook.xml': book('<sheet name="Data" sheetId="1" r:id="rId1"/>'),
+        'xl/_rels/workbook.xml.rels': rels(
+          ['rId1', 'worksheet', 'worksheets/sheet1.xml'],
+          ['rId2', 'sharedStrings', 'sharedStrings.xml'],
+        ),
+        'xl/worksheets/sheet1.xml': sheetOf(`<row r="1">${s(0, 'A1')}</row>`),
+        'xl/SharedStrings.xml': `<sst xmlns="${MAIN}"><si><t>Asha</t></si></sst>`,
+      });
+      expect((await read(file)).rows).toEqual([['Asha']]);
+    });
+
+    it('parts outside xl/, relative and absolute targets, names in another case than the zip’s', async () => {
+      const file = workbook({
+        '[Content_Types].xml': `<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override PartName="/Book/Main.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>`,
+        '_RELS/.rels': rels(['rId1', 'officeDocument', 'book/main.xml']),
+        'Book/Main.xml': book('<sheet name="Loans" sheetId="1" r:id="a"/>'),
+        'Book/_rels/Main.xml.rels': rels(
+          ['a', 'worksheet', '../Data/Loans%20Sheet.xml'],
+          ['b', 'sharedStrings', '/book/strings.xml'],
+        ),
+        'data/loans sheet.xml': sheetOf(`<row r="1">${s(0, 'A1')}</row>`),
+        'book/STRINGS.xml': `<sst xmlns="${MAIN}"><si><t>found</t></si></sst>`,
+      });
+      expect(await read(file)).toMatchObject({ rows: [['found']], sheetName: 'Loans' });
+    });
+
+    it('strict OOXML namespaces and relationship types', async () => {
+      const strict = 'http://purl.oclc.org/ooxml';
+      const strictRels = (...list: [string, string, string][]) =>
+        `<Relationships xmlns="${PKG}">${list.map(([id, type, target]) => `<Relationship Id="${id}" Type="${strict}/officeDocument/relationships/${type}" Target="${target}"/>`).join('')}</Relationships>`;
+      const file = workbook({
+        '_rels/.rels': strictRels(['rId1', 'officeDocument', 'xl/workbook.xml']),
+        'xl/workbook.xml': `<workbook xmlns="${strict}/spreadsheetml/main" xmlns:r="${strict}/officeDocument/relationships"><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+        'xl/_rels/workbook.xml.rels': strictRels(['rId1', 'worksheet', 'worksheets/sheet1.xml']),
+        'xl/worksheets/sheet1.xml': `<worksheet xmlns="${strict}/spreadsheetml/main"><sheetData><row r="1"><c r="A1" t="d"><v>2024-05-12</v></c></row></sheetData></worksheet>`,
+      });
+      expect((await read(file)).rows).toEqual([['12-05-2024']]);
+    });
+
+    it('a zip whose main part is a Word document is no workbook', async () => {
+      const file = workbook({
+        '[Content_Types].xml': `<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
+        '_rels/.rels': rels(['rId1', 'officeDocument', 'word/document.xml']),
+        'word/document.xml': '<document/>',
+      });
+      await refused(file, /zip archive but not an \.xlsx workbook/);
+    });
+  });
+
+  describe('which sheet: the first visible worksheet in tab order', () => {
+    const tabs = (sheets: string, relsList: [string, string, string][], extra: Record<string, string> = {}) =>
+      workbook({
+        'xl/workbook.xml': book(sheets),
+        'xl/_rels/workbook.xml.rels': rels(...relsList),
+        'xl/worksheets/sheet1.xml': sheetOf(
+          '<row r="1"><c r="A1" t="inlineStr"><is><t>first</t></is></c></row>',
+        ),
+        'xl/worksheets/sheet2.xml': sheetOf(
+          '<row r="1"><c r="A1" t="inlineStr"><is><t>second</t></is></c></row>',
+        ),
+        'xl/chartsheets/sheet1.xml': `<chartsheet xmlns="${MAIN}"/>`,
+        ...extra,
+      });
+
+    it.each([
+      [
+        'a hidden first tab',
+        '<sheet name="Lookup" sheetId="1" state="hidden" r:id="r1"/><sheet name="Data" sheetId="2" r:id="r2"/>',
+      ],
+      [
+        'a very hidden first tab',
+        '<sheet name="Lookup" sheetId="1" state="veryHidden" r:id="r1"/><sheet name="Data" sheetId="2" r:id="r2"/>',
+      ],
+      [
+        'tab order, not sheet ids',
+        '<sheet name="Data" sheetId="9" r:id="r2"/><sheet name="Lookup" sheetId="1" r:id="r1"/>',
+      ],
+    ])('%s', async (_, sheets) => {
+      const file = tabs(sheets, [
+        ['r1', 'worksheet', 'worksheets/sheet1.xml'],
+        ['r2', 'worksheet', 'worksheets/sheet2.xml'],
+      ]);
+      expect(await read(file)).toMatchObject({ rows: [['second']], sheetName: 'Data' });
+    });
+
+    it('a chart sheet first', async () => {
+      const file = tabs(
+        '<sheet name="Chart1" sheetId="1" r:id="c"/><sheet name="Data" sheetId="2" r:id="r2"/>',
+        [
+          ['c', 'chartsheet', 'chartsheets/sheet1.xml'],
+          ['r2', 'worksheet', 'worksheets/sheet2.xml'],
+        ],
+      );
+      expect(await read(file)).toMatchObject({ rows: [['second']], sheetName: 'Data' });
+    });
+
+    it('the sheet is named in the worker’s reader too, with how many sheets there are', async () => {
+      const file = tabs(
+        '<sheet name="Lookup" sheetId="1" state="hidden" r:id="r1"/><sheet name="Data" sheetId="2" r:id="r2"/>',
+        [
+          ['r1', 'worksheet', 'worksheets/sheet1.xml'],
+          ['r2', 'worksheet', 'worksheets/sheet2.xml'],
+        ],
+      );
+      const reader = await openFirstSheetInWorker(file, limits);
+      reader.close();
+      expect(reader).toMatchObject({ sheetName: 'Data', sheetCount: 2 });
+    });
+
+    it.each([
+      [
+        'no visible worksheet',
+        '<sheet name="A" sheetId="1" state="hidden" r:id="r1"/><sheet name="Chart1" sheetId="2" r:id="c"/>',
+        /no visible worksheet/,
+      ],
+      [
+        'a sheet missing from the relationships',
+        '<sheet name="Data" sheetId="1" r:id="r7"/>',
+        /lists a sheet 'Data' that xl\/_rels\/workbook\.xml\.rels does not lead to \(no relationship r7\)/,
+      ],
+      ['a sheet without a relationship id', '<sheet name="Data" sheetId="1"/>', /lists a sheet 'Data' that/],
+      ['no sheets at all', '', /The workbook has no sheet\./],
+    ])('%s is refused', async (_, sheets, message) => {
+      const file = tabs(sheets, [
+        ['r1', 'worksheet', 'worksheets/sheet1.xml'],
+        ['c', 'chartsheet', 'chartsheets/sheet1.xml'],
+      ]);
+      await refused(file, message);
+    });
+
+    it('a relationship to a sheet the zip does not have is refused', async () => {
+      const file = tabs('<sheet name="Data" sheetId="1" r:id="r1"/>', [
+        ['r1', 'worksheet', 'worksheets/gone.xml'],
+      ]);
+      await refused(
+        file,
+        /sheet 'Data' should be in xl\/worksheets\/gone\.xml, which the file does not have/,
+      );
+    });
+  });
+
+  describe('cell types and formats', () => {
+    const styles = (numFmts: string, xfs: number[]) =>
+      `<numFmts>${numFmts}</numFmts><cellXfs>${xfs.map((id) => `<xf numFmtId="${id}"/>`).join('')}</cellXfs>`;
+
+    it('t="d": in the cell’s format, or the locale’s date (and time) under General; bad dates are the cell’s problem', async () => {
+      const file = standard(
+        '<row r="1"><c r="A1" t="d"><v>2024-05-12</v></c><c r="B1" t="d"><v>2024-05-12T09:05:00Z</v></c><c r="C1" t="d" s="1"><v>2024-05-12T09:05:00.000</v></c><c r="D1" t="d" s="2"><v>1900-01-01</v></c><c r="E1" t="d"><v>2024-02-30</v></c><c r="F1" t="d"><v>soon</v></c></row>',
+        { styles: styles('<numFmt numFmtId="164" formatCode="d mmm yyyy h:mm"/>', [0, 164, 14]) },
+      );
+      const { rows, problems } = await read(file);
+      expect(rows).toEqual([['12-05-2024', '12-05-2024 09:05', '12 May 2024 9:05', '01-01-1900', '', '']]);
+      expect(problems.map((p) => [p.column, p.message])).toEqual([
+        [
+          4,
+          "'2024-02-30' in a date cell is not a date (Excel's date cells hold dates like 2024-05-12T09:05:00).",
+        ],
+        [5, "'soon' in a date cell is not a date (Excel's date cells hold dates like 2024-05-12T09:05:00)."],
+      ]);
+    });
+
+    it('t="e": the error code is the text, and a problem of the cell', async () => {
+      const file = standard(
+        '<row r="2"><c r="A2" t="e"><f>NA()</f><v>#N/A</v></c><c r="B2" t="e"><v>#DIV/0!</v></c><c r="C2" t="inlineStr"><is><t>ok</t></is></c></row>',
+      );
+      const { rows, problems } = await read(file);
+      expect(rows[1]).toEqual(['#N/A', '#DIV/0!', 'ok']);
+      expect(problems).toEqual([
+        { row: 2, column: 0, message: "'#N/A' (an Excel error value)" },
+        { row: 2, column: 1, message: "'#DIV/0!' (an Excel error value)" },
+      ]);
+    });
+
+    it('rich text and phonetic runs, shared and inline: the runs joined, the furigana left out', async () => {
+      const file = standard(
+        `<row r="1">${s(0, 'A1')}<c r="B1" t="inlineStr"><is><r><rPr><b/></rPr><t>山</t></r><r><t>田</t></r><rPh sb="0" eb="2"><t>ヤマダ</t></rPh><phoneticPr fontId="1"/></is></c></row>`,
+        {
+          strings:
+            '<si><t>東京</t><rPh sb="0" eb="1"><t>トウ</t></rPh><rPh sb="1" eb="2"><t>キョウ</t></rPh></si>',
+        },
+      );
+      expect((await read(file)).rows).toEqual([['東京', '山田']]);
+    });
+
+    it('a format’s text section applies to text cells ("Ref: "@), and not to numbers', async () => {
+      const file = standard(
+        `<row r="1">${s(0, 'A1').replace('t="s"', 's="1" t="s"')}<c r="B1" s="1" t="inlineStr"><is><t>9</t></is></c><c r="C1" s="1"><v>7</v></c><c r="D1" s="2" t="str"><v>x</v></c></row>`,
+        {
+          strings: '<si><t>LN-1</t></si>',
+          styles: styles(
+            '<numFmt numFmtId="164" formatCode="&quot;Ref: &quot;@"/><numFmt numFmtId="165" formatCode="0.0;-0.0;0;&quot;[&quot;@&quot;]&quot;"/>',
+            [0, 164, 165],
+          ),
+        },
+      );
+      expect((await read(file)).rows).toEqual([['Ref: LN-1', 'Ref: 9', '7', '[x]']]);
+    });
+
+    it.each([
+      ['format 0 redefined as empty', '<numFmt numFmtId="0" formatCode=""/>', '1234.5'],
+      ['format 0 redefined as GENERAL', '<numFmt numFmtId="0" formatCode="GENERAL"/>', '1234.5'],
+      ['format 0 redefined as a number format', '<numFmt numFmtId="0" formatCode="0.00"/>', '1234.50'],
+      ['format 14 redefined', '<numFmt numFmtId="14" formatCode="yyyy-mm-dd"/>', '1903-05-18'],
+    ])('%s: the workbook’s own format wins over the built-in', async (_, numFmt, shows) => {
+      const style = numFmt.includes('"14"') ? 1 : 0;
+      const file = standard(`<row r="1"><c r="A1" s="${style}"><v>1234.5</v></c></row>`, {
+        styles: styles(numFmt, [0, 14]),
+      });
+      expect((await read(file)).rows).toEqual([[shows]]);
+    });
+
+    it('1904 dates', async () => {
+      const file = standard('<row r="1"><c r="A1" s="1"><v>0</v></c><c r="B1" s="1"><v>43962</v></c></row>', {
+        styles: styles('', [0, 14]),
+        'xl/workbook.xml': book('<sheet name="Data" sheetId="1" r:id="rId1"/>', '<workbookPr date1904="1"/>'),
+      });
+      expect((await read(file)).rows).toEqual([['01-01-1904', '12-05-2024']]);
+    });
+  });
+
+  describe('malformed XML in any part: refused, naming the part', () => {
+    const broken = '<unclosed><still>';
+    it.each([
+      [
+        '[Content_Types].xml',
+        { '[Content_Types].xml': broken },
+        /\[Content_Types\]\.xml is not well-formed XML/,
+      ],
+      [
+        '_rels/.rels',
+        { '_rels/.rels': '<Relationships><Relationship Id="a" Target="x"></Relationships>' },
+        /_rels\/\.rels is not well-formed XML/,
+      ],
+      [
+        'the workbook',
+        { 'xl/workbook.xml': `<workbook xmlns="${MAIN}"><sheets><sheet name='a"/></sheets></workbook>` },
+        /xl\/workbook\.xml is not well-formed XML/,
+      ],
+      [
+        'the workbook’s relationships',
+        { 'xl/_rels/workbook.xml.rels': `${rels(['rId1', 'worksheet', 'worksheets/sheet1.xml'])}<extra/>` },
+        /xl\/_rels\/workbook\.xml\.rels is not well-formed XML/,
+      ],
+      [
+        'the styles',
+        { styles: '<cellXfs><xf numFmtId="0"></cellXfs>' },
+        /xl\/styles\.xml is not well-formed XML/,
+      ],
+      ['the shared strings', { strings: '<si><t>a</si>' }, /xl\/sharedStrings\.xml is not well-formed XML/],
+      [
+        'the sheet: tags that do not match',
+        { 'xl/worksheets/sheet1.xml': sheetOf('<row r="1"><c r="A1"><v>1</c></v></row>') },
+        /xl\/worksheets\/sheet1\.xml is not well-formed XML/,
+      ],
+      [
+        'the sheet: cut short',
+        { 'xl/worksheets/sheet1.xml': sheetOf('<row r="1"><c r="A1"><v>1</v></c></row>').slice(0, -30) },
+        /xl\/worksheets\/sheet1\.xml is not well-formed XML/,
+      ],
+      [
+        'the sheet: text after the root',
+        { 'xl/worksheets/sheet1.xml': `${sheetOf('')}junk` },
+        /xl\/worksheets\/sheet1\.xml is not well-formed XML/,
+      ],
+      [
+        'the sheet: a raw control character',
+        {
+          'xl/worksheets/sheet1.xml': sheetOf(
+            '<row r="1"><c r="A1" t="inlineStr"><is><t>a\u0001b</t></is></c></row>',
+          ),
+        },
+        /sheet1\.xml is not well-formed XML \(disallowed character\)/,
+      ],
+    ])('%s', async (_, parts, message) => {
+      const defaults = { '[Content_Types].xml': undefined as string | undefined };
+      const { strings, styles: styleXml, ...replaced } = parts as Record<string, string>;
+      await refused(
+        standard(`<row r="1">${s(0, 'A1')}</row>`, {
+          strings: strings ?? '<si><t>a</t></si>',
+          styles: styleXml ?? '<cellXfs><xf numFmtId="0"/></cellXfs>',
+          ...defaults,
+          ...replaced,
+        }),
+        message,
+      );
     });
   });
 });
