@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config/env.ts';
 import { openDatabase, type Database, type DatabaseKind } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { registerJob } from './jobs/job-definition.ts';
 import { JobRunner } from './jobs/job-runner.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { resolveSecret } from './lib/secret.ts';
@@ -146,6 +147,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     {
       uploadRetentionMs: config.uploadRetentionSeconds * 1000,
       outboxRetentionMs: config.outboxRetentionSeconds * 1000,
+      jobRetentionMs: config.jobRetentionMs,
     },
     log,
   );
@@ -172,15 +174,14 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
   };
   const jobs: JobRunner = new JobRunner({
     db,
-    databaseKind: kind,
     log,
-    leaseMs: config.jobLeaseSeconds * 1000,
+    leaseMs: config.jobLeaseMs,
     retryBackoffMs: config.jobRetryBackoffMs,
     concurrency: 4,
-    handlers: {
-      [SEND_JOB]: (context): Promise<void> => sending.runSendJob(context),
-      [IMPORT_JOB]: retention.removeUploadAfterImport(importJob(db, store, importLimits)),
-    },
+    jobs: [
+      registerJob(SEND_JOB, (context, payload) => sending.runSendJob(context, payload)),
+      registerJob(IMPORT_JOB, retention.removeUploadAfterImport(importJob(db, store, importLimits))),
+    ],
   });
   const auth = new AuthService({
     db,

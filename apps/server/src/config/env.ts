@@ -1,13 +1,33 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import parseDuration, { type StringValue } from 'ms';
 import { z } from 'zod';
 import { parseSendWindow, type SendWindow } from '../lib/send-window.ts';
 import type { SignupMode } from '../modules/auth/auth.service.ts';
 import type { LimitSettings } from '../modules/limits/limits.service.ts';
 
 /** The one reader of process.env. Everything the server can be told lives here, validated once at start. */
-const duration = (name: string) =>
-  z.string().regex(/^\d+(s|m|h|d)$/, `${name} must look like 30s, 15m, 12h or 30d`);
+/**
+ * A length of time, in milliseconds, in one grammar for every setting (the `ms` package's: 500ms, 30s,
+ * 15m, 12h, 30d, 1.5h, '12 hours'). A unit is required: a bare 30 could mean seconds or milliseconds.
+ * `min` (in ms) is the least the setting takes; its message says it in the same grammar.
+ */
+const duration = (name: string, min = 0) => {
+  const grammar = `${name} must be a length of time such as 500ms, 30s, 15m, 12h or 30d`;
+  return z.string().transform((text, ctx): number => {
+    const value = /[a-z]\s*$/i.test(text) ? parseDuration(text as StringValue) : undefined;
+    if (value === undefined || !Number.isFinite(value) || value < 0) {
+      ctx.issues.push({ code: 'custom', message: grammar, input: text });
+      return z.NEVER;
+    }
+    if (value < min) {
+      const least = min === 1 ? 'more than 0' : `at least ${parseDuration(min, { long: true })}`;
+      ctx.issues.push({ code: 'custom', message: `${name} must be ${least}`, input: text });
+      return z.NEVER;
+    }
+    return value;
+  });
+};
 
 /** A whole number from `min` to `max`, with one message naming the variable whatever is wrong. */
 const wholeNumber = (name: string, min: number, max: number) => {
@@ -68,12 +88,12 @@ const envSchema = z.object({
     .min(1, 'DATABASE_POOL_MAX must be a whole number from 1 to 200')
     .max(200, 'DATABASE_POOL_MAX must be a whole number from 1 to 200')
     .default(10),
-  DATABASE_STATEMENT_TIMEOUT: duration('DATABASE_STATEMENT_TIMEOUT').default('5m'),
+  DATABASE_STATEMENT_TIMEOUT: duration('DATABASE_STATEMENT_TIMEOUT').prefault('5m'),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
-  SESSION_TTL: duration('SESSION_TTL').default('12h'),
-  REMEMBER_TTL: duration('REMEMBER_TTL').default('30d'),
+  SESSION_TTL: duration('SESSION_TTL').prefault('12h'),
+  REMEMBER_TTL: duration('REMEMBER_TTL').prefault('30d'),
   LOGIN_MAX_ATTEMPTS: wholeNumber('LOGIN_MAX_ATTEMPTS', 1, 10_000).default(10),
-  LOGIN_WINDOW: duration('LOGIN_WINDOW').default('1m'),
+  LOGIN_WINDOW: duration('LOGIN_WINDOW').prefault('1m'),
   LOGIN_USERNAME_MAX_PER_HOUR: wholeNumber('LOGIN_USERNAME_MAX_PER_HOUR', 0, 1_000_000).default(100),
   LOGIN_ADDRESS_MAX_PER_HOUR: wholeNumber('LOGIN_ADDRESS_MAX_PER_HOUR', 0, 1_000_000).default(100),
   PASSWORD_CHECKS_PER_MINUTE: wholeNumber('PASSWORD_CHECKS_PER_MINUTE', 0, 1_000_000).default(120),
@@ -100,9 +120,7 @@ const envSchema = z.object({
       'BOUNCE_IMAP_URL must look like imaps://user:password@host:993/INBOX',
     )
     .optional(),
-  BOUNCE_POLL_INTERVAL: duration('BOUNCE_POLL_INTERVAL')
-    .refine((value) => seconds(value) > 0, 'BOUNCE_POLL_INTERVAL must be more than 0')
-    .default('1m'),
+  BOUNCE_POLL_INTERVAL: duration('BOUNCE_POLL_INTERVAL', 1).prefault('1m'),
   BOUNCED_ADDRESSES: z
     .enum(['skip', 'confirm'], { error: 'BOUNCED_ADDRESSES must be skip or confirm' })
     .default('confirm'),
@@ -134,9 +152,7 @@ const envSchema = z.object({
   WHATSAPP_PHONE_NUMBER_ID: z.string().regex(/^\d+$/, 'WHATSAPP_PHONE_NUMBER_ID must be digits').optional(),
   WHATSAPP_APP_SECRET: z.string().min(1).optional(),
   WHATSAPP_VERIFY_TOKEN: z.string().min(1).optional(),
-  WEBHOOK_MAX_AGE: duration('WEBHOOK_MAX_AGE')
-    .refine((value) => seconds(value) > 0, 'WEBHOOK_MAX_AGE must be more than 0')
-    .default('7d'),
+  WEBHOOK_MAX_AGE: duration('WEBHOOK_MAX_AGE', 1).prefault('7d'),
   WHATSAPP_BUSINESS_ACCOUNT_ID: z
     .string()
     .regex(/^\d+$/, 'WHATSAPP_BUSINESS_ACCOUNT_ID must be digits')
@@ -153,19 +169,14 @@ const envSchema = z.object({
     .string()
     .regex(/^\d{1,3}$/, 'DEFAULT_COUNTRY_CODE must be 1 to 3 digits, such as 91')
     .default('91'),
-  JOB_LEASE: duration('JOB_LEASE').default('30s'),
-  JOB_RETRY_BACKOFF: z
-    .string()
-    .regex(/^\d+(ms|s|m)$/, 'JOB_RETRY_BACKOFF must look like 500ms, 2s or 1m')
-    .refine((value) => milliseconds(value) > 0, 'JOB_RETRY_BACKOFF must be more than 0')
-    .default('2s'),
+  // Renewed every third of it: shorter than 5 s, a busy event loop or a slow statement loses the job.
+  JOB_LEASE: duration('JOB_LEASE', 5000).prefault('30s'),
+  JOB_RETRY_BACKOFF: duration('JOB_RETRY_BACKOFF', 1).prefault('2s'),
+  /** Finished and failed jobs (and an import's row report with them) are pruned after this. */
+  JOB_RETENTION: duration('JOB_RETENTION', 1).prefault('30d'),
   RUN_JOBS: z.enum(['true', 'false'], { error: 'RUN_JOBS must be true or false' }).default('true'),
-  UPLOAD_RETENTION: duration('UPLOAD_RETENTION')
-    .refine((value) => seconds(value) > 0, 'UPLOAD_RETENTION must be more than 0')
-    .default('7d'),
-  OUTBOX_RETENTION: duration('OUTBOX_RETENTION')
-    .refine((value) => seconds(value) > 0, 'OUTBOX_RETENTION must be more than 0')
-    .default('30d'),
+  UPLOAD_RETENTION: duration('UPLOAD_RETENTION', 1).prefault('7d'),
+  OUTBOX_RETENTION: duration('OUTBOX_RETENTION', 1).prefault('30d'),
   UPLOAD_MAX_MB: z.coerce.number().positive().max(1024).default(50),
   IMPORT_MAX_ROWS: z.coerce.number().int().positive().default(200_000),
   IMPORT_MAX_UNPACKED_MB: z.coerce.number().positive().default(1024),
@@ -267,8 +278,10 @@ export interface Config {
   /** A provider's status webhook event older than this is refused: skipped, counted and logged. */
   webhookMaxAgeSeconds: number;
   defaultCountryCode: string;
-  /** How long a worker may go silent before another takes its job over. */
-  jobLeaseSeconds: number;
+  /** How long a worker may go silent before another takes its job over (at least 5 s). */
+  jobLeaseMs: number;
+  /** Finished and failed jobs are pruned after this. */
+  jobRetentionMs: number;
   /** The wait before a failed job's first retry; it doubles with each further one. */
   jobRetryBackoffMs: number;
   uploadMaxBytes: number;
@@ -319,17 +332,8 @@ function trustProxy(value: string | undefined): false | number | string[] {
   return entries;
 }
 
-const unitSeconds = { s: 1, m: 60, h: 3600, d: 86400 } as const;
-export function seconds(value: string): number {
-  const unit = value.at(-1) as keyof typeof unitSeconds;
-  return Number(value.slice(0, -1)) * unitSeconds[unit];
-}
-
-/** '500ms', '2s' or '1m' in milliseconds. */
-function milliseconds(value: string): number {
-  const [, amount, unit] = /^(\d+)(ms|s|m)$/.exec(value) ?? [];
-  return Number(amount) * (unit === 'ms' ? 1 : unit === 's' ? 1000 : 60_000);
-}
+/** A duration setting (milliseconds) in whole seconds. */
+const seconds = (ms: number) => Math.round(ms / 1000);
 
 const defaultWebDist = path.resolve(import.meta.dirname, '../../../web/dist');
 
@@ -373,7 +377,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     databaseSchema: e.DATABASE_SCHEMA,
     databasePoolMax: e.DATABASE_POOL_MAX,
-    databaseStatementTimeoutMs: seconds(e.DATABASE_STATEMENT_TIMEOUT) * 1000,
+    databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT,
     jwtSecret: e.JWT_SECRET,
     sessionTtlSeconds: seconds(e.SESSION_TTL),
     rememberTtlSeconds: seconds(e.REMEMBER_TTL),
@@ -393,7 +397,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFrom: e.MAIL_FROM,
     bounces: {
       imapUrl: e.BOUNCE_IMAP_URL,
-      pollIntervalMs: seconds(e.BOUNCE_POLL_INTERVAL) * 1000,
+      pollIntervalMs: e.BOUNCE_POLL_INTERVAL,
       bouncedAddresses: e.BOUNCED_ADDRESSES,
       returnPathDomain: e.BOUNCE_RETURN_PATH_DOMAIN?.toLowerCase(),
     },
@@ -411,8 +415,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     runJobs: e.RUN_JOBS === 'true',
     uploadRetentionSeconds: seconds(e.UPLOAD_RETENTION),
     outboxRetentionSeconds: seconds(e.OUTBOX_RETENTION),
-    jobLeaseSeconds: seconds(e.JOB_LEASE),
-    jobRetryBackoffMs: milliseconds(e.JOB_RETRY_BACKOFF),
+    jobLeaseMs: e.JOB_LEASE,
+    jobRetentionMs: e.JOB_RETENTION,
+    jobRetryBackoffMs: e.JOB_RETRY_BACKOFF,
     chromiumPath: e.CHROMIUM_PATH,
     whatsapp: {
       apiUrl: e.WHATSAPP_API_URL,

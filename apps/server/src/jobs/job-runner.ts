@@ -1,9 +1,11 @@
 import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database, DatabaseKind } from '../db/database.ts';
+import { z } from 'zod';
+import type { Database } from '../db/database.ts';
 import { newId } from '../lib/ids.ts';
 import { nowIso } from '../lib/time.ts';
+import type { JobRegistration } from './job-definition.ts';
 import * as jobs from './jobs.repository.ts';
 
 /** A failure that retrying cannot mend (a broken file, a refused address): the job fails at once. */
@@ -30,13 +32,12 @@ export interface JobContext {
   signal: AbortSignal;
 }
 
-export type JobHandler = (context: JobContext) => Promise<void>;
-
 export interface JobRunnerOptions {
   db: Database;
-  databaseKind: DatabaseKind;
-  handlers: Record<string, JobHandler>;
+  /** The sorts of job this runner takes, each with its handler. */
+  jobs: JobRegistration[];
   log: FastifyBaseLogger;
+  /** At least 5 s (JOB_LEASE); renewed every third of it. */
   leaseMs?: number;
   pollMs?: number;
   /** The wait before a failed job's first retry (doubling after); 2 s unless told. */
@@ -58,6 +59,7 @@ export class JobRunner extends EventEmitter<{ settled: [jobId: string] }> {
   private readonly leaseMs: number;
   private readonly pollMs: number;
   private readonly concurrency: number;
+  private readonly registrations: Map<string, JobRegistration>;
   private readonly stopping = new AbortController();
   private readonly running = new Set<Promise<void>>();
   private wake: (() => void) | undefined;
@@ -66,6 +68,7 @@ export class JobRunner extends EventEmitter<{ settled: [jobId: string] }> {
   constructor(private readonly options: JobRunnerOptions) {
     super();
     this.setMaxListeners(0);
+    this.registrations = new Map(options.jobs.map((job) => [job.definition.name, job]));
     this.leaseMs = options.leaseMs ?? 30_000;
     this.pollMs = options.pollMs ?? 1000;
     this.concurrency = options.concurrency ?? 1;
@@ -88,20 +91,12 @@ export class JobRunner extends EventEmitter<{ settled: [jobId: string] }> {
   }
 
   private async run(): Promise<void> {
-    const kinds = Object.keys(this.options.handlers);
+    const kinds = [...this.registrations.keys()];
     while (!this.stopping.signal.aborted) {
       let claimed: jobs.JobRow | undefined;
       if (this.running.size < this.concurrency) {
         try {
-          const now = Date.now();
-          claimed = await jobs.claimJob(
-            this.options.db,
-            this.options.databaseKind,
-            kinds,
-            this.workerId,
-            new Date(now).toISOString(),
-            new Date(now + this.leaseMs).toISOString(),
-          );
+          claimed = await jobs.claimJob(this.options.db, kinds, this.workerId, this.leaseMs);
         } catch (err) {
           this.options.log.warn({ err }, 'job claim failed; retrying');
         }
@@ -141,14 +136,31 @@ export class JobRunner extends EventEmitter<{ settled: [jobId: string] }> {
       );
       return;
     }
+    const { definition, handler } = this.registrations.get(job.kind)!;
+    const parsed = parsePayload(definition.payload, job.payload);
+    if (!parsed.success) {
+      log.error({ jobId: job.id, kind: job.kind }, 'job payload does not fit its schema; the job fails');
+      await jobs.failJob(db, job.id, this.workerId, parsed.error, null, nowIso()).catch(() => undefined);
+      this.emit('settled', job.id);
+      return;
+    }
     const lease = new AbortController();
     const abortOnStop = () => lease.abort();
     this.stopping.signal.addEventListener('abort', abortOnStop);
     const renew = setInterval(() => {
-      jobs
-        .renewLease(db, job.id, this.workerId, new Date(Date.now() + this.leaseMs).toISOString())
-        .then((held) => held || lease.abort())
-        .catch(() => undefined);
+      jobs.renewLease(db, job.id, this.workerId, this.leaseMs).then(
+        (held) => {
+          if (held) return;
+          log.warn({ jobId: job.id }, 'job lease taken over by another worker; stopping this attempt');
+          lease.abort();
+        },
+        // Unable to renew, the lease will run out and another worker take the job over: this one
+        // stops rather than work on beside it.
+        (err: unknown) => {
+          log.error({ err, jobId: job.id }, 'job lease renewal failed; stopping this attempt');
+          lease.abort();
+        },
+      );
     }, this.leaseMs / 3);
     let lastProgress = 0;
     let completed = false;
@@ -168,7 +180,7 @@ export class JobRunner extends EventEmitter<{ settled: [jobId: string] }> {
       },
     };
     try {
-      await this.options.handlers[job.kind]!(context);
+      await handler(context, parsed.payload);
       if (!completed) await jobs.completeJob(db, job.id, this.workerId, null, nowIso());
     } catch (err) {
       if (err instanceof LostLeaseError || lease.signal.aborted) {
@@ -179,13 +191,13 @@ export class JobRunner extends EventEmitter<{ settled: [jobId: string] }> {
         const permanent =
           err instanceof PermanentJobError ||
           (job.attempts >= job.max_attempts && !(err instanceof RetryAtError));
-        const retryAt = permanent
+        const retry: jobs.Retry = permanent
           ? null
           : err instanceof RetryAtError
-            ? err.at.toISOString()
-            : new Date(Date.now() + backoffMs(job.attempts, this.options.retryBackoffMs)).toISOString();
+            ? { at: err.at }
+            : { afterMs: backoffMs(job.attempts, this.options.retryBackoffMs) };
         if (!permanent) log.warn({ err, jobId: job.id }, 'job failed; it will retry');
-        await jobs.failJob(db, job.id, this.workerId, message, retryAt, nowIso()).catch(() => undefined);
+        await jobs.failJob(db, job.id, this.workerId, message, retry, nowIso()).catch(() => undefined);
       }
     } finally {
       clearInterval(renew);
@@ -199,4 +211,20 @@ export class JobRunner extends EventEmitter<{ settled: [jobId: string] }> {
 /** The wait after a job's `attempt`-th failure: `first` (2 s), then twice that each time (4 s, 8 s …), at most 5 minutes. */
 export function backoffMs(attempt: number, first = 2000): number {
   return Math.min(300_000, first * 2 ** (attempt - 1));
+}
+
+function parsePayload(
+  schema: z.ZodType<unknown>,
+  text: string,
+): { success: true; payload: unknown } | { success: false; error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { success: false, error: 'The job could not be run: its payload is not JSON.' };
+  }
+  const result = schema.safeParse(value);
+  return result.success
+    ? { success: true, payload: result.data }
+    : { success: false, error: `The job could not be run: ${z.prettifyError(result.error)}` };
 }

@@ -1,6 +1,6 @@
-import { sql, type Selectable } from 'kysely';
-import type { Database, DatabaseKind } from '../db/database.ts';
-import type { JobsTable } from '../db/schema.ts';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
+import { isPostgres, type Database } from '../db/database.ts';
+import type { JobStatus, JobsTable } from '../db/schema.ts';
 import { newId } from '../lib/ids.ts';
 
 export type JobRow = Selectable<JobsTable>;
@@ -9,8 +9,20 @@ export interface NewJob {
   kind: string;
   ownerId: string;
   subject: string;
+  /** Already checked against the job's schema (job-definition.ts). */
   payload: unknown;
   maxAttempts: number;
+}
+
+/**
+ * The database's clock, `offsetMs` from now, as the ISO text the jobs table stores. Leases and due
+ * times are set and compared on this one clock, so a worker whose own clock runs fast or slow can
+ * neither take a live job over early nor hold a dead one late.
+ */
+function databaseNow(db: Database, offsetMs = 0): RawBuilder<string> {
+  return isPostgres(db)
+    ? sql<string>`to_char((clock_timestamp() + ${offsetMs}::double precision * interval '1 millisecond') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+    : sql<string>`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ${`${offsetMs / 1000} seconds`})`;
 }
 
 /** Queues a job to run now; answers its id. */
@@ -29,7 +41,7 @@ export async function enqueueJob(db: Database, job: NewJob): Promise<string> {
       attempts: 0,
       max_attempts: job.maxAttempts,
       lost_leases: 0,
-      run_after: now,
+      run_after: databaseNow(db),
       lease_until: null,
       locked_by: null,
       progress: 0,
@@ -49,15 +61,14 @@ export async function enqueueJob(db: Database, job: NewJob): Promise<string> {
  */
 export async function claimJob(
   db: Database,
-  databaseKind: DatabaseKind,
   kinds: string[],
   workerId: string,
-  now: string,
-  leaseUntil: string,
+  leaseMs: number,
 ): Promise<JobRow | undefined> {
-  const lock = databaseKind === 'postgres' ? sql`for update skip locked` : sql``;
+  const lock = isPostgres(db) ? sql`for update skip locked` : sql``;
+  const now = databaseNow(db);
   const result = await sql<JobRow>`
-    update jobs set status = 'running', locked_by = ${workerId}, lease_until = ${leaseUntil},
+    update jobs set status = 'running', locked_by = ${workerId}, lease_until = ${databaseNow(db, leaseMs)},
       attempts = attempts + 1, updated_at = ${now},
       lost_leases = lost_leases + (case when status = 'running' then 1 else 0 end)
     where id = (
@@ -83,11 +94,11 @@ export async function renewLease(
   db: Database,
   id: string,
   workerId: string,
-  leaseUntil: string,
+  leaseMs: number,
 ): Promise<boolean> {
   const result = await db
     .updateTable('jobs')
-    .set({ lease_until: leaseUntil })
+    .set({ lease_until: databaseNow(db, leaseMs) })
     .where('id', '=', id)
     .where('locked_by', '=', workerId)
     .where('status', '=', 'running')
@@ -134,19 +145,31 @@ export async function completeJob(
   return Number(updated.numUpdatedRows) === 1;
 }
 
+/** When a failed job runs again: after a wait (on the database's clock), at a set time, or never. */
+export type Retry = { afterMs: number } | { at: Date } | null;
+
 export async function failJob(
   db: Database,
   id: string,
   workerId: string,
   error: string,
-  retryAt: string | null,
+  retry: Retry,
   now: string,
 ): Promise<void> {
+  const runAfter =
+    retry === null ? null : 'at' in retry ? retry.at.toISOString() : databaseNow(db, retry.afterMs);
   await db
     .updateTable('jobs')
     .set(
-      retryAt
-        ? { status: 'queued', run_after: retryAt, error, lease_until: null, locked_by: null, updated_at: now }
+      runAfter
+        ? {
+            status: 'queued',
+            run_after: runAfter,
+            error,
+            lease_until: null,
+            locked_by: null,
+            updated_at: now,
+          }
         : { status: 'failed', error, lease_until: null, updated_at: now },
     )
     .where('id', '=', id)
@@ -178,4 +201,26 @@ export function findJob(db: Database, id: string, ownerId: string): Promise<JobR
     .where('id', '=', id)
     .where('owner_id', '=', ownerId)
     .executeTakeFirst();
+}
+
+/**
+ * Removes up to `limit` finished or failed jobs last changed before `before` (an import's row report
+ * goes with its job); answers how many. Small batches keep each transaction short on SQLite.
+ */
+export async function pruneJobs(db: Database, before: string, limit: number): Promise<number> {
+  const finished: JobStatus[] = ['done', 'failed'];
+  const result = await db
+    .deleteFrom('jobs')
+    .where(
+      'id',
+      'in',
+      db
+        .selectFrom('jobs')
+        .select('id')
+        .where('status', 'in', finished)
+        .where('updated_at', '<', before)
+        .limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

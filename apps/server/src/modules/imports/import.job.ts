@@ -1,6 +1,7 @@
-import type { ColumnMapping } from '@notice-desk/contract/imports';
+import { columnMapping, type ColumnMapping } from '@notice-desk/contract/imports';
+import { z } from 'zod';
 import { isPostgres, type Database } from '../../db/database.ts';
-import type { RecordKind } from '../../db/schema.ts';
+import { defineJob } from '../../jobs/job-definition.ts';
 import { PermanentJobError, type JobContext } from '../../jobs/job-runner.ts';
 import { newId } from '../../lib/ids.ts';
 import { openSheet } from '../../lib/sheet-source.ts';
@@ -25,18 +26,18 @@ import {
 } from './import-rows.ts';
 import { setCampaignMapping } from './imports.repository.ts';
 
-export const IMPORT_JOB = 'import';
-
-export interface ImportPayload {
-  kind: RecordKind;
+export const importJobPayload = z.object({
+  kind: z.enum(['notice', 'credit-card']),
   /** Storage key of the uploaded file. */
-  fileKey: string;
+  fileKey: z.string().min(1),
   /** The file's name as uploaded (absent in jobs queued before it was recorded). */
-  fileName?: string;
-  campaignName: string;
+  fileName: z.string().optional(),
+  campaignName: z.string().min(1),
   /** The mapping the user confirmed (checked when the import was started); absent: the automatic one. */
-  mapping?: ColumnMapping;
-}
+  mapping: columnMapping.optional(),
+});
+export type ImportPayload = z.infer<typeof importJobPayload>;
+export const IMPORT_JOB = defineJob('import', importJobPayload);
 
 export interface ImportResult {
   campaignId: string;
@@ -77,9 +78,8 @@ const BATCH = { postgres: 500, sqlite: 250 };
  * next attempt first removes what the last one wrote.
  */
 export function importJob(db: Database, store: FileStore, limits: ImportLimits) {
-  return async (context: JobContext): Promise<void> => {
+  return async (context: JobContext, payload: ImportPayload): Promise<void> => {
     const { job } = context;
-    const payload = JSON.parse(job.payload) as ImportPayload;
     const info = recordKinds[payload.kind];
     await campaigns.deleteUnfinishedImport(db, job.id);
     await db.deleteFrom('import_problems').where('job_id', '=', job.id).execute();

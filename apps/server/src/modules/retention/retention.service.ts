@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import type { JobStatus } from '../../db/schema.ts';
-import type { JobHandler } from '../../jobs/job-runner.ts';
+import type { JobHandler } from '../../jobs/job-definition.ts';
+import { pruneJobs } from '../../jobs/jobs.repository.ts';
 import type { FileStore, StoredFile } from '../../lib/storage.ts';
 import { IMPORT_JOB, type ImportPayload } from '../imports/import.job.ts';
 import { uploadKey } from '../uploads/uploads.service.ts';
@@ -12,6 +13,8 @@ const DAY_MS = 24 * 3600 * 1000;
 const CHECK_EVERY_MS = 3600 * 1000;
 /** The first check waits a little after start: a process that restarts in a loop does not sweep in a loop. */
 const FIRST_CHECK_MS = 60 * 1000;
+/** Jobs removed per statement: an import's row report goes with its job, so a batch may be many rows. */
+const PRUNE_BATCH = 200;
 
 /** The little of a logger the sweep uses (pino's shape). */
 export interface RetentionLog {
@@ -24,12 +27,16 @@ export interface RetentionSettings {
   uploadRetentionMs: number;
   /** Files written to the outbox (no SMTP or WhatsApp configured) are kept this long. */
   outboxRetentionMs: number;
+  /** Finished and failed jobs (an import's row report with its job) are kept this long. */
+  jobRetentionMs: number;
 }
 
 /** What a sweep removed: counts and bytes only, never a name or an address. */
 export interface SweepResult {
   uploads: { files: number; bytes: number };
   outbox: { files: number; bytes: number };
+  /** Finished or failed jobs pruned. */
+  jobs: number;
 }
 
 /**
@@ -37,7 +44,8 @@ export interface SweepResult {
  * succeeds (what it held is now in the records); one whose import failed, or that was never
  * imported, goes after UPLOAD_RETENTION. Outbox files go after OUTBOX_RETENTION: the evidence of
  * what was served is the delivery rows and the PDFs kept by hash, not these copies.
- * A daily sweep does both, once across every process that runs jobs (a claim in scheduled_runs).
+ * Finished and failed jobs go after JOB_RETENTION.
+ * A daily sweep does all three, once across every process that runs jobs (a claim in scheduled_runs).
  */
 export class RetentionService {
   private timer: NodeJS.Timeout | undefined;
@@ -88,7 +96,8 @@ export class RetentionService {
       await this.store.list('outbox'),
       now.getTime() - this.settings.outboxRetentionMs,
     );
-    const result = { uploads, outbox };
+    const jobs = await this.removeOldJobs(now);
+    const result = { uploads, outbox, jobs };
     this.log.info(result, 'retention sweep removed expired files');
     return result;
   }
@@ -97,11 +106,10 @@ export class RetentionService {
    * The import job, followed by removing its upload once it succeeded: a failed import keeps its
    * file for UPLOAD_RETENTION. Were this process to stop between the two, the next sweep removes it.
    */
-  removeUploadAfterImport(importJob: JobHandler): JobHandler {
-    return async (context) => {
-      await importJob(context);
-      const { fileKey } = JSON.parse(context.job.payload) as ImportPayload;
-      await this.removeUpload(context.job.owner_id, fileKey);
+  removeUploadAfterImport(importJob: JobHandler<ImportPayload>): JobHandler<ImportPayload> {
+    return async (context, payload) => {
+      await importJob(context, payload);
+      await this.removeUpload(context.job.owner_id, payload.fileKey);
     };
   }
 
@@ -125,7 +133,7 @@ export class RetentionService {
     );
     const fileKeys = async (statuses: JobStatus[]) =>
       new Set(
-        (await retention.importPayloads(this.db, IMPORT_JOB, statuses)).map(
+        (await retention.importPayloads(this.db, IMPORT_JOB.name, statuses)).map(
           (payload) => (JSON.parse(payload) as ImportPayload).fileKey,
         ),
       );
@@ -148,6 +156,19 @@ export class RetentionService {
       await retention.deleteUploadRow(this.db, ownerId, storedName);
     }
     return removed;
+  }
+
+  /** Removes jobs finished or failed before JOB_RETENTION, a batch per transaction. */
+  private async removeOldJobs(now: Date): Promise<number> {
+    const before = new Date(now.getTime() - this.settings.jobRetentionMs).toISOString();
+    let pruned = 0;
+    for (;;) {
+      const batch = await pruneJobs(this.db, before, PRUNE_BATCH);
+      pruned += batch;
+      if (batch < PRUNE_BATCH) return pruned;
+      // Requests waiting meanwhile go first (SQLite's statements run on the main thread).
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
   }
 
   private async removeOlderThan(

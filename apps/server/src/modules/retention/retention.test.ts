@@ -29,7 +29,9 @@ afterEach(async () => {
 });
 
 /** A sweeper over the app's database and files, as another process would run it; its log is kept. */
-function sweeper(settings = { uploadRetentionMs: 7 * DAY, outboxRetentionMs: 30 * DAY }) {
+function sweeper(
+  settings = { uploadRetentionMs: 7 * DAY, outboxRetentionMs: 30 * DAY, jobRetentionMs: 30 * DAY },
+) {
   const log = pino({ level: 'info' }, { write: (line: string) => void logged.push(line) });
   return new RetentionService(db, new FileStore(t.config.dataDir), settings, log);
 }
@@ -170,7 +172,11 @@ describe('uploads', () => {
     const stored = await upload(recordSheet(noticeFields, 1), 'short.xlsx');
     const stray = path.join(t.config.dataDir, 'uploads', asha.userId, 'cut-short.xlsx.partial-123');
     fs.writeFileSync(stray, 'half a file');
-    const sweep = sweeper({ uploadRetentionMs: 2 * DAY, outboxRetentionMs: 30 * DAY });
+    const sweep = sweeper({
+      uploadRetentionMs: 2 * DAY,
+      outboxRetentionMs: 30 * DAY,
+      jobRetentionMs: 30 * DAY,
+    });
     expect((await sweep.sweep(new Date(Date.now() + DAY))).uploads.files).toBe(0);
     expect((await sweep.sweep(new Date(Date.now() + 3 * DAY))).uploads.files).toBe(2);
     expect(fs.existsSync(uploadFile(stored))).toBe(false);
@@ -215,7 +221,7 @@ describe('retention settings', () => {
       ['UPLOAD_RETENTION', 'forever'],
       ['UPLOAD_RETENTION', '0d'],
       ['OUTBOX_RETENTION', '-1d'],
-      ['OUTBOX_RETENTION', '30 days'],
+      ['OUTBOX_RETENTION', '30 dayz'],
     ] as const) {
       expect(() => loadConfig({ [name]: value }), `${name}=${value}`).toThrow(ConfigError);
       expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
@@ -224,5 +230,7 @@ describe('retention settings', () => {
     expect(defaults.uploadRetentionSeconds).toBe(7 * 86400);
     expect(defaults.outboxRetentionSeconds).toBe(30 * 86400);
     expect(loadConfig({ UPLOAD_RETENTION: '12h' }).uploadRetentionSeconds).toBe(12 * 3600);
+    // One grammar for every duration (ms): '30 days' reads as it says.
+    expect(loadConfig({ OUTBOX_RETENTION: '30 days' }).outboxRetentionSeconds).toBe(30 * 86400);
   });
 });
