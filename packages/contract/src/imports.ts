@@ -33,17 +33,14 @@ export const headerRowNumber = z.coerce
  * The column mapping a person confirmed: the header row, and for columns of it (0-based index) the
  * field each fills, or null to ignore it. Columns left out are mapped automatically.
  */
-export const columnMapping = z.object({
-  headerRow: headerRowNumber,
-  columns: z
-    .record(
-      z
-        .string()
-        .regex(/^\d{1,5}$/, { error: 'A column is named by its 0-based index, such as "0" or "12".' }),
-      z.string().max(100).nullable(),
-    )
-    .refine((columns) => Object.keys(columns).length <= 16_384, { error: 'More columns than a sheet has.' }),
-});
+const chosenColumns = z
+  .record(
+    z.string().regex(/^\d{1,5}$/, { error: 'A column is named by its 0-based index, such as "0" or "12".' }),
+    z.string().max(100).nullable(),
+  )
+  .refine((columns) => Object.keys(columns).length <= 16_384, { error: 'More columns than a sheet has.' });
+
+export const columnMapping = z.object({ headerRow: headerRowNumber, columns: chosenColumns });
 export type ColumnMapping = z.infer<typeof columnMapping>;
 
 export const startImportBody = z.object({
@@ -85,6 +82,23 @@ export const importPreviewQuery = z.object({
   kind: importKindName,
   /** The header row to use; absent: the one found (or remembered). */
   headerRow: headerRowNumber.optional(),
+  /**
+   * The columns as the user has them so far (JSON, as in the start request's mapping), so the
+   * rows and the problem count are the ones this mapping would give.
+   */
+  columns: z
+    .string()
+    .max(200_000)
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'columns must be JSON: {"0": "loanNo", "3": null}.' });
+        return z.NEVER;
+      }
+    })
+    .pipe(chosenColumns)
+    .optional(),
   /** false: answer without reading the whole file (problemRows is then null). */
   scan: z
     .enum(['true', 'false'], { error: 'scan must be true or false.' })
@@ -109,8 +123,8 @@ export interface ImportPreview {
   columns: PreviewColumn[];
   /** The kind's fields, in the wizard's order. */
   fields: { key: string; label: string; required: boolean }[];
-  /** Where the mapping came from: found by the headers, or the one confirmed for these headers before. */
-  source: 'automatic' | 'remembered';
+  /** Where the mapping came from: found by the headers, confirmed for these headers before, or asked about. */
+  source: 'automatic' | 'remembered' | 'chosen';
   /** The first 5 data rows, exactly as they will be stored: the text of each column, by index. */
   rows: { rowNumber: number; cells: string[] }[];
   /** Data rows, and those with a problem (skipped, or noted in the report); null when not scanned. */

@@ -102,6 +102,12 @@ describe('a person’s choices over the automatic mapping', () => {
     expect(result.headers.get(2)).toBe('Mail');
   });
 
+  it('gives a field the one column left of those that tied for it', () => {
+    const result = applyChosenColumns('notice', noticeFields, ['Loan No.', 'LOAN NO'], { '1': null });
+    expect([...result.columns]).toEqual([[0, 'loanNo']]);
+    expect(result.ambiguous).toEqual([]);
+  });
+
   it('refuses a column past the header row, an unknown field and two columns for one field', () => {
     expect(mappingError(noticeFields, 3, { '0': 'loanNo', '2': null })).toBeNull();
     expect(mappingError(noticeFields, 3, { '3': 'loanNo' })).toBe(

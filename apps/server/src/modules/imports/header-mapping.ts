@@ -169,11 +169,14 @@ export function applyChosenColumns(
   for (const [index, key] of automatic.columns)
     if (!chosenIndexes.has(index) && !chosenFields.has(key)) columns.set(index, key);
   for (const [index, key] of Object.entries(chosen)) if (key !== null) columns.set(Number(index), key);
+  let ambiguous = automatic.ambiguous
+    .filter((a) => !chosenFields.has(a.field.key))
+    .map((a) => ({ ...a, columns: a.columns.filter((index) => !chosenIndexes.has(index)) }));
+  // Choosing for all but one of the columns that tied leaves that one the field's.
+  for (const a of ambiguous)
+    if (a.columns.length === 1 && !columns.has(a.columns[0]!)) columns.set(a.columns[0]!, a.field.key);
   const taken = new Set(columns.values());
-  const ambiguous = automatic.ambiguous
-    .filter((a) => !taken.has(a.field.key))
-    .map((a) => ({ ...a, columns: a.columns.filter((index) => !chosenIndexes.has(index)) }))
-    .filter((a) => a.columns.length > 1);
+  ambiguous = ambiguous.filter((a) => !taken.has(a.field.key) && a.columns.length > 1);
   const undecided = new Set(ambiguous.map((a) => a.field.key));
   return {
     columns,

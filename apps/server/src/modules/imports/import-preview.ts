@@ -52,8 +52,13 @@ export interface PreviewOptions {
   /** false: stop after the shown rows (problemRows is then null). */
   scan: boolean;
   maxRows: number;
-  /** The mapping remembered for a header row, if any. */
-  remembered: (headerCells: string[]) => Promise<ChosenColumns | undefined>;
+  /** The user's choices for a header row: the ones asked about, or the ones remembered for it. */
+  mappingFor: (headerCells: string[]) => Promise<ChosenMapping | undefined>;
+}
+
+export interface ChosenMapping {
+  columns: ChosenColumns;
+  source: 'remembered' | 'chosen';
 }
 
 /**
@@ -69,8 +74,8 @@ export async function previewSheet(
 ): Promise<ImportPreview> {
   const { top, header } = await readTopRows(reader, info, options.headerRow);
   const headerCells = header?.cells ?? [];
-  const remembered = header ? await options.remembered(headerCells) : undefined;
-  const map = columnMapFor(info, headerCells, remembered);
+  const chosen = header ? await options.mappingFor(headerCells) : undefined;
+  const map = columnMapFor(info, headerCells, chosen?.columns);
   const checker = new RowChecker(info, map);
   const rows: ImportPreview['rows'] = [];
   let dataRows = 0;
@@ -118,7 +123,7 @@ export async function previewSheet(
       candidates: candidateFields(info.kind, info.fields, cell),
     })),
     fields: info.fields.map((field) => ({ key: field.key, label: field.label, required: !!field.required })),
-    source: remembered ? 'remembered' : 'automatic',
+    source: chosen?.source ?? 'automatic',
     rows,
     dataRows: options.scan ? Math.min(dataRows, options.maxRows) : null,
     problemRows: options.scan ? problemRows : null,

@@ -571,3 +571,174 @@ describe('hostile workbooks: a clear refusal or a problem of the cell, at once, 
     });
   });
 });
+
+describe('reviewing the column mapping before an import', () => {
+  // An older system's export: a title row, HUB and STATE for the wizard's State and 01 State, and
+  // the loan number twice (Loan No. and LOAN NO), which only the user can settle.
+  const headers = noticeFields.map((f) => (f.key === 'hub' ? 'HUB' : f.key === 'state' ? 'STATE' : f.label));
+  const last = headers.length; // LOAN NO, appended
+  function olderSystemSheet(): (string | null)[][] {
+    const [, ...rows] = recordSheet(noticeFields, 6);
+    rows[1]![noticeFields.findIndex((f) => f.key === 'custName')] = ''; // row 4: no name
+    rows[2]![noticeFields.findIndex((f) => f.key === 'language')] = 'Klingon'; // row 5: no such language
+    return [['March allocation'], [...headers, 'LOAN NO'], ...rows.map((r) => [...r, `  ${r[0]}  `])];
+  }
+  const preview = (who: SignedIn, file: string, query = 'kind=notice') =>
+    t.app.inject({
+      method: 'GET',
+      url: `/api/imports/uploads/${file}/preview?${query}`,
+      headers: who.headers,
+    });
+  const start = (who: SignedIn, file: string, mapping: unknown) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/notices/upload-notice-info',
+      headers: who.headers,
+      payload: { file, mapping },
+    });
+
+  it('previews the mapping by evidence, imports with the confirmed one, keeps it and pre-fills it next time', async () => {
+    const data = await xlsx(olderSystemSheet());
+    const file = (await upload(asha, data)).json().data as string;
+    const first = await preview(asha, file);
+    expect(first.statusCode, first.body).toBe(200);
+    const body = first.json();
+    expect(body).toMatchObject({
+      headerRow: 2,
+      source: 'automatic',
+      complete: false,
+      missing: [],
+      ambiguous: [{ field: 'loanNo', columns: [0, last] }],
+      dataRows: 6,
+      // With the loan number undecided, every row lacks it.
+      problemRows: 6,
+      tooManyRows: false,
+    });
+    expect(body.headerRows.map((r: { rowNumber: number }) => r.rowNumber)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    const fieldOf = (header: string) =>
+      body.columns.find((c: { header: string }) => c.header === header).field;
+    expect([fieldOf('HUB'), fieldOf('STATE'), fieldOf('Loan No.'), fieldOf('LOAN NO')]).toEqual([
+      'hub',
+      'state',
+      null,
+      null,
+    ]);
+    expect(body.rows).toHaveLength(5);
+    expect(body.rows[0]).toMatchObject({ rowNumber: 3 });
+    expect(body.rows[0].cells[last]).toBe('loanNo r0'); // trimmed, as stored
+    expect(body.fields[0]).toEqual({ key: 'loanNo', label: 'Loan No.', required: true });
+    // Without scanning, at once: the same mapping, no count.
+    expect((await preview(asha, file, 'kind=notice&scan=false')).json()).toMatchObject({
+      problemRows: null,
+      dataRows: null,
+    });
+    // Another header row, as the selector offers.
+    expect((await preview(asha, file, 'kind=notice&headerRow=1&scan=false')).json()).toMatchObject({
+      headerRow: 1,
+      complete: false,
+    });
+
+    const started = await start(asha, file, { headerRow: 2, columns: { [last]: null } });
+    expect(started.statusCode, started.body).toBe(202);
+    const { jobId } = started.json();
+    expect(await finished(asha)).toMatchObject({ status: 'done', imported: 5, skipped: 1, noted: 1 });
+    const notices = (await list(asha)).items as { loanNo: string; hub: string; state: string }[];
+    expect(notices.find((n) => n.loanNo === 'loanNo r0')).toMatchObject({ hub: 'hub r0', state: 'state r0' });
+    const report = await t.app.inject({
+      method: 'GET',
+      url: `/api/imports/${jobId}/report`,
+      headers: asha.headers,
+    });
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(report.rawPayload as unknown as ArrayBuffer);
+    expect(
+      workbook.worksheets[0]!.getSheetValues()
+        .slice(2)
+        .map((r) => (r as string[]).slice(1)),
+    ).toEqual([
+      ['4', 'Customer Name', 'Name is required!!'],
+      [
+        '5',
+        'Language',
+        'Imported, but ‘Klingon’ is not a language the templates know: this record prints the default template.',
+      ],
+    ]);
+    const { db } = await openDatabase(t.config);
+    try {
+      const campaign = await db
+        .selectFrom('campaigns')
+        .select('column_mapping')
+        .where('job_id', '=', jobId)
+        .executeTakeFirstOrThrow();
+      const kept = JSON.parse(campaign.column_mapping!);
+      expect(kept.headerRow).toBe(2);
+      expect([kept.columns['0'], kept.columns[String(last)]]).toEqual(['loanNo', null]);
+    } finally {
+      await db.destroy();
+    }
+
+    // The same headers again: the confirmed mapping is pre-filled, and nothing needs a decision.
+    const again = (await upload(asha, data)).json().data as string;
+    expect((await preview(asha, again)).json()).toMatchObject({
+      source: 'remembered',
+      complete: true,
+      ambiguous: [],
+      problemRows: 2,
+    });
+    // Another user's headers are their own.
+    const ravis = (await upload(ravi, data)).json().data as string;
+    expect((await preview(ravi, ravis, 'kind=notice&scan=false')).json()).toMatchObject({
+      source: 'automatic',
+      complete: false,
+    });
+  });
+
+  it('refuses a mapping that does not fit the file, and a preview it cannot make, with a clear 4xx', async () => {
+    const file = (await upload(asha, await xlsx(olderSystemSheet()))).json().data as string;
+    const refusals: [unknown, number, RegExp][] = [
+      [{ headerRow: 2, columns: { '0': 'shoeSize' } }, 400, /‘shoeSize’ is not a field of this import/],
+      [{ headerRow: 2, columns: { '0': 'loanNo', [last]: 'loanNo' } }, 400, /both map to Loan No\./],
+      [{ headerRow: 2, columns: { '99': 'loanNo' } }, 400, /Column 99 is not in the header row: it has 39/],
+      [{ headerRow: 40, columns: {} }, 400, /Row 40 cannot be the header row/],
+      [{ headerRow: 2, columns: { B: 'loanNo' } }, 400, /0-based index/],
+      [{ headerRow: 0, columns: {} }, 400, /headerRow must be 1 or more/],
+    ];
+    for (const [mapping, status, message] of refusals) {
+      const res = await start(asha, file, mapping);
+      expect(res.statusCode, JSON.stringify(mapping)).toBe(status);
+      expect(res.body).toMatch(message);
+    }
+    const previews: [SignedIn, string, number, RegExp][] = [
+      [asha, 'kind=loans', 400, /kind must be 'notice' or 'credit-card'/],
+      [asha, 'kind=notice&headerRow=x', 400, /headerRow must be a row number/],
+      [asha, 'kind=notice&headerRow=30', 400, /Row 30 cannot be the header row/],
+      [ravi, 'kind=notice', 404, /not found/i],
+    ];
+    for (const [who, query, status, message] of previews) {
+      const res = await preview(who, file, query);
+      expect(res.statusCode, query).toBe(status);
+      expect(res.body).toMatch(message);
+    }
+    // Nothing was queued by any refusal.
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/notices/by-user-id/progress-count',
+          headers: asha.headers,
+        })
+      ).json(),
+    ).toEqual({ progressPercentage: null });
+  });
+
+  it('fails an import whose automatic mapping is incomplete, naming five fields and how many more', async () => {
+    const gone = new Set(['loanNo', 'custName', 'product', 'branchAddress', 'clmMob', 'npaStage', 'amtfin']);
+    const rows = recordSheet(noticeFields, 2).map((r) => r.filter((_, i) => !gone.has(noticeFields[i]!.key)));
+    await startNoticeImport(asha, await xlsx(rows));
+    const progress = await finished(asha);
+    expect(progress.status).toBe('failed');
+    expect(progress.error).toMatch(
+      /^The sheet has no column for Loan No\., Customer Name, Product, Branch, Mobile Clm and 2 more\. /,
+    );
+  });
+});

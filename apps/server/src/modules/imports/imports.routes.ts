@@ -43,16 +43,17 @@ export function importsRoutes(app: App, context: AppContext): void {
         tags,
         summary: 'Preview how an uploaded file would import',
         description:
-          'Reads one of the caller’s uploads (file: the name /temporary-upload answered) as an import of kind would, writing nothing, and answers what the Review mapping step shows: the header row found (or headerRow, one of the first 20 rows with text; the rows it could be are in headerRows), every column with its header and the field it maps to (null: ignored) or could map to, the kind’s fields, the first 5 data rows exactly as they would be stored, the required fields no column fills (missing), fields more than one column fits equally well (ambiguous), and complete when nothing needs a decision. A mapping confirmed before for the same headers is pre-filled (source remembered). With scan=true (the default) the whole file is read, up to IMPORT_MAX_ROWS, to count the rows with a problem; scan=false answers at once with problemRows null. 400 for a file that cannot be read or a headerRow that is not one of the rows; 404 for an upload that is not the caller’s.',
+          'Reads one of the caller’s uploads (file: the name /temporary-upload answered) as an import of kind would, writing nothing, and answers what the Review mapping step shows: the header row found (or headerRow, one of the first 20 rows with text; the rows it could be are in headerRows), every column with its header and the field it maps to (null: ignored) or could map to, the kind’s fields, the first 5 data rows exactly as they would be stored, the required fields no column fills (missing), fields more than one column fits equally well (ambiguous), and complete when nothing needs a decision. A mapping confirmed before for the same headers is pre-filled (source remembered); columns (JSON, as the start request’s mapping.columns) previews the user’s choices instead (source chosen; 400 for an unknown field, two columns for one field, a column past the header row). With scan=true (the default) the whole file is read, up to IMPORT_MAX_ROWS, to count the rows with a problem; scan=false answers at once with problemRows null. 400 for a file that cannot be read or a headerRow that is not one of the rows; 404 for an upload that is not the caller’s.',
         params: z.object({ file: storedName }),
         querystring: importPreviewQuery,
       },
     },
     (req) => {
-      const { kind, headerRow, scan } = req.query;
+      const { kind, headerRow, columns, scan } = req.query;
       return context.imports.preview(req.user._id, kind, req.params.file, {
         scan,
         ...(headerRow !== undefined && { headerRow }),
+        ...(columns !== undefined && { columns }),
       });
     },
   );

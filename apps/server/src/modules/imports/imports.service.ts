@@ -7,6 +7,7 @@ import type {
 } from '@notice-desk/contract/imports';
 import type { Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
+import { enqueue } from '../../jobs/job-definition.ts';
 import * as jobs from '../../jobs/jobs.repository.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { openSheet } from '../../lib/sheet-source.ts';
@@ -18,7 +19,13 @@ import { xlsxStream } from '../../lib/xlsx/write-sheet.ts';
 import { recordKinds, type RecordKindInfo } from '../records/record-kinds.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
 import { mappingError, sampleHeaders, type ChosenColumns } from './header-mapping.ts';
-import { HeaderRowError, headerKey, previewSheet, readTopRows } from './import-preview.ts';
+import {
+  HeaderRowError,
+  headerKey,
+  previewSheet,
+  readTopRows,
+  type ChosenMapping,
+} from './import-preview.ts';
 import { IMPORT_JOB, type ImportLimits, type ImportPayload, type ImportResult } from './import.job.ts';
 import * as mappings from './imports.repository.ts';
 
@@ -57,8 +64,7 @@ export class ImportsService {
       campaignName,
       ...(mapping && { mapping }),
     };
-    const jobId = await jobs.enqueueJob(this.db, {
-      kind: IMPORT_JOB,
+    const jobId = await enqueue(this.db, IMPORT_JOB, {
       ownerId,
       subject: kind,
       payload,
@@ -73,16 +79,22 @@ export class ImportsService {
     ownerId: string,
     kind: RecordKind,
     storedName: string,
-    options: { headerRow?: number; scan: boolean },
+    options: { headerRow?: number; columns?: ChosenColumns; scan: boolean },
   ): Promise<ImportPreview> {
     const upload = await this.uploads.find(ownerId, storedName);
     const info = recordKinds[kind];
+    const { columns, ...rest } = options;
     return this.reading(upload, async (reader) => {
       try {
         return await previewSheet(reader, info, upload.originalName, {
-          ...options,
+          ...rest,
           maxRows: this.limits.maxRows,
-          remembered: (cells) => this.remembered(ownerId, info, cells),
+          mappingFor: async (cells) => {
+            if (!columns) return this.remembered(ownerId, info, cells);
+            const problem = mappingError(info.fields, cells.length, columns);
+            if (problem) throw badRequest(`columns: ${problem}`, { columns: problem });
+            return { columns, source: 'chosen' };
+          },
         });
       } catch (err) {
         if (err instanceof HeaderRowError) throw badRequest(err.message, { headerRow: err.message });
@@ -92,7 +104,7 @@ export class ImportsService {
   }
 
   async progress(ownerId: string, kind: RecordKind): Promise<ImportProgress> {
-    const job = await jobs.findLatestJob(this.db, ownerId, IMPORT_JOB, kind);
+    const job = await jobs.findLatestJob(this.db, ownerId, IMPORT_JOB.name, kind);
     if (!job) return { progressPercentage: null };
     const result = job.result ? (JSON.parse(job.result) as ImportResult) : undefined;
     const skipped = result?.skipped ?? (await this.problemRows(job.id));
@@ -111,7 +123,7 @@ export class ImportsService {
   /** The rows an import skipped, and why, as an .xlsx. */
   async report(ownerId: string, jobId: string): Promise<Readable> {
     const job = await jobs.findJob(this.db, jobId, ownerId);
-    if (!job || job.kind !== IMPORT_JOB) throw notFound('Import');
+    if (!job || job.kind !== IMPORT_JOB.name) throw notFound('Import');
     const db = this.db;
     async function* rows() {
       const pageSize = 5000;
@@ -176,11 +188,11 @@ export class ImportsService {
     ownerId: string,
     info: RecordKindInfo,
     cells: string[],
-  ): Promise<ChosenColumns | undefined> {
+  ): Promise<ChosenMapping | undefined> {
     const stored = await mappings.findRememberedMapping(this.db, ownerId, info.kind, headerKey(cells));
     if (!stored) return undefined;
     const { columns } = JSON.parse(stored) as ColumnMapping;
-    return mappingError(info.fields, cells.length, columns) ? undefined : columns;
+    return mappingError(info.fields, cells.length, columns) ? undefined : { columns, source: 'remembered' };
   }
 
   /** Reads an upload (.xlsx or CSV) on a worker thread; a file the reader refuses is a 400 saying why. */
