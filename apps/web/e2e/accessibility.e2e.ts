@@ -446,6 +446,44 @@ const screens: Screen[] = [
     },
   },
   {
+    name: 'users (ADMIN)',
+    open: async (page) => {
+      await page.goto('/users');
+      await heading(page, 'Users');
+      await page.getByRole('button', { name: `Reset password ${admin.username}` }).waitFor();
+    },
+  },
+  {
+    name: 'users, Create user open',
+    open: async (page) => {
+      await page.goto('/users');
+      await page.getByRole('button', { name: 'Create user' }).click();
+      await page.getByRole('form', { name: 'Create user' }).getByLabel('Username').waitFor();
+    },
+  },
+  {
+    name: 'the login page after an ADMIN disabled the signed-in user',
+    fresh: true,
+    open: async (page) => {
+      const plain = await createAccount(product.baseUrl, 'disabled');
+      await page.goto('/auth/login');
+      await page.evaluate(
+        (auth) => localStorage.setItem('auth', auth),
+        JSON.stringify({ accessToken: plain.token, user: plain.user }),
+      );
+      await page.goto('/');
+      await heading(page, 'Dashboard');
+      await api(`/api/users/${plain.user._id}`, {
+        method: 'PATCH',
+        body: JSON.stringify({ disabled: true }),
+      });
+      // The next request (the notice list's) answers 401: the app says why at the login page.
+      await page.goto('/forms/notice');
+      await page.getByText('Your session has expired. Please sign in again.').waitFor();
+      await heading(page, 'Login');
+    },
+  },
+  {
     name: 'small screen with the navigation drawer open',
     viewport: { width: 390, height: 844 },
     open: async (page) => {

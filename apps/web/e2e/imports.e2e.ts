@@ -29,7 +29,7 @@ async function openImportModal(page: Page) {
 }
 
 describe('Excel import (issue 4)', () => {
-  it('refuses a missing file and a .csv, and offers the sample sheet', async () => {
+  it('refuses a missing file and a .txt, and offers the sample sheet', async () => {
     const { context, page, surprises } = await openAs('refusals');
     const dialog = await openImportModal(page);
 

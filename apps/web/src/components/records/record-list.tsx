@@ -123,11 +123,12 @@ export function RecordList<TRecord extends StoredRecord>({
   const pdfUrl = data?.pdfUrl ?? '';
   const columns = useMemo<DataTableColumn<TRecord>[]>(
     () => [
-      { id: 'number', header: 'No.', cell: (_record, rowNumber) => rowNumber },
+      { id: 'number', header: 'No.', cell: (_record, rowNumber) => rowNumber, card: 'number' },
       ...recordColumns,
       {
         id: 'action',
         header: 'Action',
+        card: 'actions',
         cell: (record) => (
           <RecordActions
             name={recordName(record)}

@@ -12,6 +12,7 @@ import {
 } from 'react';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { LIST_SEARCH_MAX_LENGTH, pageCount } from '@notice-desk/contract/paging';
+import { useMediaQuery } from '../../hooks/use-media-query.ts';
 import { ErrorState } from './error-state.tsx';
 import { Spinner } from './spinner.tsx';
 import { TablePager } from './table-pager.tsx';
@@ -23,7 +24,18 @@ export type DataTableColumn<TRow> = {
   /** The cell's content; `rowNumber` counts from 1 across pages (the 'No.' column). */
   cell: (row: TRow, rowNumber: number) => ReactNode;
   className?: string;
+  /**
+   * Its place on a phone (below 640 px), where each row is a card: 'title' heads the card, 'number'
+   * sits in its corner, 'actions' run along its foot, 'wide' takes a whole line (a long status). The
+   * others share lines two by two. Every cell but the title and the actions shows its header's name.
+   */
+  card?: DataTableCardPlace;
 };
+
+export type DataTableCardPlace = 'title' | 'number' | 'wide' | 'actions';
+
+/** Below this width every row is a card (data-table.module.css holds the same breakpoint). */
+export const CARDS_QUERY = '(max-width: 639px)';
 
 export type DataTableSelection = {
   /** Ids (from `rowId`) of the selected rows. */
@@ -95,10 +107,23 @@ const HOVER_ROWS_MAX = 1000;
  */
 const VIRTUAL_ROW_HEIGHT = 48;
 
+/**
+ * A card's height before it is measured. Cards differ (a failure's reason, a long name), so on a phone
+ * the rows are measured as they render: a phone shows a few cards at a time, not 40 rows.
+ */
+const VIRTUAL_CARD_HEIGHT = 150;
+
 /** Rows rendered beyond each edge of the viewport, so Tab and a fast scroll find them ready. */
 const OVERSCAN_ROWS = 12;
 
 type ShownRow<TRow> = { row: TRow; id: string; number: number };
+
+const cardPlaceClass: Record<DataTableCardPlace, string | undefined> = {
+  title: styles.cardTitle,
+  number: styles.cardNumber,
+  wide: styles.cardWide,
+  actions: styles.cardActions,
+};
 
 /**
  * The product's one list table: server paging with the spec's pager and page-size selector, a
@@ -187,7 +212,11 @@ export function DataTable<TRow>({
 
   const columnCount = columns.length + (selection ? 1 : 0);
   const virtual = virtualizeFrom !== undefined && shown.length > virtualizeFrom;
-  const renderRow = ({ row, id, number }: ShownRow<TRow>, index?: number) => (
+  const renderRow = (
+    { row, id, number }: ShownRow<TRow>,
+    index?: number,
+    measure?: (element: HTMLTableRowElement | null) => void,
+  ) => (
     <DataTableRow
       key={id}
       row={row}
@@ -198,6 +227,7 @@ export function DataTable<TRow>({
       selected={selection?.selected.has(id) ?? false}
       onToggle={toggleRow}
       index={index}
+      measure={measure}
     />
   );
   let body: ReactNode;
@@ -272,6 +302,7 @@ export function DataTable<TRow>({
         <table
           className={[
             styles.table,
+            styles.cards,
             (virtual || shown.length <= HOVER_ROWS_MAX) && styles.hoverRows,
             virtual && styles.virtualRows,
           ]
@@ -286,17 +317,20 @@ export function DataTable<TRow>({
             <tr>
               {selection && (
                 <th scope="col" className={styles.checkCell}>
-                  <input
-                    type="checkbox"
-                    className={styles.checkbox}
-                    aria-label="Select all rows on this page"
-                    checked={allShownSelected}
-                    ref={(input) => {
-                      if (input) input.indeterminate = selectedShown > 0 && !allShownSelected;
-                    }}
-                    disabled={shown.length === 0}
-                    onChange={toggleAll}
-                  />
+                  {/* On a phone the header row is a bar that stays in view, the box named in words. */}
+                  <label className={styles.selectAll}>
+                    <input
+                      type="checkbox"
+                      className={styles.checkbox}
+                      aria-label="Select all rows on this page"
+                      checked={allShownSelected}
+                      ref={(input) => {
+                        if (input) input.indeterminate = selectedShown > 0 && !allShownSelected;
+                      }}
+                      disabled={shown.length === 0}
+                      onChange={toggleAll}
+                    />
+                  </label>
                 </th>
               )}
               {columns.map((column) => (
@@ -318,7 +352,11 @@ type VirtualRowsProps<TRow> = {
   shown: readonly ShownRow<TRow>[];
   tbody: RefObject<HTMLTableSectionElement | null>;
   columnCount: number;
-  renderRow: (entry: ShownRow<TRow>, index: number) => ReactNode;
+  renderRow: (
+    entry: ShownRow<TRow>,
+    index: number,
+    measure?: (element: HTMLTableRowElement | null) => void,
+  ) => ReactNode;
 };
 
 /**
@@ -338,14 +376,17 @@ function VirtualRows<TRow>({ shown, tbody, columnCount, renderRow }: VirtualRows
     observer.observe(document.body);
     return () => observer.disconnect();
   }, [tbody]);
+  const cards = useMediaQuery(CARDS_QUERY);
   const virtualizer = useWindowVirtualizer({
     count: shown.length,
-    estimateSize: () => VIRTUAL_ROW_HEIGHT,
+    estimateSize: () => (cards ? VIRTUAL_CARD_HEIGHT : VIRTUAL_ROW_HEIGHT),
     overscan: OVERSCAN_ROWS,
     scrollMargin,
     // Scrolling re-renders a few dozen rows; React batches them without forcing a synchronous commit.
     useFlushSync: false,
   });
+  // Turning the phone (or resizing past the breakpoint) changes every row's height.
+  useLayoutEffect(() => virtualizer.measure(), [virtualizer, cards]);
   const items = virtualizer.getVirtualItems();
   const first = items[0];
   const last = items[items.length - 1];
@@ -354,7 +395,9 @@ function VirtualRows<TRow>({ shown, tbody, columnCount, renderRow }: VirtualRows
   return (
     <>
       {above > 0 && <SpacerRow height={above} columnCount={columnCount} />}
-      {items.map((item) => renderRow(shown[item.index]!, item.index))}
+      {items.map((item) =>
+        renderRow(shown[item.index]!, item.index, cards ? virtualizer.measureElement : undefined),
+      )}
       {below > 0 && <SpacerRow height={below} columnCount={columnCount} />}
     </>
   );
@@ -388,6 +431,8 @@ type DataTableRowProps<TRow> = {
   onToggle: (id: string) => void;
   /** On a virtualised page: the row's place in the page. */
   index?: number;
+  /** On a virtualised page of cards: measures the row, whose height varies. */
+  measure?: (element: HTMLTableRowElement | null) => void;
 };
 
 // Memoised and hook-free: with 10,000 rows a selection change or a search keystroke
@@ -401,9 +446,16 @@ const DataTableRow = memo(function DataTableRow<TRow>({
   selected,
   onToggle,
   index,
+  measure,
 }: DataTableRowProps<TRow>) {
   return (
-    <tr className={styles.row} aria-rowindex={index === undefined ? undefined : index + 2}>
+    <tr
+      ref={measure}
+      className={styles.row}
+      aria-rowindex={index === undefined ? undefined : index + 2}
+      // The virtualiser finds a measured row's place by this.
+      data-index={measure ? index : undefined}
+    >
       {selectable && (
         <td className={styles.checkCell}>
           <input
@@ -430,7 +482,14 @@ const DataTableCells = memo(function DataTableCells<TRow>({
   columns,
 }: DataTableCellsProps<TRow>) {
   return columns.map((column) => (
-    <td key={column.id} className={column.className}>
+    <td
+      key={column.id}
+      className={
+        [column.className, column.card && cardPlaceClass[column.card]].filter(Boolean).join(' ') || undefined
+      }
+      // A card names each value by its column's header (data-table.module.css).
+      data-label={column.header}
+    >
       {column.cell(row, rowNumber)}
     </td>
   ));

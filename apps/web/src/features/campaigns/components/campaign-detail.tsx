@@ -38,17 +38,19 @@ const rowId = (row: CampaignRow) => row._id;
 
 // A module constant: the table re-renders every row when its columns change, and a page can hold 10,000.
 const columns: DataTableColumn<CampaignRow>[] = [
-  { id: 'number', header: 'No.', cell: (_row, rowNumber) => rowNumber },
-  { id: 'custName', header: 'Name', cell: (row) => row.custName },
+  { id: 'number', header: 'No.', cell: (_row, rowNumber) => rowNumber, card: 'number' },
+  { id: 'custName', header: 'Name', cell: (row) => row.custName, card: 'title' },
   { id: 'date', header: 'Date', cell: (row) => formatListDate(row.date) },
   {
     id: 'email',
     header: 'Email Status',
+    card: 'wide',
     cell: (row) => <DeliveryStatus status={row.emailResponse} error={row.emailError} />,
   },
   {
     id: 'whatsapp',
     header: 'WhatsApp Status',
+    card: 'wide',
     cell: (row) => <DeliveryStatus status={row.whatsappResponse} error={row.whatsappError} />,
   },
 ];
@@ -152,7 +154,7 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
       <div className="page-actions">
         <button
           type="button"
-          className="button button-primary"
+          className={`button button-primary ${styles.sendNotice}`}
           disabled={sending}
           aria-busy={sending}
           onClick={() => void send([...selected])}
@@ -227,6 +229,8 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
         emptyMessage="This campaign has no records."
         virtualizeFrom={VIRTUALIZE_FROM}
       />
+      {/* Room for Send Notice, which a phone keeps at the foot of the screen. */}
+      <div className={styles.sendNoticeRoom} />
       <ConfirmDialog
         open={resendFailed.failedIds !== null}
         question={`Resend the ${resendCount} ${resendCount === 1 ? 'record' : 'records'} that failed or bounced?`}

@@ -48,10 +48,11 @@ export function CampaignList({ type }: { type: CampaignType }) {
 
   const columns = useMemo<DataTableColumn<Campaign>[]>(
     () => [
-      { id: 'number', header: 'No.', cell: (_campaign, rowNumber) => rowNumber },
+      { id: 'number', header: 'No.', cell: (_campaign, rowNumber) => rowNumber, card: 'number' },
       {
         id: 'name',
         header: 'History Name',
+        card: 'title',
         cell: (campaign) => (
           <Link to={paths.campaigns.detail.getHref(type, campaign._id)}>{campaign.name}</Link>
         ),
@@ -69,6 +70,7 @@ export function CampaignList({ type }: { type: CampaignType }) {
       {
         id: 'action',
         header: 'Action',
+        card: 'actions',
         cell: (campaign) => (
           <div className={styles.actions}>
             <button

@@ -28,7 +28,7 @@ const deleteQuestion = (creditCard: CreditCard) =>
   deleteRecordQuestion('credit card', customerName(creditCard), creditCard.maskNo ?? '');
 
 const columns: DataTableColumn<CreditCard>[] = [
-  { id: 'custName', header: 'Arqn Name', cell: (creditCard) => creditCard.custName },
+  { id: 'custName', header: 'Arqn Name', cell: (creditCard) => creditCard.custName, card: 'title' },
   { id: 'noticeBalance', header: 'Notice Balance', cell: (creditCard) => creditCard.noticeBalance },
   { id: 'maskNo', header: 'Maskcard', cell: (creditCard) => creditCard.maskNo },
   { id: 'date', header: 'Date', cell: (creditCard) => formatCreditCardListDate(creditCard.campDate ?? '') },

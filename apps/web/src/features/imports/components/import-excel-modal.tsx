@@ -14,6 +14,7 @@ import { trackImport } from '../hooks/use-import-progress.ts';
 import {
   campaignNameFor,
   fileSizeInMb,
+  importFileAccept,
   importFileError,
   uploadNameFor,
 } from '../utils/import-file.ts';
@@ -201,7 +202,7 @@ export function ImportExcelModal({ kind, open, onClose }: ImportExcelModalProps)
             id={fileId}
             name="file"
             type="file"
-            accept=".xlsx"
+            accept={importFileAccept}
             className={styles.fileInput}
             disabled={busy || reviewing}
             aria-invalid={fileError ? true : undefined}

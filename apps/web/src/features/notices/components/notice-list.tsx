@@ -25,7 +25,7 @@ const editHref = (id: string) => paths.notices.edit.getHref(id);
 const deleteQuestion = (notice: Notice) => deleteRecordQuestion('notice', notice.custName, notice.loanNo);
 
 const columns: DataTableColumn<Notice>[] = [
-  { id: 'custName', header: 'Name', cell: (notice) => notice.custName },
+  { id: 'custName', header: 'Name', cell: (notice) => notice.custName, card: 'title' },
   { id: 'custMobileNo', header: 'Mobile No.', cell: (notice) => notice.custMobileNo },
   { id: 'loanNo', header: 'Loan No.', cell: (notice) => notice.loanNo },
   { id: 'date', header: 'Date', cell: (notice) => formatListDate(notice.createdAt) },

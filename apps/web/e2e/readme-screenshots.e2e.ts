@@ -1,0 +1,128 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CampaignList } from '@notice-desk/contract/campaigns';
+import { noticeFields } from '@notice-desk/contract/notice';
+import type { EmailTemplate, TemplateList } from '@notice-desk/contract/templates';
+import { signedInContext, type Account } from './accounts.ts';
+import { launchBrowser, startProduct, watchForSurprises } from './harness.ts';
+
+/**
+ * The README's pictures of the main screens, at a desktop's 1440×900, refreshed by every run of the
+ * suite so they show the product as it is. Kept in git (docs/screenshots/), unlike the other tests' shots.
+ */
+const SCREENSHOTS = path.resolve(import.meta.dirname, '../../../docs/screenshots');
+const DESKTOP = { width: 1440, height: 900 };
+
+let product: Awaited<ReturnType<typeof startProduct>>;
+let browser: Browser;
+let admin: Account;
+let campaignId = '';
+
+async function api<T>(apiPath: string, body?: object, token = admin?.token): Promise<T> {
+  const answer = await fetch(`${product.baseUrl}${apiPath}`, {
+    method: body ? 'POST' : 'GET',
+    headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+    ...(body && { body: JSON.stringify(body) }),
+  });
+  if (!answer.ok) throw new Error(`${apiPath} answered ${answer.status}: ${await answer.text()}`);
+  return (await answer.json()) as T;
+}
+
+/** The same person every run (no random names), so a refreshed picture differs only where the product did. */
+async function signUpAdmin(): Promise<Account> {
+  const credentials = { username: 'priya.sharma', password: 'pass-word-1' };
+  await api('/api/auth/register', { name: 'Priya Sharma', ...credentials }, '');
+  const { token, user } = await api<Pick<Account, 'token' | 'user'>>('/api/auth/login', credentials, '');
+  return { ...credentials, token, user };
+}
+
+const customers = [
+  ['Ravi Kumar', 'LN100012', '9800000001', 'Pune', 'Maharashtra', '1,25,000.50'],
+  ['Meena Shah', 'LN100013', '9800000002', 'Ahmedabad', 'Gujarat', '48,300.00'],
+  ['Arjun Nair', 'LN100014', '9800000003', 'Kochi', 'Kerala', '2,10,750.00'],
+  ['Fatima Khan', 'LN100015', '9800000004', 'Lucknow', 'Uttar Pradesh', '67,900.00'],
+  ['Suresh Reddy', 'LN100016', '9800000005', 'Hyderabad', 'Telangana', '3,02,115.25'],
+  ['Kavita Joshi', 'LN100017', '9800000006', 'Jaipur', 'Rajasthan', '91,400.00'],
+] as const;
+
+/** Six overdue loans (typed in, so they form the 'Manual entries' campaign), three of them sent. */
+async function seed() {
+  const ids: string[] = [];
+  // Oldest first: the lists show the newest first, so Ravi Kumar leads them.
+  for (const [custName, loanNo, custMobileNo, city, state, totalOverdueAmt] of [...customers].reverse()) {
+    const notice = await api<{ _id: string }>('/api/notices', {
+      ...Object.fromEntries(noticeFields.map(({ key }) => [key, '-'])),
+      custName,
+      loanNo,
+      custMobileNo,
+      city,
+      state,
+      hub: state,
+      totalOverdueAmt,
+      product: 'Two-wheeler loan',
+      emailId: `${custName.split(' ')[0]!.toLowerCase()}@example.com`,
+      modeOfDispatch: 'Email',
+    });
+    ids.push(notice._id);
+  }
+  campaignId = (await api<CampaignList>('/api/campaigns/notice?page=1&limit=10')).items[0]!._id;
+  // No mail provider is set up here: the sent ones go to the outbox, as a first start shows.
+  await api('/api/campaigns/send-mail', { data: ids.slice(-3), type: 'notice' });
+}
+
+beforeAll(async () => {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  [product, browser] = await Promise.all([startProduct(), launchBrowser()]);
+  admin = await signUpAdmin();
+  await seed();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+const shoot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+
+describe('the README screenshots (issue 17)', () => {
+  it('shows the login screen to a visitor', async () => {
+    const context = await browser.newContext({ baseURL: product.baseUrl, viewport: DESKTOP });
+    const page = await context.newPage();
+    const surprises = watchForSurprises(page);
+    await page.goto('/auth/login');
+    await page.getByRole('button', { name: 'Sign In' }).waitFor();
+    await shoot(page, 'login');
+    expect(surprises).toEqual([]);
+    await context.close();
+  });
+
+  it('shows the dashboard, the notice list, a campaign and the PDF Editor to an ADMIN', async () => {
+    const context = await signedInContext(browser, product.baseUrl, admin, { viewport: DESKTOP });
+    const page = await context.newPage();
+    const surprises = watchForSurprises(page);
+
+    await page.goto('/');
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    await shoot(page, 'dashboard');
+
+    await page.goto('/forms/notice');
+    await page.getByRole('button', { name: 'Delete Ravi Kumar' }).waitFor();
+    await shoot(page, 'notices');
+
+    await page.goto(`/campaign/notice/${campaignId}`);
+    await page.getByText('Outbox (not sent: no provider set up)').first().waitFor();
+    await shoot(page, 'campaign');
+
+    const { items } = await api<TemplateList<EmailTemplate>>('/api/emailTemplates/getdata');
+    const template = items.find((t) => t.key === 'notice-default')!;
+    await page.goto(`/templates/email-templates/edit/${template._id}`);
+    await page.frameLocator('iframe[title="Body"]').getByText('NOTICE FOR CONCILIATION').waitFor();
+    await shoot(page, 'pdf-editor');
+
+    expect(surprises).toEqual([]);
+    await context.close();
+  });
+});
