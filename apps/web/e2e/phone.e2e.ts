@@ -132,11 +132,16 @@ async function firstRowControlsOutside(): Promise<string[]> {
   );
 }
 
-/** The screen fits the phone: no sideways scrolling, the first row's every control in view, no axe finding. */
-async function expectFitsThePhone(name: string) {
-  // The first screen, as the phone shows it (a full-page shot would draw Send Notice, fixed, mid-page).
+/** A shot of the screen as the phone shows it, which must not be wider than the phone. */
+async function expectNoSidewaysScroll(name: string) {
+  // The first screen only (a full-page shot would draw Send Notice, fixed, mid-page).
   await page.screenshot({ path: path.join(SCREENSHOTS, `phone-${name}.png`) });
   expect(await pageWidth(), `${name}: the page is wider than the phone`).toBeLessThanOrEqual(PHONE.width);
+}
+
+/** The screen fits the phone: no sideways scrolling, the first row's every control in view, no axe finding. */
+async function expectFitsThePhone(name: string) {
+  await expectNoSidewaysScroll(name);
   expect(await firstRowControlsOutside(), `${name}: controls outside the viewport`).toEqual([]);
   expect(describeViolations(await seriousViolations(page)), name).toBe('');
 }
@@ -158,6 +163,7 @@ describe('at 390×844, a phone (issue 17)', () => {
     await search.focus();
     expect((await search.boundingBox())!.width).toBeGreaterThan(before + 80);
     expect(await pageWidth()).toBeLessThanOrEqual(PHONE.width);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'phone-search-focused.png') });
     await search.blur();
 
     // Delete asks first, naming the customer; the dialog fits the phone.
@@ -169,6 +175,20 @@ describe('at 390×844, a phone (issue 17)', () => {
     await page.screenshot({ path: path.join(SCREENSHOTS, 'phone-notices-delete.png') });
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
+
+    // The Import Excel dialog and the wizard fit too.
+    await page.getByRole('button', { name: 'Import Excel' }).click();
+    await page.getByRole('dialog', { name: 'Import Excel' }).waitFor();
+    await expectNoSidewaysScroll('notices-import');
+    await page.keyboard.press('Escape');
+    await page.goto('/forms/notice/add-notice');
+    await page.getByRole('button', { name: 'Next' }).waitFor();
+    await expectNoSidewaysScroll('notice-wizard');
+    expect(describeViolations(await seriousViolations(page)), 'notice wizard').toBe('');
+    const wizardButtons = await page
+      .getByRole('button', { name: /^(Cancel|Next)$/ })
+      .evaluateAll((buttons) => buttons.map((button) => button.getBoundingClientRect().right));
+    expect(Math.max(...wizardButtons)).toBeLessThanOrEqual(PHONE.width);
 
     await page.goto('/forms/credit-card');
     await page.getByRole('button', { name: 'Delete Asha Rao' }).waitFor();
@@ -202,6 +222,11 @@ describe('at 390×844, a phone (issue 17)', () => {
     await page.getByRole('checkbox', { name: 'Select all rows on this page' }).check();
     expect(await page.getByRole('checkbox', { name: 'Select row 12', exact: true }).isChecked()).toBe(true);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'phone-campaign-detail-scrolled.png') });
+
+    // The dashboard's Mails Details (every send above has settled: Meena's failed) as cards too.
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Failed', exact: true }).waitFor();
+    await expectFitsThePhone('dashboard');
 
     expect(surprises).toEqual([]);
   });

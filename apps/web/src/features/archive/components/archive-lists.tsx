@@ -21,8 +21,8 @@ const recordId = (record: ArchivedRecord) => record._id;
 const campaignId = (campaign: ArchivedCampaign) => campaign._id;
 
 const recordColumns = (kind: CampaignType): DataTableColumn<ArchivedRecord>[] => [
-  { id: 'number', header: 'No.', cell: (_record, rowNumber) => rowNumber },
-  { id: 'custName', header: 'Name', cell: (record) => record.custName },
+  { id: 'number', header: 'No.', cell: (_record, rowNumber) => rowNumber, card: 'number' },
+  { id: 'custName', header: 'Name', cell: (record) => record.custName, card: 'title' },
   {
     id: 'reference',
     header: kind === 'notice' ? 'Loan No.' : 'Maskcard',
@@ -38,6 +38,7 @@ const recordColumns = (kind: CampaignType): DataTableColumn<ArchivedRecord>[] =>
   {
     id: 'action',
     header: 'Action',
+    card: 'actions',
     cell: (record) => (
       <DownloadEvidenceButton
         url={archivePaths.recordEvidence(kind, record._id)}
@@ -55,8 +56,8 @@ const columnsByKind: Record<CampaignType, DataTableColumn<ArchivedRecord>[]> = {
 };
 
 const campaignColumns: DataTableColumn<ArchivedCampaign>[] = [
-  { id: 'number', header: 'No.', cell: (_campaign, rowNumber) => rowNumber },
-  { id: 'name', header: 'History Name', cell: (campaign) => campaign.name },
+  { id: 'number', header: 'No.', cell: (_campaign, rowNumber) => rowNumber, card: 'number' },
+  { id: 'name', header: 'History Name', cell: (campaign) => campaign.name, card: 'title' },
   {
     id: 'type',
     header: 'Kind',
@@ -72,6 +73,7 @@ const campaignColumns: DataTableColumn<ArchivedCampaign>[] = [
   {
     id: 'action',
     header: 'Action',
+    card: 'actions',
     cell: (campaign) => (
       <DownloadEvidenceButton
         url={archivePaths.campaignEvidence(campaign._id)}

@@ -78,7 +78,8 @@ function MailsDetails() {
       ) : (
         <>
           <div className={tableStyles.scroller} role="region" aria-label="Mails Details table" tabIndex={0}>
-            <table className={tableStyles.table} aria-busy={isFetching}>
+            {/* Below 640 px each mail is a card, as in every list (data-table.module.css). */}
+            <table className={`${tableStyles.table} ${tableStyles.cards}`} aria-busy={isFetching}>
               <thead>
                 <tr>
                   <th scope="col">No.</th>
@@ -90,11 +91,13 @@ function MailsDetails() {
               </thead>
               <tbody>
                 {data.items.map((mail, index) => (
-                  <tr key={mail._id}>
-                    <td>{(page - 1) * limit + index + 1}</td>
-                    <td>{mail.name}</td>
-                    <td>{channelName[mail.channel] ?? mail.channel}</td>
-                    <td>
+                  <tr key={mail._id} className={tableStyles.row}>
+                    <td className={tableStyles.cardNumber} data-label="No.">
+                      {(page - 1) * limit + index + 1}
+                    </td>
+                    <td className={tableStyles.cardTitle}>{mail.name}</td>
+                    <td data-label="Channel">{channelName[mail.channel] ?? mail.channel}</td>
+                    <td data-label="Date">
                       <time
                         className={styles.nowrap}
                         dateTime={mail.date}
@@ -103,7 +106,7 @@ function MailsDetails() {
                         {formatListDate(mail.date)}
                       </time>
                     </td>
-                    <td>
+                    <td className={tableStyles.cardWide} data-label="Status">
                       <DeliveryStatus status={mail.status} error={mail.error} tone={mailTone(mail.status)} />
                     </td>
                   </tr>

@@ -163,6 +163,7 @@ export function UsersScreen() {
       {
         id: 'username',
         header: 'Username',
+        card: 'title',
         cell: (user) => (
           <span className={styles.username}>
             {user.username}
@@ -191,7 +192,12 @@ export function UsersScreen() {
             signInTime(null)
           ),
       },
-      { id: 'actions', header: 'Actions', cell: (user) => <UserActions user={user} onAction={onAction} /> },
+      {
+        id: 'actions',
+        header: 'Actions',
+        card: 'actions',
+        cell: (user) => <UserActions user={user} onAction={onAction} />,
+      },
     ],
     [me?._id, onAction],
   );
