@@ -228,6 +228,11 @@ describe('at 390×844, a phone (issue 17)', () => {
     await page.getByRole('button', { name: 'Failed', exact: true }).waitFor();
     await expectFitsThePhone('dashboard');
 
+    // The first account is the ADMIN: the Users screen, with three actions a row.
+    await page.goto('/users');
+    await page.getByRole('button', { name: `Reset password ${account.username}` }).waitFor();
+    await expectFitsThePhone('users');
+
     expect(surprises).toEqual([]);
   });
 });
