@@ -1,16 +1,17 @@
 import { createHash } from 'node:crypto';
-import { PassThrough, type Readable } from 'node:stream';
-import yazl from 'yazl';
+import type { Readable } from 'node:stream';
 import type { EvidenceDelivery, EvidenceRecord } from '@notice-desk/contract/evidence';
 import type { Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
+import { escapeHtml } from '../../lib/escape-html.ts';
 import { safeFileName } from '../../lib/file-names.ts';
 import type { FileStore } from '../../lib/storage.ts';
 import { nowIso } from '../../lib/time.ts';
+import { zipStream } from '../../lib/zip-stream.ts';
 import { appendAudit } from '../audit/audit.repository.ts';
 import * as campaigns from '../campaigns/campaigns.repository.ts';
-import { escapeHtml, type PdfsService } from '../pdfs/pdfs.service.ts';
+import type { PdfsService } from '../pdfs/pdfs.service.ts';
 import { recordKinds, type RecordKindInfo } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
 import * as deliveries from '../sending/deliveries.repository.ts';
@@ -79,17 +80,18 @@ export class EvidenceService {
       safeName(`evidence ${campaign.name}`),
       `Campaign ${campaign.name}`,
       async function* () {
-        for (let offset = 0; ; offset += PAGE) {
-          const page = await records.listCampaignRecordsIncludingArchived(
+        for (let after = ''; ; ) {
+          const page = await records.listCampaignRecordsIncludingArchivedAfter(
             db,
             info,
             ownerId,
             id,
-            offset,
+            after,
             PAGE,
           );
           if (page.length > 0) yield page;
           if (page.length < PAGE) return;
+          after = page.at(-1)!.id;
         }
       },
       info,
@@ -102,9 +104,7 @@ export class EvidenceService {
     pages: () => AsyncGenerator<records.RecordRow[]>,
     info: RecordKindInfo,
   ): Bundle {
-    const zip = new yazl.ZipFile();
-    const out = new PassThrough();
-    zip.outputStream.pipe(out);
+    const { zip, stream, room } = zipStream();
     const manifest: { file: string; sha256: string }[] = [];
     const add = (file: string, data: Buffer) => {
       manifest.push({ file, sha256: sha256(data) });
@@ -135,6 +135,7 @@ export class EvidenceService {
                 if (pdf && sha256(pdf) === d.pdf_sha256) {
                   add(pdfFile, pdf);
                   addedPdfs.add(pdfFile);
+                  await room();
                 } else pdfFile = null;
               }
             }
@@ -171,8 +172,8 @@ export class EvidenceService {
         'manifest.json',
       );
       zip.end();
-    })().catch((err: unknown) => out.destroy(err as Error));
-    return { name: `${name}.zip`, stream: out };
+    })().catch((err: unknown) => stream.destroy(err as Error));
+    return { name: `${name}.zip`, stream };
   }
 }
 

@@ -1,17 +1,17 @@
-import { PassThrough, type Readable } from 'node:stream';
-import yazl from 'yazl';
+import type { Readable } from 'node:stream';
 import type { Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { safeFileName } from '../../lib/file-names.ts';
 import type { FileStore } from '../../lib/storage.ts';
 import { INDIAN_DEFAULTS, type DocumentLocale } from '../../lib/indian-format.ts';
+import { zipStream } from '../../lib/zip-stream.ts';
 import { builtinDateFormat } from '../../lib/xlsx/locale-formats.ts';
 import { dateTimeCell, xlsxStream, type SheetCell } from '../../lib/xlsx/write-sheet.ts';
 import { appendAudit } from '../audit/audit.repository.ts';
 import * as campaigns from '../campaigns/campaigns.repository.ts';
 import { pdfFileName, type PdfsService } from '../pdfs/pdfs.service.ts';
-import { recordKinds } from '../records/record-kinds.ts';
+import { recordKinds, type RecordKindInfo } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
 import * as deliveries from '../sending/deliveries.repository.ts';
 
@@ -68,8 +68,7 @@ export class ExportsService {
     const { timeZone, locale } = this.where;
     const timeFormat = `${builtinDateFormat(22, locale)}:ss`;
     async function* rows(): AsyncGenerator<SheetCell[]> {
-      for (let offset = 0; ; offset += PAGE) {
-        const page = await records.listCampaignRecords(db, info, ownerId, campaignId, offset, PAGE);
+      for await (const page of campaignPages(db, info, ownerId, campaignId)) {
         const latest = new Map<string, deliveries.DeliveryRow>();
         for (const d of await deliveries.deliveriesForRecords(
           db,
@@ -90,7 +89,6 @@ export class ExportsService {
           }
           yield cells;
         }
-        if (page.length < PAGE) return;
       }
     }
     const headers = [
@@ -109,9 +107,7 @@ export class ExportsService {
   ): Promise<{ name: string; stream: Readable }> {
     const campaign = await this.exportedCampaign(ownerId, kind, campaignId, 'export.zip', 'PDFs');
     const info = recordKinds[kind];
-    const zip = new yazl.ZipFile();
-    const out = new PassThrough();
-    zip.outputStream.pipe(out);
+    const { zip, stream, room } = zipStream();
     const used = new Set<string>();
     const unique = (name: string) => {
       let candidate = name;
@@ -123,28 +119,37 @@ export class ExportsService {
     // Notices that cannot print (a character no bundled font covers) are listed, with why, in not-printed.txt.
     const notPrinted: string[] = [];
     (async () => {
-      for (let offset = 0; ; offset += PAGE) {
-        const page = await records.listCampaignRecords(this.db, info, ownerId, campaignId, offset, PAGE);
+      for await (const page of campaignPages(this.db, info, ownerId, campaignId)) {
         const pdfs = await this.pdfs.pdfsFor(kind, page);
-        page.forEach((row, i) => {
+        for (const [i, row] of page.entries()) {
           const pdf = pdfs[i]!;
           if ('refused' in pdf) notPrinted.push(`${pdfFileName(kind, row)}: ${pdf.refused}`);
           else zip.addBuffer(pdf.pdf, unique(pdfFileName(kind, row)), { compress: false });
-        });
-        // Let the client take what is queued before rendering more: memory stays flat.
-        while (
-          out.readableLength + (zip.outputStream as unknown as Readable).readableLength > 8 * 1024 * 1024 &&
-          !out.destroyed
-        ) {
-          await new Promise((r) => setTimeout(r, 20));
+          // Let the client take what is queued before adding more: memory stays flat.
+          await room();
         }
-        if (page.length < PAGE || out.destroyed) break;
+        if (stream.destroyed) break;
       }
       if (notPrinted.length > 0) zip.addBuffer(Buffer.from(`${notPrinted.join('\n')}\n`), 'not-printed.txt');
       zip.end();
-    })().catch((err: unknown) => out.destroy(err as Error));
-    return { name: `${safeName(campaign.name)}.zip`, stream: out };
+    })().catch((err: unknown) => stream.destroy(err as Error));
+    return { name: `${safeName(campaign.name)}.zip`, stream };
   }
 }
 
 const safeName = (name: string): string => safeFileName(name, 100) || 'campaign';
+
+/** The campaign's records a page at a time, each page starting after the last one's final id. */
+async function* campaignPages(
+  db: Database,
+  info: RecordKindInfo,
+  ownerId: string,
+  campaignId: string,
+): AsyncGenerator<records.RecordRow[]> {
+  for (let after = ''; ; ) {
+    const page = await records.listCampaignRecordsAfter(db, info, ownerId, campaignId, after, PAGE);
+    if (page.length > 0) yield page;
+    if (page.length < PAGE) return;
+    after = page.at(-1)!.id;
+  }
+}

@@ -285,13 +285,16 @@ export function listCampaignRecords(
     .execute() as Promise<RecordRow[]>;
 }
 
-/** A page of the campaign's records, archived ones too: a campaign's evidence holds every record it served. */
-export function listCampaignRecordsIncludingArchived(
+/**
+ * The campaign's records after one, in campaign order, archived ones too: a campaign's evidence holds
+ * every record it served.
+ */
+export function listCampaignRecordsIncludingArchivedAfter(
   db: Database,
   info: RecordKindInfo,
   ownerId: string,
   campaignId: string,
-  offset: number,
+  afterId: string,
   limit: number,
 ): Promise<RecordRow[]> {
   return loose(db)
@@ -299,9 +302,9 @@ export function listCampaignRecordsIncludingArchived(
     .selectAll()
     .where('owner_id', '=', ownerId)
     .where('campaign_id', '=', campaignId)
+    .where('id', '>', afterId)
     .orderBy('id', 'asc')
     .limit(limit)
-    .offset(offset)
     .execute() as Promise<RecordRow[]>;
 }
 
