@@ -9,7 +9,7 @@ import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { fontCss, fontNeeds } from '../src/lib/pdf/fonts.ts';
 import { PdfRenderer } from '../src/lib/pdf/renderer.ts';
-import { mergeTemplate } from '../src/modules/pdfs/pdfs.service.ts';
+import { mergeTemplate } from '../src/modules/templates/placeholders.ts';
 import { findEmailTemplateByKey } from '../src/modules/templates/templates.repository.ts';
 
 /** 2,000 notices; BENCH_PDF_COUNT prints fewer on a machine too busy for the full run. */
@@ -33,7 +33,7 @@ async function noticeDocuments(language: 'latin' | 'hindi'): Promise<string[]> {
   fs.rmSync(dir, { recursive: true, force: true });
   return Array.from({ length: COUNT }, (_, i) => {
     const fields = Object.fromEntries(noticeFields.map((f) => [f.key, `${f.label} ${i}`]));
-    if (language === 'latin') return mergeTemplate(template, fields);
+    if (language === 'latin') return mergeTemplate(template, fields, 'html');
     const hindi = {
       ...fields,
       custName: `${hindiNames[i % hindiNames.length]} ${i}`,
@@ -41,7 +41,7 @@ async function noticeDocuments(language: 'latin' | 'hindi'): Promise<string[]> {
       city: 'जयपुर',
       state: 'राजस्थान',
     };
-    return mergeTemplate(template, hindi).replace(
+    return mergeTemplate(template, hindi, 'html').replace(
       '<p>Dear Sir / Madam,</p>',
       `<p>Dear Sir / Madam,</p>${hindiLine}`,
     );

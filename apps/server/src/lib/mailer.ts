@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { compile } from 'html-to-text';
 import nodemailer, { type Transporter } from 'nodemailer';
 
 export interface MailAttachment {
@@ -15,19 +16,20 @@ export interface MailAddress {
   address: string;
 }
 
-export interface MailMessage {
+interface MailEnvelope {
   /** '<id@host>': set it to one value per message, so a message sent twice can be known as one. */
   messageId?: string;
   to: string | MailAddress;
   subject: string;
-  text: string;
-  html?: string;
   attachments?: MailAttachment[];
   /** Extra header fields (a provider's metadata, such as Postmark's X-PM-Metadata-*). */
   headers?: Record<string, string>;
   /** The envelope sender (MAIL FROM, where bounces go), when it is not the From address: a VERP address. */
   returnPath?: string;
 }
+
+/** Plain text, or HTML whose text part the mailer reads out of it (see `textOf`). */
+export type MailMessage = MailEnvelope & ({ text: string; html?: string } | { html: string; text?: never });
 
 export interface MailReceipt {
   messageId: string;
@@ -53,7 +55,7 @@ export function createMailer(options: {
     return {
       async send({ returnPath, ...message }) {
         const envelope = returnPath ? { envelope: { from: returnPath, to: message.to } } : {};
-        const info = await transport.sendMail({ from: options.from, ...message, ...envelope });
+        const info = await transport.sendMail({ from: options.from, ...withText(message), ...envelope });
         return { messageId: info.messageId, via: 'smtp' };
       },
       close: () => transport.close(),
@@ -63,7 +65,7 @@ export function createMailer(options: {
   return {
     // A file has no envelope: the return path goes nowhere.
     async send({ returnPath: _returnPath, ...message }) {
-      const info = await transport.sendMail({ from: options.from, ...message });
+      const info = await transport.sendMail({ from: options.from, ...withText(message) });
       await fs.mkdir(options.outboxDir, { recursive: true });
       const file = path.join(
         options.outboxDir,
@@ -75,6 +77,25 @@ export function createMailer(options: {
     close: () => transport.close(),
   };
 }
+
+/**
+ * The text part of an HTML mail as a reader of plain text should see it: entities decoded (`&amp;` is
+ * `&`, `&nbsp;` a no-break space), paragraphs and line breaks kept, links written out, images and
+ * styles left out (an inline logo would otherwise print as its data URL).
+ */
+const textOf = compile({
+  selectors: [
+    { selector: 'img', format: 'skip' },
+    { selector: 'style', format: 'skip' },
+    { selector: 'script', format: 'skip' },
+    { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
+  ],
+});
+
+const withText = <T extends { text?: string; html?: string }>(message: T): T & { text: string } => ({
+  ...message,
+  text: message.text ?? textOf(message.html ?? ''),
+});
 
 /** Pooled connections (10 at a time) unless the URL says otherwise. */
 function poolQuery(url: string): string {

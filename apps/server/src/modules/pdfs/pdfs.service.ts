@@ -15,7 +15,7 @@ import {
 import type { FileStore } from '../../lib/storage.ts';
 import { recordKinds } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
-import { checkPlaceholders, fillPlaceholders } from '../templates/placeholders.ts';
+import { checkPlaceholders, mergeTemplate } from '../templates/placeholders.ts';
 import { defaultsOf, variantFor } from '../templates/language-variants.ts';
 import { pdfTemplatesOf, type EmailTemplateRow } from '../templates/templates.repository.ts';
 
@@ -32,27 +32,7 @@ export interface RefusedPdf {
   refused: string;
 }
 
-const escapes: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => escapes[c]!);
 const squash = (text: string) => text.toLowerCase().replace(/\s+/g, '');
-
-/**
- * A template with every `{{field}}` replaced by the record's value, HTML-escaped so values stay text;
- * `{{field | date}}` and the like are formatted for `where` (LOCALE, TIME_ZONE).
- */
-export function mergeTemplate(
-  html: string,
-  fields: Record<string, string | undefined>,
-  where: DocumentLocale = INDIAN_DEFAULTS,
-): string {
-  return fillPlaceholders(html, fields, escapeHtml, where);
-}
 
 /**
  * The template a record prints with: for a credit card, the activity template whose key or name matches
@@ -113,7 +93,7 @@ export class PdfsService {
       return {
         key: `pdfs/${hash.slice(0, 2)}/${hash}.pdf`,
         template: template.id,
-        html: mergeTemplate(template.html, fields, this.where),
+        html: mergeTemplate(template.html, fields, 'html', this.where),
       };
     });
     const unique = [...new Map(documents.map((doc) => [doc.key, doc])).values()];
@@ -193,7 +173,7 @@ export class PdfsService {
     const info = recordKinds[kind];
     const [row] = await records.listRecords(this.db, info, ownerId, 0, 1);
     const fields = Object.fromEntries(info.fields.map((f) => [f.key, row?.[f.key] || `[${f.label}]`]));
-    return this.render([mergeTemplate(html, fields, this.where)]).then((pdfs) => pdfs[0]!);
+    return this.render([mergeTemplate(html, fields, 'html', this.where)]).then((pdfs) => pdfs[0]!);
   }
 
   /**

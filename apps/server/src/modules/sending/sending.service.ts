@@ -27,7 +27,6 @@ import type {
   TemplateToSend,
 } from '../whatsapp-approved/approved-templates.service.ts';
 import {
-  mergeTemplate,
   pdfFileName,
   type PdfsService,
   type RefusedPdf,
@@ -36,7 +35,7 @@ import {
 import { recordKinds } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
 import { defaultsOf, variantFor } from '../templates/language-variants.ts';
-import { fillPlaceholders } from '../templates/placeholders.ts';
+import { mergeTemplate, type MergeOutput } from '../templates/placeholders.ts';
 import { whatsappTemplatesOf } from '../templates/templates.repository.ts';
 import * as undeliverable from '../bounces/undeliverable.repository.ts';
 import * as deliveries from './deliveries.repository.ts';
@@ -525,7 +524,8 @@ export class SendingService {
   ): Promise<{ status: DeliveryStatus; messageId: string }> {
     const kind = delivery.record_kind;
     const filename = pdfFileName(kind, row);
-    const plain = (text: string) => fillPlaceholders(text, row, undefined, this.deps.where);
+    const merge = (template: string, output: MergeOutput) =>
+      mergeTemplate(template, row, output, this.deps.where);
     // The address recorded when the send was asked, never the record's own now: the evidence shows
     // this address, so this is where the notice goes.
     if (!delivery.recipient.trim())
@@ -534,19 +534,15 @@ export class SendingService {
       );
     if (delivery.channel === 'email') {
       const to = checkEmail(delivery.recipient);
-      const html = mergeTemplate(templates.body, row, this.deps.where);
       try {
         const receipt = await this.deps.mailer.send({
           messageId: `<${delivery.id}@${this.deps.messageIdDomain}>`,
           to,
-          subject: plain(templates.subject)
+          subject: merge(templates.subject, 'text')
             .replace(/[\r\n]+/g, ' ')
             .slice(0, 250),
-          html,
-          text: html
-            .replace(/<[^>]+>/g, ' ')
-            .replace(/\s+/g, ' ')
-            .trim(),
+          // The mailer reads the text part out of the HTML.
+          html: merge(templates.body, 'html'),
           attachments: [{ filename, content: pdf, contentType: 'application/pdf' }],
           // Postmark rewrites the Message-ID: its webhook events name the delivery by this metadata.
           headers: { 'X-PM-Metadata-delivery': delivery.id },
@@ -588,7 +584,7 @@ export class SendingService {
       to,
       pdf,
       filename,
-      caption: plain(templates.captionFor(row)),
+      caption: merge(templates.captionFor(row), 'text'),
       reference: delivery.id,
     });
     return { status: receipt.via === 'outbox' ? 'outbox' : 'sent', messageId: receipt.messageId };

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeTemplate } from '../pdfs/pdfs.service.ts';
-import { checkPlaceholders, fillPlaceholders } from './placeholders.ts';
+import { checkPlaceholders, mergeTemplate } from './placeholders.ts';
 
 const prototypeNames = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf'];
 
@@ -8,17 +7,17 @@ describe('placeholders', () => {
   it('merge a record’s own values only: a prototype property merges as nothing', () => {
     const fields = { custName: 'Asha <Rao>', loanNo: 'LN1' };
     for (const name of prototypeNames) {
-      expect(mergeTemplate(`<p>{{custName}} {{ ${name} }} {{loanNo}}</p>`, fields)).toBe(
+      expect(mergeTemplate(`<p>{{custName}} {{ ${name} }} {{loanNo}}</p>`, fields, 'html')).toBe(
         '<p>Asha &lt;Rao&gt;  LN1</p>',
       );
-      expect(fillPlaceholders(`Dear {{custName}},{{${name}}}`, fields)).toBe('Dear Asha <Rao>,');
+      expect(mergeTemplate(`Dear {{custName}},{{${name}}}`, fields, 'text')).toBe('Dear Asha <Rao>,');
     }
   });
 
   it('merge nothing for a value that is not text, and a null-prototype record merges as well', () => {
     const record = Object.assign(Object.create(null) as Record<string, string>, { custName: 'Ravi' });
-    expect(fillPlaceholders('{{custName}}{{toString}}', record)).toBe('Ravi');
-    expect(fillPlaceholders('[{{loanNo}}]', { loanNo: null })).toBe('[]');
+    expect(mergeTemplate('{{custName}}{{toString}}', record, 'text')).toBe('Ravi');
+    expect(mergeTemplate('[{{loanNo}}]', { loanNo: null }, 'text')).toBe('[]');
   });
 
   it('refuse a prototype property as a placeholder of either kind, naming it', () => {
@@ -35,23 +34,23 @@ describe('placeholders', () => {
     const text =
       '{{noticeBalance | inr}}; {{ noticeBalance|words }}; {{noticeDate |date}}; {{  noticeDate  |  date  }}';
     const said = '₹1,25,000.50; One Lakh Twenty-Five Thousand Rupees and Fifty Paise; 20-05-2024; 20-05-2024';
-    expect(fillPlaceholders(text, fields)).toBe(said);
-    expect(mergeTemplate(`<p>${text}</p>`, fields)).toBe(`<p>${said}</p>`);
+    expect(mergeTemplate(text, fields, 'text')).toBe(said);
+    expect(mergeTemplate(`<p>${text}</p>`, fields, 'html')).toBe(`<p>${said}</p>`);
   });
 
   it('print a value that holds no amount or date as it is, escaped in HTML', () => {
     const fields = { noticeBalance: '<b>N/A</b> & more', noticeDate: 'to be fixed', custName: '' };
     expect(
-      mergeTemplate('{{noticeBalance | inr}}|{{noticeBalance | words}}|{{noticeDate | date}}', fields),
+      mergeTemplate('{{noticeBalance | inr}}|{{noticeBalance | words}}|{{noticeDate | date}}', fields, 'html'),
     ).toBe('&lt;b&gt;N/A&lt;/b&gt; &amp; more|&lt;b&gt;N/A&lt;/b&gt; &amp; more|to be fixed');
-    expect(fillPlaceholders('[{{custName | inr}}][{{loanNo | date}}]', fields)).toBe('[][]');
+    expect(mergeTemplate('[{{custName | inr}}][{{loanNo | date}}]', fields, 'text')).toBe('[][]');
   });
 
   it('read dates in the locale and time zone they are given', () => {
     const fields = { noticeDate: '2024-05-20T02:00:00Z' };
-    expect(fillPlaceholders('{{noticeDate | date}}', fields)).toBe('20-05-2024');
+    expect(mergeTemplate('{{noticeDate | date}}', fields, 'text')).toBe('20-05-2024');
     expect(
-      fillPlaceholders('{{noticeDate | date}}', fields, undefined, {
+      mergeTemplate('{{noticeDate | date}}', fields, 'text', {
         locale: 'en-US',
         timeZone: 'America/New_York',
       }),
@@ -60,8 +59,8 @@ describe('placeholders', () => {
 
   it('merge a formatter on a prototype name as nothing, and a prototype name as a formatter leaves the value', () => {
     for (const name of prototypeNames) {
-      expect(fillPlaceholders(`[{{ ${name} | inr }}]`, { custName: 'Asha' })).toBe('[]');
-      expect(fillPlaceholders(`[{{custName | ${name}}}]`, { custName: 'Asha' })).toBe('[Asha]');
+      expect(mergeTemplate(`[{{ ${name} | inr }}]`, { custName: 'Asha' }, 'text')).toBe('[]');
+      expect(mergeTemplate(`[{{custName | ${name}}}]`, { custName: 'Asha' }, 'text')).toBe('[Asha]');
     }
   });
 

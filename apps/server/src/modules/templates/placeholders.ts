@@ -1,6 +1,7 @@
 import { placeholdersIn, replacePlaceholders, templateFormatters } from '@notice-desk/contract/templates';
 import type { RecordKind } from '../../db/schema.ts';
 import { badRequest } from '../../lib/errors.ts';
+import { escapeHtml } from '../../lib/escape-html.ts';
 import {
   amountInWords,
   formatDate,
@@ -67,18 +68,31 @@ export function checkPlaceholders(kind: RecordKind, text: string, field: string)
 }
 
 /**
- * The text with every `{{field}}` replaced by the record's value, and every `{{field | formatter}}` by
- * the value formatted for `where` (LOCALE, TIME_ZONE), then through `encode` (such as HTML escaping).
+ * What a template is merged into. In HTML (a notice, an e-mail body) values are escaped, so a value's
+ * `<` or `&` prints as itself and never as markup; in plain text (an e-mail subject, a WhatsApp message)
+ * they go as they are, since an escape there would reach the reader as `&amp;`.
+ */
+export type MergeOutput = 'html' | 'text';
+
+const encoders: Record<MergeOutput, (value: string) => string> = {
+  html: escapeHtml,
+  text: (value) => value,
+};
+
+/**
+ * The one template merge: the template with every `{{field}}` replaced by the record's value, and every
+ * `{{field | formatter}}` by the value formatted for `where` (LOCALE, TIME_ZONE), written for `output`.
  * Only the values' own keys are read: a name that is no field merges as nothing, never as a prototype's
  * property. A formatter the check would refuse leaves the value as it is.
  */
-export function fillPlaceholders(
-  text: string,
+export function mergeTemplate(
+  template: string,
   values: Readonly<Record<string, string | null | undefined>>,
-  encode: (value: string) => string = (value) => value,
+  output: MergeOutput,
   where: DocumentLocale = INDIAN_DEFAULTS,
 ): string {
-  return replacePlaceholders(text, (placeholder) => {
+  const encode = encoders[output];
+  return replacePlaceholders(template, (placeholder) => {
     const value = Object.hasOwn(values, placeholder.field) ? values[placeholder.field] : undefined;
     const text = typeof value === 'string' ? value : '';
     const format =
