@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { importPreviewQuery, plainName, startImportBody, storedName } from '@notice-desk/contract/imports';
 import { recordId } from '@notice-desk/contract/record-fields';
 import type { App, AppContext } from '../../app-context.ts';
+import { attachment } from '../../lib/content-disposition.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { readUploadForm } from '../../plugins/upload-form.ts';
 import { creditCardKind, noticeKind, type RecordKindInfo } from '../records/record-kinds.ts';
@@ -73,7 +74,7 @@ export function importsRoutes(app: App, context: AppContext): void {
       const report = await context.imports.report(req.user._id, req.params.id);
       return reply
         .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header('content-disposition', 'attachment; filename="import-report.xlsx"')
+        .header('content-disposition', attachment('import-report.xlsx'))
         .send(report);
     },
   );
@@ -158,7 +159,7 @@ function kindRoutes(
     (_req, reply) =>
       reply
         .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header('content-disposition', `attachment; filename="${info.kind}-import-sample.xlsx"`)
+        .header('content-disposition', attachment(`${info.kind}-import-sample.xlsx`))
         .send(imports.sample(info.kind)),
   );
 }
