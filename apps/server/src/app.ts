@@ -128,25 +128,29 @@ export async function buildApp(
   const context: AppContext = { ...services, guards: createGuards(services.auth) };
   await registerApiDocs(app, context.guards);
 
-  healthRoutes(app, context);
-  authRoutes(app, context);
-  auditRoutes(app, context);
-  usersRoutes(app, context);
-  recordsRoutes(app, context);
-  searchRoutes(app, context);
-  uploadsRoutes(app, context);
-  importsRoutes(app, context);
-  campaignsRoutes(app, context);
-  templatesRoutes(app, context);
-  approvedTemplatesRoutes(app, context);
-  pdfsRoutes(app, context);
-  sendingRoutes(app, context);
-  webhooksRoutes(app, context);
-  emailWebhooksRoutes(app, context);
-  exportsRoutes(app, context);
-  evidenceRoutes(app, context);
-  archiveRoutes(app, context);
-  dashboardRoutes(app, context);
+  // Each routes file in a plugin of its own: the guards it declares (guardRoutes) cover its routes only.
+  for (const routes of [
+    healthRoutes,
+    authRoutes,
+    auditRoutes,
+    usersRoutes,
+    recordsRoutes,
+    searchRoutes,
+    uploadsRoutes,
+    importsRoutes,
+    campaignsRoutes,
+    templatesRoutes,
+    approvedTemplatesRoutes,
+    pdfsRoutes,
+    sendingRoutes,
+    webhooksRoutes,
+    exportsRoutes,
+    evidenceRoutes,
+    archiveRoutes,
+    dashboardRoutes,
+    emailWebhooksRoutes,
+  ])
+    await app.register(async (folder) => routes(folder, context));
   await registerWebApp(app, config.webDist);
   return app;
 }

@@ -50,6 +50,17 @@ describe('every API route', () => {
     }
   });
 
+  it('answers 401 without a token to the HEAD beside every guarded GET', async () => {
+    const reads = t.app.routeTable.filter(
+      (r) => r.method === 'GET' && r.url.startsWith('/api') && !publicRoutes.has(`GET ${r.url}`),
+    );
+    expect(reads.length).toBeGreaterThan(15);
+    for (const route of reads) {
+      const res = await t.app.inject({ method: 'HEAD', url: concrete(route.url) });
+      expect(res.statusCode, `HEAD ${route.url}`).toBe(401);
+    }
+  });
+
   it('answers 403 to a plain user for every template write', async () => {
     const writes = t.app.routeTable.filter((r) => /templates/i.test(r.url) && r.method !== 'GET');
     expect(writes.length).toBeGreaterThanOrEqual(3);

@@ -4,6 +4,7 @@ import { pagingQuery } from '@notice-desk/contract/paging';
 import { recordId } from '@notice-desk/contract/record-fields';
 import type { App, AppContext } from '../../app-context.ts';
 import { attachment } from '../../lib/content-disposition.ts';
+import { guardRoutes } from '../../plugins/authenticate.ts';
 import { recordKinds } from '../records/record-kinds.ts';
 
 const tags = ['archive'];
@@ -12,8 +13,8 @@ const query = pagingQuery({ limit: 25, limitMax: 100 });
 
 /** ADMIN only: the records and campaigns deletes archived because they were served, and their evidence. */
 export function archiveRoutes(app: App, { archive, guards }: AppContext): void {
+  guardRoutes(app, guards.requireAdmin);
   // Declared once for the folder: every archive route is the ADMIN's.
-  const admin = { onRequest: guards.requireAdmin };
 
   for (const info of Object.values(recordKinds)) {
     const segment = info.routes.base.replace('/api/', '');
@@ -21,7 +22,6 @@ export function archiveRoutes(app: App, { archive, guards }: AppContext): void {
     app.get(
       `/api/archive/${segment}`,
       {
-        ...admin,
         schema: {
           tags,
           summary: `Archived ${many}`,
@@ -36,7 +36,6 @@ export function archiveRoutes(app: App, { archive, guards }: AppContext): void {
     app.get(
       `/api/archive/${segment}/:id/evidence`,
       {
-        ...admin,
         schema: {
           tags,
           summary: `Download an archived ${info.label.toLowerCase()}'s evidence bundle`,
@@ -54,7 +53,6 @@ export function archiveRoutes(app: App, { archive, guards }: AppContext): void {
   app.get(
     '/api/archive/campaigns',
     {
-      ...admin,
       schema: {
         tags,
         summary: 'Archived campaigns',
@@ -70,7 +68,6 @@ export function archiveRoutes(app: App, { archive, guards }: AppContext): void {
   app.get(
     '/api/archive/campaigns/:id/evidence',
     {
-      ...admin,
       schema: {
         tags,
         summary: "Download an archived campaign's evidence bundle",

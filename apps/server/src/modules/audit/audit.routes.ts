@@ -1,11 +1,12 @@
 import { auditQuery } from '@notice-desk/contract/audit';
 import type { App, AppContext } from '../../app-context.ts';
+import { guardRoutes } from '../../plugins/authenticate.ts';
 
 export function auditRoutes(app: App, { audit, guards }: AppContext): void {
+  guardRoutes(app, guards.requireAdmin);
   app.get(
     '/api/audit',
     {
-      onRequest: guards.requireAdmin,
       schema: {
         summary: 'Browse the audit log',
         description:

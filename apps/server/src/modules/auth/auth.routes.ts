@@ -13,13 +13,23 @@ import {
 } from '@notice-desk/contract/auth';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext, App } from '../../app-context.ts';
+import { guardRoutesBy } from '../../plugins/authenticate.ts';
 import type { Session } from './auth.service.ts';
 
 const tags = ['auth'];
 
 const session = (req: FastifyRequest): Session => ({ user: req.user, sessionId: req.sessionId });
 
+/** What a caller with no session needs: signing up and in, and resetting a forgotten password. */
+const openRoutes = new Set([
+  '/api/auth/register',
+  '/api/auth/login',
+  '/api/auth/forgot-password',
+  '/api/auth/reset-password/:token',
+]);
+
 export function authRoutes(app: App, { auth, guards }: AppContext): void {
+  guardRoutesBy(app, (route) => (openRoutes.has(route.url) ? null : guards.requireUser));
   app.post(
     '/api/auth/register',
     {
@@ -53,7 +63,6 @@ export function authRoutes(app: App, { auth, guards }: AppContext): void {
   app.put(
     '/api/auth/update-user',
     {
-      onRequest: guards.requireUser,
       schema: {
         tags,
         summary: 'Update my profile',
@@ -106,7 +115,6 @@ export function authRoutes(app: App, { auth, guards }: AppContext): void {
   app.put(
     '/api/auth/update-password',
     {
-      onRequest: guards.requireUser,
       schema: {
         tags,
         summary: 'Set my password',
@@ -125,7 +133,6 @@ export function authRoutes(app: App, { auth, guards }: AppContext): void {
   app.post(
     '/api/dashboard/change-password',
     {
-      onRequest: guards.requireUser,
       schema: {
         tags,
         summary: 'Change my password',

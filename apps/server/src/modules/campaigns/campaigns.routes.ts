@@ -5,17 +5,17 @@ import { listSearch, searchablePageQuery, searchablePagingQuery } from '@notice-
 import { deliveryFilterQuery } from '@notice-desk/contract/sending';
 import { recordId } from '@notice-desk/contract/record-fields';
 import type { App, AppContext } from '../../app-context.ts';
+import { guardRoutes } from '../../plugins/authenticate.ts';
 
 const idParams = z.object({ id: recordId });
 const tags = ['campaigns'];
 
 export function campaignsRoutes(app: App, { campaigns, guards }: AppContext): void {
-  const signedIn = { onRequest: guards.requireUser };
+  guardRoutes(app, guards.requireUser);
 
   app.get(
     '/api/campaigns/single-campaign/:id',
     {
-      ...signedIn,
       schema: {
         tags,
         summary: 'One campaign with its records',
@@ -31,7 +31,6 @@ export function campaignsRoutes(app: App, { campaigns, guards }: AppContext): vo
   app.get(
     '/api/campaigns/single-campaign/:id/record-ids',
     {
-      ...signedIn,
       schema: {
         tags,
         summary: 'The ids of a campaign’s records a filter keeps',
@@ -47,7 +46,6 @@ export function campaignsRoutes(app: App, { campaigns, guards }: AppContext): vo
   app.get(
     '/api/campaigns/:type',
     {
-      ...signedIn,
       schema: {
         tags,
         summary: 'Campaign history',
@@ -63,7 +61,6 @@ export function campaignsRoutes(app: App, { campaigns, guards }: AppContext): vo
   app.delete(
     '/api/campaigns/:id',
     {
-      ...signedIn,
       schema: {
         tags,
         summary: 'Delete a campaign',
@@ -79,7 +76,6 @@ export function campaignsRoutes(app: App, { campaigns, guards }: AppContext): vo
   app.get(
     '/api/campaigns/:id/delete-preview',
     {
-      ...signedIn,
       schema: {
         tags,
         summary: 'What deleting a campaign would do',

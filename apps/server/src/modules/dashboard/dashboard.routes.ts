@@ -1,11 +1,12 @@
 import { mailDetailsQuery } from '@notice-desk/contract/dashboard';
 import type { App, AppContext } from '../../app-context.ts';
+import { guardRoutes } from '../../plugins/authenticate.ts';
 
 export function dashboardRoutes(app: App, { dashboard, guards }: AppContext): void {
+  guardRoutes(app, guards.requireUser);
   app.get(
     '/api/dashboard',
     {
-      onRequest: guards.requireUser,
       schema: {
         tags: ['dashboard'],
         summary: 'Dashboard totals',
@@ -18,7 +19,6 @@ export function dashboardRoutes(app: App, { dashboard, guards }: AppContext): vo
   app.get(
     '/api/dashboard/mails',
     {
-      onRequest: guards.requireUser,
       schema: {
         tags: ['dashboard'],
         summary: 'Mails Details, paged',

@@ -2,18 +2,18 @@ import { z } from 'zod';
 import { recordId } from '@notice-desk/contract/record-fields';
 import type { App, AppContext } from '../../app-context.ts';
 import { attachment } from '../../lib/content-disposition.ts';
+import { guardRoutes } from '../../plugins/authenticate.ts';
 import { recordKinds } from '../records/record-kinds.ts';
 
 const params = z.object({ id: recordId });
 
 export function evidenceRoutes(app: App, { evidence, guards }: AppContext): void {
-  const signedIn = { onRequest: guards.requireUser };
+  guardRoutes(app, guards.requireUser);
 
   for (const info of Object.values(recordKinds)) {
     app.get(
       `${info.routes.base}/:id/evidence`,
       {
-        ...signedIn,
         schema: {
           summary: `Download a ${info.label.toLowerCase()}'s evidence bundle`,
           description: `A zip proving what was served for one ${info.label.toLowerCase()} record: the exact PDFs sent, deliveries.json and summary.pdf with every delivery (channel, recipient, times, provider message id, status history, SHA-256 of each PDF) and manifest.json with every file's SHA-256.`,
@@ -31,7 +31,6 @@ export function evidenceRoutes(app: App, { evidence, guards }: AppContext): void
   app.get(
     '/api/campaigns/:id/evidence',
     {
-      ...signedIn,
       schema: {
         summary: "Download a campaign's evidence bundle",
         description:

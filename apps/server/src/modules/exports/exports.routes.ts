@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { campaignType } from '@notice-desk/contract/campaigns';
 import type { App, AppContext } from '../../app-context.ts';
 import { attachment } from '../../lib/content-disposition.ts';
+import { guardRoutes } from '../../plugins/authenticate.ts';
 
 const params = z.object({ type: campaignType });
 const query = z.object({
@@ -15,12 +16,11 @@ const query = z.object({
 const tags = ['exports'];
 
 export function exportsRoutes(app: App, { exports, guards }: AppContext): void {
-  const signedIn = { onRequest: guards.requireUser };
+  guardRoutes(app, guards.requireUser);
 
   app.get(
     '/api/campaigns/export-reports/:type',
     {
-      ...signedIn,
       schema: {
         tags,
         summary: 'Download a campaign’s delivery report',
@@ -42,7 +42,6 @@ export function exportsRoutes(app: App, { exports, guards }: AppContext): void {
   app.get(
     '/api/campaigns/export-campaign/:type',
     {
-      ...signedIn,
       schema: {
         tags,
         summary: 'Download a campaign’s PDFs',

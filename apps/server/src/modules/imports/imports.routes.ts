@@ -4,6 +4,7 @@ import { recordId } from '@notice-desk/contract/record-fields';
 import type { App, AppContext } from '../../app-context.ts';
 import { attachment } from '../../lib/content-disposition.ts';
 import { badRequest } from '../../lib/errors.ts';
+import { guardRoutes } from '../../plugins/authenticate.ts';
 import { readUploadForm } from '../../plugins/upload-form.ts';
 import { creditCardKind, noticeKind, type RecordKindInfo } from '../records/record-kinds.ts';
 
@@ -35,11 +36,11 @@ const uploadAndStartForm = z.object({
 });
 
 export function importsRoutes(app: App, context: AppContext): void {
+  guardRoutes(app, context.guards.requireUser);
   for (const paths of importPaths) kindRoutes(app, context, paths.info, paths);
   app.get(
     '/api/imports/uploads/:file/preview',
     {
-      onRequest: context.guards.requireUser,
       schema: {
         tags,
         summary: 'Preview how an uploaded file would import',
@@ -61,7 +62,6 @@ export function importsRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/imports/:id/report',
     {
-      onRequest: context.guards.requireUser,
       schema: {
         tags,
         summary: 'Download an import’s problem report',
@@ -82,17 +82,15 @@ export function importsRoutes(app: App, context: AppContext): void {
 
 function kindRoutes(
   app: App,
-  { imports, uploads, guards }: AppContext,
+  { imports, uploads }: AppContext,
   info: RecordKindInfo,
   paths: (typeof importPaths)[number],
 ): void {
-  const signedIn = { onRequest: guards.requireUser };
   const recordsLabel = info.kind === 'notice' ? 'notices' : 'credit-card records';
 
   app.post(
     paths.start,
     {
-      ...signedIn,
       schema: {
         tags,
         summary: `Import ${recordsLabel} from an uploaded file`,
@@ -110,7 +108,6 @@ function kindRoutes(
   app.post(
     paths.uploadAndStart,
     {
-      ...signedIn,
       config: { multipartForm: uploadAndStartForm },
       schema: {
         tags,
@@ -136,7 +133,6 @@ function kindRoutes(
   app.get(
     paths.progress,
     {
-      ...signedIn,
       schema: {
         tags,
         summary: `Progress of my latest ${info.kind} import`,
@@ -149,7 +145,6 @@ function kindRoutes(
   app.get(
     paths.sample,
     {
-      ...signedIn,
       schema: {
         tags,
         summary: `Download a sample ${info.kind} import file`,

@@ -4,13 +4,18 @@ import { recordId } from '@notice-desk/contract/record-fields';
 import { TEMPLATE_MAX_BYTES } from '@notice-desk/contract/templates';
 import type { App, AppContext } from '../../app-context.ts';
 import { inline } from '../../lib/content-disposition.ts';
+import { guardRoutesBy } from '../../plugins/authenticate.ts';
 
 const tags = ['pdfs'];
+/** A signed link from a list's pdfUrl + pdfLink: opens in a new tab, so it carries no bearer header. */
+const signedLink = '/api/pdf/:kind/:id';
 
 export function pdfsRoutes(app: App, { pdfs, guards }: AppContext): void {
-  /** A signed link from a list's pdfUrl + pdfLink: opens in a new tab, no bearer header. */
+  // The signed link is its own proof; the editor's preview is an ADMIN's, as template changes are.
+  guardRoutesBy(app, (route) => (route.url === signedLink ? null : guards.requireAdmin));
+
   app.get(
-    '/api/pdf/:kind/:id',
+    signedLink,
     {
       schema: {
         tags,
@@ -49,7 +54,6 @@ export function pdfsRoutes(app: App, { pdfs, guards }: AppContext): void {
   app.post(
     '/api/emailTemplates/preview',
     {
-      onRequest: guards.requireAdmin,
       bodyLimit: TEMPLATE_MAX_BYTES * 2,
       schema: {
         tags,

@@ -3,6 +3,7 @@ import { deleteAllAnswer, deleteAnswer, deletePreview } from '@notice-desk/contr
 import { searchablePageQuery } from '@notice-desk/contract/paging';
 import { recordId } from '@notice-desk/contract/record-fields';
 import type { App, AppContext } from '../../app-context.ts';
+import { guardRoutes } from '../../plugins/authenticate.ts';
 import { recordKinds, type RecordKindInfo } from './record-kinds.ts';
 
 const idParams = z.object({ id: recordId });
@@ -10,19 +11,18 @@ const tags = ['records'];
 
 /** The spec's record endpoints, the same for credit cards and notices. */
 export function recordsRoutes(app: App, context: AppContext): void {
+  guardRoutes(app, context.guards.requireUser);
   for (const info of Object.values(recordKinds)) kindRoutes(app, context, info);
 }
 
-function kindRoutes(app: App, { records, guards }: AppContext, info: RecordKindInfo): void {
+function kindRoutes(app: App, { records }: AppContext, info: RecordKindInfo): void {
   const { base, list, deleteAll } = info.routes;
-  const signedIn = { onRequest: guards.requireUser };
   const one = info.label.toLowerCase();
   const many = info.kind === 'notice' ? 'notices' : 'credit-card records';
 
   app.get(
     list,
     {
-      ...signedIn,
       schema: {
         tags,
         summary: `List my ${many}`,
@@ -36,7 +36,6 @@ function kindRoutes(app: App, { records, guards }: AppContext, info: RecordKindI
   app.get(
     `${base}/:id`,
     {
-      ...signedIn,
       schema: {
         tags,
         summary: `Get one ${one}`,
@@ -50,7 +49,6 @@ function kindRoutes(app: App, { records, guards }: AppContext, info: RecordKindI
   app.post(
     base,
     {
-      ...signedIn,
       schema: {
         tags,
         summary: `Add a ${one}`,
@@ -65,7 +63,6 @@ function kindRoutes(app: App, { records, guards }: AppContext, info: RecordKindI
   app.put(
     `${base}/:id`,
     {
-      ...signedIn,
       schema: {
         tags,
         summary: `Edit a ${one}`,
@@ -80,7 +77,6 @@ function kindRoutes(app: App, { records, guards }: AppContext, info: RecordKindI
   app.delete(
     `${base}/:id`,
     {
-      ...signedIn,
       schema: {
         tags,
         summary: `Delete a ${one}`,
@@ -95,7 +91,6 @@ function kindRoutes(app: App, { records, guards }: AppContext, info: RecordKindI
   app.get(
     `${base}/:id/delete-preview`,
     {
-      ...signedIn,
       schema: {
         tags,
         summary: `What deleting a ${one} would do`,
@@ -110,7 +105,6 @@ function kindRoutes(app: App, { records, guards }: AppContext, info: RecordKindI
   app.get(
     `${deleteAll}/preview`,
     {
-      ...signedIn,
       schema: {
         tags,
         summary: `What Delete All would do to my ${many}`,
@@ -124,7 +118,6 @@ function kindRoutes(app: App, { records, guards }: AppContext, info: RecordKindI
   app.post(
     deleteAll,
     {
-      ...signedIn,
       schema: {
         tags,
         summary: `Delete all my ${many}`,

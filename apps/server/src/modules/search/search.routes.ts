@@ -1,11 +1,12 @@
 import { searchQuery, searchResponse } from '@notice-desk/contract/search';
 import type { App, AppContext } from '../../app-context.ts';
+import { guardRoutes } from '../../plugins/authenticate.ts';
 
 export function searchRoutes(app: App, { search, guards }: AppContext): void {
+  guardRoutes(app, guards.requireUser);
   app.get(
     '/api/search',
     {
-      onRequest: guards.requireUser,
       schema: {
         tags: ['search'],
         summary: 'Search your notices and credit cards',

@@ -1,13 +1,14 @@
 import { sendMailBody } from '@notice-desk/contract/sending';
 import type { App, AppContext } from '../../app-context.ts';
+import { guardRoutes } from '../../plugins/authenticate.ts';
 
 const tags = ['sending'];
 
 export function sendingRoutes(app: App, { sending, guards }: AppContext): void {
+  guardRoutes(app, guards.requireUser);
   app.post(
     '/api/campaigns/send-mail',
     {
-      onRequest: guards.requireUser,
       schema: {
         tags,
         summary: 'Send notices',

@@ -8,18 +8,18 @@ import {
   whatsappTemplateUpdate,
 } from '@notice-desk/contract/templates';
 import type { App, AppContext } from '../../app-context.ts';
+import { guardRoutesBy, onlyReads } from '../../plugins/authenticate.ts';
 
 const idParams = z.object({ id: recordId });
 const tags = ['templates'];
 
 export function templatesRoutes(app: App, { templates, guards }: AppContext): void {
-  const signedIn = { onRequest: guards.requireUser };
-  const adminOnly = { onRequest: guards.requireAdmin };
+  // Anyone signed in reads the templates (sending uses them); only an ADMIN changes them.
+  guardRoutesBy(app, (route) => (onlyReads(route) ? guards.requireUser : guards.requireAdmin));
 
   app.get(
     '/api/whatsapptemplates/getdata',
     {
-      ...signedIn,
       schema: {
         tags,
         summary: 'List WhatsApp templates',
@@ -33,7 +33,6 @@ export function templatesRoutes(app: App, { templates, guards }: AppContext): vo
   app.get(
     '/api/whatsapptemplates/:id',
     {
-      ...signedIn,
       schema: {
         tags,
         summary: 'Get a WhatsApp template',
@@ -47,7 +46,6 @@ export function templatesRoutes(app: App, { templates, guards }: AppContext): vo
   app.put(
     '/api/whatsapptemplates/update/:id',
     {
-      ...adminOnly,
       schema: {
         tags,
         summary: 'Change a WhatsApp template',
@@ -63,7 +61,6 @@ export function templatesRoutes(app: App, { templates, guards }: AppContext): vo
   app.get(
     '/api/emailTemplates/getdata',
     {
-      ...signedIn,
       schema: {
         tags,
         summary: 'List PDF Editor templates',
@@ -77,7 +74,6 @@ export function templatesRoutes(app: App, { templates, guards }: AppContext): vo
   app.get(
     '/api/emailTemplates/:id',
     {
-      ...signedIn,
       schema: {
         tags,
         summary: 'Get a PDF Editor template',
@@ -91,7 +87,6 @@ export function templatesRoutes(app: App, { templates, guards }: AppContext): vo
     '/api/emailTemplates/update/:id',
     // A template may be up to 2 MB of HTML (the service checks); escaping in JSON can double it.
     {
-      ...adminOnly,
       bodyLimit: TEMPLATE_MAX_BYTES * 2,
       schema: {
         tags,
@@ -108,7 +103,6 @@ export function templatesRoutes(app: App, { templates, guards }: AppContext): vo
   app.post(
     '/api/emailTemplates/:id/variants',
     {
-      ...adminOnly,
       schema: {
         tags,
         summary: 'Add a language variant to a PDF Editor template',
@@ -124,7 +118,6 @@ export function templatesRoutes(app: App, { templates, guards }: AppContext): vo
   app.post(
     '/api/whatsapptemplates/:id/variants',
     {
-      ...adminOnly,
       schema: {
         tags,
         summary: 'Add a language variant to a WhatsApp template',

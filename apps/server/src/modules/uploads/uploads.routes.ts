@@ -1,17 +1,18 @@
 import { z } from 'zod';
 import type { TemporaryUploadResponse } from '@notice-desk/contract/imports';
 import type { App, AppContext } from '../../app-context.ts';
+import { guardRoutes } from '../../plugins/authenticate.ts';
 import { readUploadForm } from '../../plugins/upload-form.ts';
 
 /** The form the route reads, for the API description (the route streams it; see readUploadForm). */
 const uploadForm = z.object({ file: z.file().describe('The .xlsx workbook, or .csv/.tsv file, to import.') });
 
 export function uploadsRoutes(app: App, { uploads, guards }: AppContext): void {
+  guardRoutes(app, guards.requireUser);
   /** Multipart: file (an .xlsx, .csv or .tsv), type, name. Answers the stored name to start an import with. */
   app.post(
     '/temporary-upload',
     {
-      onRequest: guards.requireUser,
       config: { multipartForm: uploadForm },
       schema: {
         tags: ['uploads'],

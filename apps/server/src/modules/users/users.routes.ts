@@ -10,18 +10,18 @@ import {
   userListQuery,
 } from '@notice-desk/contract/users';
 import type { App, AppContext } from '../../app-context.ts';
+import { guardRoutes } from '../../plugins/authenticate.ts';
 
 const tags = ['users'];
 
 /** The ADMIN's Users screen. A plain user is answered 403, no session 401. */
 export function usersRoutes(app: App, { users, guards }: AppContext): void {
+  guardRoutes(app, guards.requireAdmin);
   // Declared once for the folder: every users route is the ADMIN's.
-  const admin = { onRequest: guards.requireAdmin };
 
   app.get(
     '/api/users',
     {
-      ...admin,
       schema: {
         tags,
         summary: 'List users',
@@ -37,7 +37,6 @@ export function usersRoutes(app: App, { users, guards }: AppContext): void {
   app.post(
     '/api/users',
     {
-      ...admin,
       schema: {
         tags,
         summary: 'Create a user',
@@ -53,7 +52,6 @@ export function usersRoutes(app: App, { users, guards }: AppContext): void {
   app.patch(
     '/api/users/:id',
     {
-      ...admin,
       schema: {
         tags,
         summary: 'Disable, enable or change the role of a user',
@@ -70,7 +68,6 @@ export function usersRoutes(app: App, { users, guards }: AppContext): void {
   app.post(
     '/api/users/:id/password',
     {
-      ...admin,
       schema: {
         tags,
         summary: "Reset a user's password",

@@ -2,16 +2,16 @@ import { z } from 'zod';
 import { campaignType } from '@notice-desk/contract/campaigns';
 import { approvedTemplateUpdate } from '@notice-desk/contract/whatsapp-approved';
 import type { App, AppContext } from '../../app-context.ts';
+import { guardRoutes } from '../../plugins/authenticate.ts';
 
 const tags = ['templates'];
 
 /** The approved WhatsApp template per record kind: ADMIN only, like the templates screen that shows it. */
 export function approvedTemplatesRoutes(app: App, { approvedTemplates, guards }: AppContext): void {
-  const adminOnly = { onRequest: guards.requireAdmin };
+  guardRoutes(app, guards.requireAdmin);
   app.get(
     '/api/whatsapptemplates/approved',
     {
-      ...adminOnly,
       schema: {
         tags,
         summary: 'Approved WhatsApp templates',
@@ -24,7 +24,6 @@ export function approvedTemplatesRoutes(app: App, { approvedTemplates, guards }:
   app.put(
     '/api/whatsapptemplates/approved/:kind',
     {
-      ...adminOnly,
       schema: {
         tags,
         summary: 'Set the approved WhatsApp template of a record kind',
