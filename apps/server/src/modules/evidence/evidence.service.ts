@@ -80,7 +80,7 @@ export class EvidenceService {
       safeName(`evidence ${campaign.name}`),
       `Campaign ${campaign.name}`,
       async function* () {
-        for (let after = ''; ; ) {
+        for (let after = ''; ;) {
           const page = await records.listCampaignRecordsIncludingArchivedAfter(
             db,
             info,

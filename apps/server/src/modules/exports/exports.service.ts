@@ -146,7 +146,7 @@ async function* campaignPages(
   ownerId: string,
   campaignId: string,
 ): AsyncGenerator<records.RecordRow[]> {
-  for (let after = ''; ; ) {
+  for (let after = ''; ;) {
     const page = await records.listCampaignRecordsAfter(db, info, ownerId, campaignId, after, PAGE);
     if (page.length > 0) yield page;
     if (page.length < PAGE) return;

@@ -44,7 +44,10 @@ describe('a notice e-mail', () => {
       modeOfDispatch: 'Email',
     });
     expect(created.statusCode, created.body).toBe(201);
-    const sent = await call('POST', '/api/campaigns/send-mail', { data: [created.json()._id], type: 'notice' });
+    const sent = await call('POST', '/api/campaigns/send-mail', {
+      data: [created.json()._id],
+      type: 'notice',
+    });
     expect(sent.json(), sent.body).toMatchObject({ sent: 1 });
 
     const [mail] = smtp.mails;

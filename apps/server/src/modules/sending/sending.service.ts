@@ -26,12 +26,7 @@ import type {
   ApprovedTemplatesService,
   TemplateToSend,
 } from '../whatsapp-approved/approved-templates.service.ts';
-import {
-  pdfFileName,
-  type PdfsService,
-  type RefusedPdf,
-  type RenderedPdf,
-} from '../pdfs/pdfs.service.ts';
+import { pdfFileName, type PdfsService, type RefusedPdf, type RenderedPdf } from '../pdfs/pdfs.service.ts';
 import { recordKinds } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
 import { defaultsOf, variantFor } from '../templates/language-variants.ts';

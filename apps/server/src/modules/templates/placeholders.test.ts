@@ -41,7 +41,11 @@ describe('placeholders', () => {
   it('print a value that holds no amount or date as it is, escaped in HTML', () => {
     const fields = { noticeBalance: '<b>N/A</b> & more', noticeDate: 'to be fixed', custName: '' };
     expect(
-      mergeTemplate('{{noticeBalance | inr}}|{{noticeBalance | words}}|{{noticeDate | date}}', fields, 'html'),
+      mergeTemplate(
+        '{{noticeBalance | inr}}|{{noticeBalance | words}}|{{noticeDate | date}}',
+        fields,
+        'html',
+      ),
     ).toBe('&lt;b&gt;N/A&lt;/b&gt; &amp; more|&lt;b&gt;N/A&lt;/b&gt; &amp; more|to be fixed');
     expect(mergeTemplate('[{{custName | inr}}][{{loanNo | date}}]', fields, 'text')).toBe('[][]');
   });
