@@ -15,45 +15,36 @@ const query = z.object({
 });
 const tags = ['exports'];
 
+/** A campaign's two downloads: what each is, and the ExportsService method that streams it. */
+const downloads = [
+  {
+    url: '/api/campaigns/export-reports/:type',
+    summary: 'Download a campaign’s delivery report',
+    description:
+      'Streams an .xlsx of every record of the campaign: its fields and, per channel, status, time, provider message id, PDF SHA-256 and error.',
+    contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    streamed: 'report',
+  },
+  {
+    url: '/api/campaigns/export-campaign/:type',
+    summary: 'Download a campaign’s PDFs',
+    description:
+      'Streams a .zip of every notice PDF of the campaign, named after the loan or mask number and the customer; PDFs not yet rendered are rendered on the way.',
+    contentType: 'application/zip',
+    streamed: 'zip',
+  },
+] as const;
+
 export function exportsRoutes(app: App, { exports, guards }: AppContext): void {
   guardRoutes(app, guards.requireUser);
 
-  app.get(
-    '/api/campaigns/export-reports/:type',
-    {
-      schema: {
-        tags,
-        summary: 'Download a campaign’s delivery report',
-        description:
-          'Streams an .xlsx of every record of the campaign: its fields and, per channel, status, time, provider message id, PDF SHA-256 and error.',
-        params,
-        querystring: query,
+  for (const { url, summary, description, contentType, streamed } of downloads)
+    app.get(
+      url,
+      { schema: { tags, summary, description, params, querystring: query } },
+      async (req, reply) => {
+        const { name, stream } = await exports[streamed](req.user._id, req.params.type, req.query.campaignid);
+        return reply.type(contentType).header('content-disposition', attachment(name)).send(stream);
       },
-    },
-    async (req, reply) => {
-      const { name, stream } = await exports.report(req.user._id, req.params.type, req.query.campaignid);
-      return reply
-        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header('content-disposition', attachment(name))
-        .send(stream);
-    },
-  );
-
-  app.get(
-    '/api/campaigns/export-campaign/:type',
-    {
-      schema: {
-        tags,
-        summary: 'Download a campaign’s PDFs',
-        description:
-          'Streams a .zip of every notice PDF of the campaign, named after the loan or mask number and the customer; PDFs not yet rendered are rendered on the way.',
-        params,
-        querystring: query,
-      },
-    },
-    async (req, reply) => {
-      const { name, stream } = await exports.zip(req.user._id, req.params.type, req.query.campaignid);
-      return reply.type('application/zip').header('content-disposition', attachment(name)).send(stream);
-    },
-  );
+    );
 }
