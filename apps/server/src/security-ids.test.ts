@@ -59,7 +59,7 @@ async function expectEach(
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
   for (const id of ids) {
-    const url = route.replace(':id', id);
+    const url = route.replace(/:(id|file)\b/, id);
     const res = await call(who, method, url, payload?.(id));
     if (res.statusCode !== status)
       findings.push(`${method} ${route} answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
@@ -89,6 +89,9 @@ const idRoutes: Record<string, Attack> = {
     expectEach(who, 'DELETE', '/api/credit-cards/:id', owned.records['credit-card'], 404),
   'GET /api/imports/:id/report': ({ who }) =>
     expectEach(who, 'GET', '/api/imports/:id/report', owned.importJobs, 404),
+  // The upload's stored name is its id: another user's preview is as unknown as a missing one.
+  'GET /api/imports/uploads/:file/preview': ({ who }) =>
+    expectEach(who, 'GET', '/api/imports/uploads/:file/preview?kind=notice', [owned.upload], 404),
   'GET /api/campaigns/single-campaign/:id': ({ who }) =>
     expectEach(who, 'GET', '/api/campaigns/single-campaign/:id', allCampaigns(), 404),
   'GET /api/campaigns/single-campaign/:id/record-ids': ({ who }) =>

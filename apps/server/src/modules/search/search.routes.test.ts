@@ -359,7 +359,7 @@ describe('an import killed mid-way', () => {
     const dataDir = t.config.dataDir;
     const env: Record<string, string> = {
       DATA_DIR: path.join(dataDir, 'killed'),
-      JOB_LEASE: '2s',
+      JOB_LEASE: '5s',
       JWT_SECRET: 'search-kill-secret-search-kill-secret-01',
     };
     if (process.env.DATABASE_URL)
