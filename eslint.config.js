@@ -6,8 +6,10 @@ import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { readdirSync } from 'node:fs';
 
 const web = 'apps/web/src';
+const webFeatures = readdirSync(new URL(`./${web}/features`, import.meta.url));
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '.tmp/**', '**/coverage/**'] },
@@ -40,8 +42,15 @@ export default tseslint.config(
         'error',
         {
           zones: [
-            // features never import the app, nor each other
+            // features never import the app, nor each other: the app composes them
             { target: `${web}/features`, from: `${web}/app` },
+            ...webFeatures.map((feature) => ({
+              target: `${web}/features/${feature}`,
+              from: `${web}/features`,
+              except: [`./${feature}`],
+              message:
+                'Features never import each other: move shared code to src/components, hooks, lib or utils, or compose in src/app.',
+            })),
             // shared code never imports features or the app
             {
               target: [`${web}/components`, `${web}/hooks`, `${web}/lib`, `${web}/utils`, `${web}/config`],
