@@ -37,12 +37,9 @@ const fetchSameOrigin = fetchBaseQuery({
   },
 });
 
-const fetchWithSession: BaseQueryFn<
-  string | FetchArgs,
-  unknown,
-  FetchBaseQueryError,
-  ApiExtraOptions
-> = async (args, baseQueryApi, extraOptions) => {
+export type ApiBaseQuery = BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError, ApiExtraOptions>;
+
+const fetchWithSession: ApiBaseQuery = async (args, baseQueryApi, extraOptions) => {
   const result = await fetchSameOrigin(args, baseQueryApi, {});
   // The guards send the now anonymous user to /auth/login, which says the session expired when there
   // was one (a token sent and refused), not when the user had just logged out.
