@@ -1,4 +1,4 @@
-import { configureStore, createListenerMiddleware, isAnyOf } from '@reduxjs/toolkit';
+import { combineSlices, configureStore, createListenerMiddleware, isAnyOf } from '@reduxjs/toolkit';
 import { useDispatch, useSelector } from 'react-redux';
 import { api } from './api.ts';
 import {
@@ -15,13 +15,32 @@ import {
   type Session,
 } from './session.ts';
 
+/**
+ * The root reducer. A feature with state of its own adds its slice when its code loads
+ * (`slice.injectInto(rootReducer)`), so shared code never imports a feature.
+ */
+export const rootReducer = combineSlices(api, {
+  session: sessionReducer,
+}).withLazyLoadedSlices<LazyLoadedSlices>();
+
+/** The injected slices, each declared by its feature through declaration merging. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface LazyLoadedSlices {}
+
+/**
+ * Features' timers and reactions to actions (RTK's listener middleware): a feature registers its
+ * listeners with `startAppListening` when its code loads; they act in whichever store dispatched.
+ */
+export const appListeners = createListenerMiddleware();
+
 /** Builds the store; the session is restored from localStorage unless a test passes its own. */
 export function createAppStore(session?: Session | null) {
   const sessionSync = createListenerMiddleware();
   const store = configureStore({
-    reducer: { session: sessionReducer, [api.reducerPath]: api.reducer },
+    reducer: rootReducer,
     preloadedState: { session: session === undefined ? readStoredSessionState() : toSessionState(session) },
-    middleware: (getDefault) => getDefault().prepend(sessionSync.middleware).concat(api.middleware),
+    middleware: (getDefault) =>
+      getDefault().prepend(sessionSync.middleware, appListeners.middleware).concat(api.middleware),
   });
 
   sessionSync.startListening({
@@ -43,6 +62,8 @@ export function createAppStore(session?: Session | null) {
 export type AppStore = ReturnType<typeof createAppStore>;
 export type RootState = ReturnType<AppStore['getState']>;
 export type AppDispatch = AppStore['dispatch'];
+
+export const startAppListening = appListeners.startListening.withTypes<RootState, AppDispatch>();
 
 export const useAppDispatch = useDispatch.withTypes<AppDispatch>();
 export const useAppSelector = useSelector.withTypes<RootState>();

@@ -5,12 +5,13 @@ import { Modal } from '../../../components/ui/modal.tsx';
 import { TextField } from '../../../components/ui/text-field.tsx';
 import { readApiProblem } from '../../../lib/api-error.ts';
 import { useDownloadFileMutation } from '../../../lib/download-api.ts';
+import { useAppDispatch } from '../../../lib/store.ts';
 import {
   useLazyGetImportPreviewQuery,
   useStartImportMutation,
   useUploadImportFileMutation,
 } from '../api/imports-api.ts';
-import { trackImport } from '../hooks/use-import-progress.ts';
+import { importStarted } from '../stores/import-tracker.ts';
 import {
   campaignNameFor,
   fileSizeInMb,
@@ -39,6 +40,7 @@ type ImportExcelModalProps = {
  * mapping' opens it on purpose. Import there starts the import with the mapping as confirmed.
  */
 export function ImportExcelModal({ kind, open, onClose }: ImportExcelModalProps) {
+  const dispatch = useAppDispatch();
   const [upload] = useUploadImportFileMutation();
   const [start] = useStartImportMutation();
   const [checkMapping] = useLazyGetImportPreviewQuery();
@@ -92,7 +94,7 @@ export function ImportExcelModal({ kind, open, onClose }: ImportExcelModalProps)
       ...(campaignName && { name: campaignName }),
       mapping: confirmed,
     }).unwrap();
-    trackImport(kind, started.jobId);
+    dispatch(importStarted({ kind, jobId: started.jobId }));
     toast.success(started.message);
     onClose();
   };

@@ -5,13 +5,11 @@ import toast from 'react-hot-toast';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubFetch } from '../../../testing/stub-fetch.ts';
 import { jsonResponse, plainUser, renderWithApp, sessionOf } from '../../../testing/test-utils.tsx';
-import { resetImportTracker } from '../stores/import-tracker.ts';
 import { ImportExcel } from './import-excel.tsx';
 
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
-  resetImportTracker();
 });
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';

@@ -5,8 +5,7 @@ import type { ImportProgress as Progress } from '@notice-desk/contract/imports';
 import { api } from '../../../lib/api.ts';
 import { stubFetch } from '../../../testing/stub-fetch.ts';
 import { jsonResponse, plainUser, renderWithApp, sessionOf } from '../../../testing/test-utils.tsx';
-import { trackImport } from '../hooks/use-import-progress.ts';
-import { resetImportTracker } from '../stores/import-tracker.ts';
+import { importStarted } from '../stores/import-tracker.ts';
 import type { ImportKind } from '../utils/import-kinds.ts';
 import { ImportProgress } from './import-progress.tsx';
 
@@ -32,7 +31,6 @@ afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
-  resetImportTracker();
 });
 
 const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
@@ -209,10 +207,12 @@ describe('import progress', () => {
       { progressPercentage: null, status: 'failed', jobId: 'job-1', error: 'No header row.' },
       { progressPercentage: 10, status: 'running', jobId: 'job-2' },
     ]);
-    renderProgress();
+    const { store } = renderProgress();
     await screen.findByRole('alert');
 
-    act(() => trackImport('notice', 'job-2'));
+    act(() => {
+      store.dispatch(importStarted({ kind: 'notice', jobId: 'job-2' }));
+    });
 
     await waitFor(() => expect(bar()?.getAttribute('aria-valuenow')).toBe('10'));
     expect(screen.queryByRole('alert')).toBeNull();

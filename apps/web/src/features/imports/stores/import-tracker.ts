@@ -1,5 +1,13 @@
-import { useSyncExternalStore } from 'react';
+import { createSlice, isAnyOf, type PayloadAction, type WithSlice } from '@reduxjs/toolkit';
+import toast from 'react-hot-toast';
+import { api } from '../../../lib/api.ts';
+import { rootReducer, startAppListening } from '../../../lib/store.ts';
+import { importsApi } from '../api/imports-api.ts';
 import { importKinds, type ImportKind } from '../utils/import-kinds.ts';
+import { importStep } from '../utils/import-step.ts';
+
+/** The spec's pause between 100% and the success toast (the bar hides with it). */
+export const SUCCESS_DELAY_MS = 5_000;
 
 /** The spec's per-kind import-status flag: 1 while an import runs (progress is polled), else 0. */
 export type ImportStatusFlag = 0 | 1;
@@ -16,85 +24,174 @@ export type ImportOutcome = {
   error: string | null;
 };
 
-export type ImportTrackerState = {
+export type KindTracker = {
+  /** The spec's flag, kept in localStorage so a reload during an import keeps polling. */
+  status: ImportStatusFlag;
+  /** The import the flag is about, so a reload or another tab follows the same one ('' for none). */
+  jobId: string;
   /** 100% was reached: the bar stays, full, until the success toast 5 seconds later. */
   finishing: boolean;
   outcome: ImportOutcome | null;
 };
 
-const idle: ImportTrackerState = { finishing: false, outcome: null };
-let states: Record<ImportKind, ImportTrackerState> = { 'credit-card': idle, notice: idle };
-const listeners = new Set<() => void>();
-const storageKeys: readonly string[] = Object.values(importKinds).flatMap((kind) => [
+type KindPayload = { kind: ImportKind };
+
+function readStorage(key: string): string | null {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function writeStorage(key: string, value: string): void {
+  try {
+    window.localStorage.setItem(key, value);
+  } catch {
+    // Storage refused (private mode, quota): the flag cannot outlive this page, nothing else changes.
+  }
+}
+
+/** The flag and followed job as localStorage has them (this tab's last write, or another tab's). */
+const storedFlag = (kind: ImportKind): Pick<KindTracker, 'status' | 'jobId'> => ({
+  status: readStorage(importKinds[kind].statusKey) === '1' ? 1 : 0,
+  jobId: readStorage(importKinds[kind].jobKey) ?? '',
+});
+
+const storedTracker = (kind: ImportKind): KindTracker => ({
+  ...storedFlag(kind),
+  finishing: false,
+  outcome: null,
+});
+
+const importTrackerSlice = createSlice({
+  name: 'importTracker',
+  // Read when a store starts, so a reload during an import goes on following it.
+  initialState: (): Record<ImportKind, KindTracker> => ({
+    'credit-card': storedTracker('credit-card'),
+    notice: storedTracker('notice'),
+  }),
+  reducers: {
+    /** An import was started: it becomes the one followed, anything shown about the last one goes. */
+    importStarted: (state, { payload }: PayloadAction<KindPayload & { jobId: string }>) => {
+      Object.assign(state[payload.kind], { status: 1, jobId: payload.jobId, outcome: null });
+    },
+    /** The flag outlived its import (none at all, or not this user's): dropped without a word. */
+    importForgotten: (state, { payload }: PayloadAction<KindPayload>) => {
+      state[payload.kind].status = 0;
+    },
+    importFailed: (state, { payload }: PayloadAction<KindPayload & { outcome: ImportOutcome }>) => {
+      Object.assign(state[payload.kind], { status: 0, finishing: false, outcome: payload.outcome });
+    },
+    /** 100%: the bar stays full until the toast; skipped or noted rows are said on the page. */
+    importDone: (state, { payload }: PayloadAction<KindPayload & { outcome: ImportOutcome | null }>) => {
+      Object.assign(state[payload.kind], { status: 0, finishing: true, outcome: payload.outcome });
+    },
+    successToastShown: (state, { payload }: PayloadAction<KindPayload>) => {
+      state[payload.kind].finishing = false;
+    },
+    outcomeDismissed: (state, { payload }: PayloadAction<KindPayload>) => {
+      state[payload.kind].outcome = null;
+    },
+    /** Another tab started or finished an import: its flag applies here too. */
+    storageChanged: (state) => {
+      for (const kind of Object.keys(importKinds) as ImportKind[])
+        Object.assign(state[kind], storedFlag(kind));
+    },
+  },
+  selectors: {
+    selectKindTracker: (state, kind: ImportKind) => state[kind],
+  },
+});
+
+export const {
+  importStarted,
+  importForgotten,
+  importFailed,
+  importDone,
+  successToastShown,
+  outcomeDismissed,
+  storageChanged,
+} = importTrackerSlice.actions;
+
+declare module '../../../lib/store.ts' {
+  // Declaration merging: the root state has this slice once this module has loaded.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  export interface LazyLoadedSlices extends WithSlice<typeof importTrackerSlice> {}
+}
+
+const importTracker = importTrackerSlice.injectInto(rootReducer);
+export const { selectKindTracker } = importTracker.selectors;
+
+/** The localStorage keys of both kinds' flags and followed jobs, for other tabs' storage events. */
+export const importStorageKeys: readonly string[] = Object.values(importKinds).flatMap((kind) => [
   kind.statusKey,
   kind.jobKey,
 ]);
 
-function emit() {
-  for (const listener of listeners) listener();
-}
+// The flag and the followed job go to localStorage as they change (the spec's flag is '1' or '0').
+startAppListening({
+  actionCreator: importStarted,
+  effect: ({ payload: { kind, jobId } }) => {
+    writeStorage(importKinds[kind].jobKey, jobId);
+    writeStorage(importKinds[kind].statusKey, '1');
+  },
+});
+const flagDropped = isAnyOf(importForgotten, importFailed, importDone);
+startAppListening({
+  predicate: (action): action is PayloadAction<KindPayload> => flagDropped(action),
+  effect: ({ payload: { kind } }) => writeStorage(importKinds[kind].statusKey, '0'),
+});
 
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  // Another tab starting or finishing an import changes the flag here too.
-  const onStorage = (event: StorageEvent) => {
-    if (event.key === null || storageKeys.includes(event.key)) listener();
-  };
-  window.addEventListener('storage', onStorage);
-  return () => {
-    listeners.delete(listener);
-    window.removeEventListener('storage', onStorage);
-  };
-}
+/**
+ * Acts on a progress answer about the followed import while its flag is 1. At 100%: flag to 0, the
+ * lists refreshed, and 5 seconds later the success toast with the bar hidden. On failure: flag to 0,
+ * the reason kept on the page until dismissed (once: not a toast as well, which said the same thing
+ * twice and vanished). With no import at all, or when the latest import is not the followed one:
+ * flag to 0, nothing shown.
+ */
+startAppListening({
+  matcher: importsApi.endpoints.getImportProgress.matchFulfilled,
+  effect: async (action, listenerApi) => {
+    const { kind, jobId } = action.meta.arg.originalArgs;
+    const tracker = selectKindTracker(listenerApi.getState(), kind);
+    // An answer already acted on, or about an import no longer followed, changes nothing.
+    if (tracker.status !== 1 || tracker.jobId !== jobId) return;
+    const progress = action.payload;
+    // The flag outlived its import: another account signed in here since, say. Not this user's news.
+    const someoneElses = jobId !== '' && progress.jobId !== undefined && progress.jobId !== jobId;
+    const step = someoneElses ? 'none' : importStep(progress);
+    if (step === 'running') return;
+    if (step === 'none') {
+      listenerApi.dispatch(importForgotten({ kind }));
+      return;
+    }
 
-/** The flag lives in localStorage, so a reload during an import keeps polling. */
-export function readImportStatus(kind: ImportKind): ImportStatusFlag {
-  try {
-    return window.localStorage.getItem(importKinds[kind].statusKey) === '1' ? 1 : 0;
-  } catch {
-    return 0;
-  }
-}
+    const counts = {
+      jobId: progress.jobId ?? null,
+      imported: progress.imported ?? 0,
+      skipped: progress.skipped ?? 0,
+      noted: progress.noted ?? 0,
+    };
+    if (step === 'failed') {
+      const error = progress.error || 'The import failed.';
+      listenerApi.dispatch(importFailed({ kind, outcome: { ...counts, result: 'failed', error } }));
+      return;
+    }
 
-/** The import the flag is about (its job id), so a reload or another tab follows the same one. */
-export function readTrackedJob(kind: ImportKind): string {
-  try {
-    return window.localStorage.getItem(importKinds[kind].jobKey) ?? '';
-  } catch {
-    return '';
-  }
-}
-
-/** Sets the flag; with a job id, that import becomes the one followed. */
-export function writeImportStatus(kind: ImportKind, flag: ImportStatusFlag, jobId?: string): void {
-  try {
-    if (jobId !== undefined) window.localStorage.setItem(importKinds[kind].jobKey, jobId);
-    window.localStorage.setItem(importKinds[kind].statusKey, String(flag));
-  } catch {
-    // Storage refused (private mode, quota): the flag cannot outlive this page, nothing else changes.
-  }
-  emit();
-}
-
-export function useImportStatus(kind: ImportKind): ImportStatusFlag {
-  return useSyncExternalStore(subscribe, () => readImportStatus(kind));
-}
-
-export function updateImportTracker(kind: ImportKind, update: Partial<ImportTrackerState>): void {
-  states = { ...states, [kind]: { ...states[kind], ...update } };
-  emit();
-}
-
-export function useTrackedJob(kind: ImportKind): string {
-  return useSyncExternalStore(subscribe, () => readTrackedJob(kind));
-}
-
-export function useImportTracker(kind: ImportKind): ImportTrackerState {
-  return useSyncExternalStore(subscribe, () => states[kind]);
-}
-
-/** Back to nothing tracked, for tests: the in-memory part outlives a test, localStorage does not. */
-export function resetImportTracker(): void {
-  states = { 'credit-card': idle, notice: idle };
-  emit();
-}
+    listenerApi.dispatch(api.util.invalidateTags([importKinds[kind].listTag, 'Campaigns', 'DashboardInfo']));
+    const worthSaying = counts.skipped > 0 || counts.noted > 0;
+    listenerApi.dispatch(
+      importDone({ kind, outcome: worthSaying ? { ...counts, result: 'done', error: null } : null }),
+    );
+    // A store's listener, not a component's timer: leaving the list page does not lose the toast.
+    // A later 100% of the same kind within the 5 seconds waits its own, and says it once.
+    const later = await listenerApi.take(
+      (next) => importDone.match(next) && next.payload.kind === kind,
+      SUCCESS_DELAY_MS,
+    );
+    if (later) return;
+    toast.success(importKinds[kind].successMessage);
+    listenerApi.dispatch(successToastShown({ kind }));
+  },
+});
