@@ -1,68 +1,127 @@
-import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useLayoutEffect, useRef, useState, type BaseSyntheticEvent } from 'react';
+import {
+  useForm,
+  type DefaultValues,
+  type FieldErrors,
+  type FieldValues,
+  type Path,
+  type Resolver,
+} from 'react-hook-form';
+import type { z } from 'zod';
 
-export type FormValues = Record<string, string | boolean>;
-export type FieldErrors<TValues extends FormValues> = Partial<Record<keyof TValues & string, string>>;
+/** Messages keyed by field, as a server's 400 names them. */
+export type FieldMessages<TValues> = Partial<Record<Path<TValues>, string>>;
 
-type UseFormOptions<TValues extends FormValues> = {
-  initialValues: TValues;
-  /** Messages keyed by field; empty when the values may be sent. */
-  validate: (values: TValues) => FieldErrors<TValues>;
+type SchemaFormOptions<TValues extends FieldValues> = {
+  defaultValues: TValues;
+  /**
+   * The contract's schema of each part the user submits on its own: a wizard's steps, in order,
+   * or the one schema of a single form.
+   */
+  parts: readonly z.ZodType[];
 };
 
 /**
- * Form state with the product's validation habit: messages show under their fields after the
- * first submit and follow the values from then on, so a message goes away once its field is filled.
- * A server's message for a field stays until that field is edited.
+ * Validates against the parts the user has tried to submit, and nothing before: a part's messages
+ * show from its first Next or Save on, and each edit then checks its field again.
  */
-export function useForm<TValues extends FormValues>({ initialValues, validate }: UseFormOptions<TValues>) {
-  const [values, setValues] = useState(initialValues);
-  const [submitted, setSubmitted] = useState(false);
-  const [serverErrors, setServerErrors] = useState<FieldErrors<TValues>>({});
+function checkedParts<TValues extends FieldValues>(parts: readonly z.ZodType[]) {
+  const checked = new Set<number>();
+  // raw: the values go on as typed; each form builds its request body from them. A part may read
+  // them through a preprocess (its input is then unknown to TypeScript): they are the form's values.
+  const resolvers = parts.map((schema) =>
+    zodResolver(schema as z.ZodType<unknown, TValues>, undefined, { raw: true }),
+  );
+  const resolver: Resolver<TValues> = async (values, context, options) => {
+    const results = await Promise.all([...checked].map((part) => resolvers[part]!(values, context, options)));
+    const errors: FieldErrors<TValues> = Object.assign({}, ...results.map((result) => result.errors));
+    return Object.keys(errors).length > 0 ? { values: {}, errors } : { values, errors: {} };
+  };
+  return {
+    resolver,
+    check: (part: number) => void checked.add(part),
+    uncheckAll: () => checked.clear(),
+  };
+}
 
-  const errors: FieldErrors<TValues> = { ...serverErrors, ...(submitted ? validate(values) : {}) };
+/**
+ * A react-hook-form form on the contract's zod schemas, with the product's validation habit:
+ * messages show under their fields once the user tried to submit, then follow the values, so a
+ * message goes away once its field is filled; a server's message for a field stays until that
+ * field is edited. Keyboard and screen-reader users are taken to the first field to fix, whether
+ * the browser or the server found it: `showFieldErrors` is the one path for both.
+ */
+export function useSchemaForm<TValues extends FieldValues>({
+  defaultValues,
+  parts,
+}: SchemaFormOptions<TValues>) {
+  const [validation] = useState(() => checkedParts<TValues>(parts));
+  const methods = useForm<TValues>({
+    defaultValues: defaultValues as DefaultValues<TValues>,
+    resolver: validation.resolver,
+    // Each edit checks its field again (against the checked parts only) and drops a server's message.
+    mode: 'onChange',
+    shouldFocusError: false,
+  });
+  const formRef = useRef<HTMLFormElement>(null);
+  const [focusRequest, setFocusRequest] = useState<{ name: Path<TValues> } | null>(null);
 
-  function setValue<TName extends keyof TValues & string>(name: TName, value: TValues[TName]) {
-    setValues((current) => ({ ...current, [name]: value }));
-    setServerErrors((current) => {
-      if (!(name in current)) return current;
-      const rest = { ...current };
-      delete rest[name];
-      return rest;
-    });
-  }
+  // Focus moves once the field is on screen (a wizard renders the field's step first), in that
+  // same commit: react-hook-form's setFocus waits a timer, which a quick keyboard user can outrun.
+  useLayoutEffect(() => {
+    if (!focusRequest) return;
+    const field = formRef.current?.elements.namedItem(focusRequest.name);
+    if (field instanceof HTMLElement) field.focus();
+  }, [focusRequest]);
 
-  /** A text field's name, value, message and change handler, to spread into a TextField. */
-  function field<TName extends keyof TValues & string>(name: TName) {
-    return {
-      name,
-      value: String(values[name] ?? ''),
-      error: errors[name],
-      onChange: (event: ChangeEvent<HTMLInputElement>) =>
-        setValue(name, event.target.value as TValues[TName]),
+  /** Moves focus to the field, once it is rendered. */
+  const focusField = (name: Path<TValues>) => setFocusRequest({ name });
+
+  /** Shows messages under their fields (a server's answer) and moves focus to the first of them. */
+  const showFieldErrors = (messages: FieldMessages<TValues>) => {
+    const names = Object.keys(messages) as Path<TValues>[];
+    for (const name of names) methods.setError(name, { type: 'server', message: messages[name] });
+    if (names[0] !== undefined) focusField(names[0]);
+  };
+
+  /**
+   * Checks the part's fields (the whole form by default) and answers the first field in error,
+   * in the part's order; from now on the part's messages show.
+   */
+  const checkPart = async (part: number, names?: readonly Path<TValues>[]) => {
+    validation.check(part);
+    await methods.trigger(names as Path<TValues>[] | undefined);
+    return names?.find((name) => methods.getFieldState(name).error);
+  };
+
+  /** A single form's submit: every message shown, the values handed on when valid, focus to the first to fix. */
+  const handleSubmit =
+    (onValid: (values: TValues) => unknown) =>
+    (event?: BaseSyntheticEvent): Promise<void> => {
+      validation.check(0);
+      return methods.handleSubmit(
+        async (values) => {
+          await onValid(values);
+        },
+        (errors) => {
+          const [first] = Object.keys(errors) as Path<TValues>[];
+          if (first !== undefined) focusField(first);
+        },
+      )(event);
     };
-  }
 
-  function handleSubmit(onValid: (values: TValues) => void | Promise<void>) {
-    return (event: FormEvent<HTMLFormElement>) => {
-      event.preventDefault();
-      setSubmitted(true);
-      setServerErrors({});
-      const found = Object.keys(validate(values));
-      if (found.length === 0) {
-        void onValid(values);
-        return;
-      }
-      // Take keyboard and screen-reader users straight to the first field to fix.
-      const firstInvalid = event.currentTarget.elements.namedItem(found[0] ?? '');
-      if (firstInvalid instanceof HTMLElement) firstInvalid.focus();
-    };
-  }
+  /** A text field's props (name, change handler, ref and message), to spread into a TextField. */
+  const field = (name: Path<TValues>) => ({
+    ...methods.register(name),
+    error: methods.getFieldState(name, methods.formState).error?.message,
+  });
 
-  function reset() {
-    setValues(initialValues);
-    setSubmitted(false);
-    setServerErrors({});
-  }
+  /** Back to the default values with no message shown, as before the first submit. */
+  const reset = () => {
+    validation.uncheckAll();
+    methods.reset();
+  };
 
-  return { values, errors, submitted, setValue, field, handleSubmit, setServerErrors, reset };
+  return { methods, formRef, field, handleSubmit, checkPart, showFieldErrors, focusField, reset };
 }

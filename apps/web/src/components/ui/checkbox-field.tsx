@@ -1,7 +1,7 @@
-import { useId, type InputHTMLAttributes } from 'react';
+import { useId, type ComponentProps } from 'react';
 import styles from './checkbox-field.module.css';
 
-type CheckboxFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'type'> & { label: string };
+type CheckboxFieldProps = Omit<ComponentProps<'input'>, 'id' | 'type'> & { label: string };
 
 export function CheckboxField({ label, ...input }: CheckboxFieldProps) {
   const id = useId();

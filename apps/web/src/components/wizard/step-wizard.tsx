@@ -1,8 +1,9 @@
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
+import { useController, type Control } from 'react-hook-form';
 import { Link } from 'react-router';
 import { fieldsSchema, type FieldDefinition } from '@notice-desk/contract/record-fields';
+import { useSchemaForm } from '../../hooks/use-form.ts';
 import { useUnsavedChangesGuard } from '../../hooks/use-unsaved-changes-guard.ts';
-import { schemaFieldErrors } from '../../utils/schema-field-errors.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { DateTextField } from '../ui/date-text-field.tsx';
 import { TextField } from '../ui/text-field.tsx';
@@ -59,67 +60,47 @@ export function StepWizard({
 }: StepWizardProps) {
   const schemas = useMemo(() => steps.map((fields) => fieldsSchema(fields)), [steps]);
   const [startValues] = useState<WizardValues>(() => ({ ...wizardValues(steps), ...initialValues }));
-  const [values, setValues] = useState<WizardValues>(startValues);
-  const unsaved = Object.keys(values).some((key) => values[key] !== startValues[key]);
-  const { blocker, whileSaving } = useUnsavedChangesGuard(unsaved);
+  const { methods, formRef, checkPart, showFieldErrors, focusField } = useSchemaForm<WizardValues>({
+    defaultValues: startValues,
+    parts: schemas,
+  });
+  const { blocker, whileSaving } = useUnsavedChangesGuard(methods.formState.isDirty);
   const [step, setStep] = useState(0);
-  // Steps whose messages show: those the user tried to leave with Next or Submit.
-  const [checkedSteps, setCheckedSteps] = useState<ReadonlySet<number>>(() => new Set());
-  const [serverErrors, setServerErrors] = useState<WizardFieldErrors>({});
   const [submitting, setSubmitting] = useState(false);
-  const [focusRequest, setFocusRequest] = useState<{ key: string } | null>(null);
-  const formRef = useRef<HTMLFormElement>(null);
 
   const fields = steps[step] ?? [];
   const isLast = step === steps.length - 1;
-  const stepErrors = (index: number) => schemaFieldErrors(schemas[index]!, values);
-  const errors: WizardFieldErrors = {
-    ...serverErrors,
-    ...(checkedSteps.has(step) ? stepErrors(step) : {}),
-  };
-
-  // Focus moves once the requested field is on screen (a new step renders first).
-  useEffect(() => {
-    if (!focusRequest) return;
-    const field = formRef.current?.elements.namedItem(focusRequest.key);
-    if (field instanceof HTMLElement) field.focus();
-  }, [focusRequest]);
-
-  const markChecked = (...indexes: number[]) =>
-    setCheckedSteps((current) => new Set([...current, ...indexes]));
+  const keysOf = (index: number) => (steps[index] ?? []).map((field) => field.key);
 
   const goTo = (index: number, focusKey: string | undefined) => {
     setStep(index);
-    if (focusKey) setFocusRequest({ key: focusKey });
+    if (focusKey) focusField(focusKey);
   };
 
-  const next = () => {
-    markChecked(step);
-    const [firstInvalid] = Object.keys(stepErrors(step));
-    if (firstInvalid) {
-      setFocusRequest({ key: firstInvalid });
-      return;
-    }
-    goTo(step + 1, steps[step + 1]?.[0]?.key);
+  const next = async () => {
+    const firstInvalid = await checkPart(step, keysOf(step));
+    if (firstInvalid) focusField(firstInvalid);
+    else goTo(step + 1, steps[step + 1]?.[0]?.key);
   };
 
   // Focus follows the step both ways, so keyboard and screen-reader users land on the new fields.
   const previous = () => goTo(step - 1, steps[step - 1]?.[0]?.key);
 
   const submit = async () => {
-    const invalidStep = steps.findIndex((_fields, index) => Object.keys(stepErrors(index)).length > 0);
+    const values = methods.getValues();
+    const invalidStep = schemas.findIndex((schema) => !schema.safeParse(values).success);
     if (invalidStep !== -1) {
-      markChecked(invalidStep);
-      goTo(invalidStep, Object.keys(stepErrors(invalidStep))[0]);
+      goTo(invalidStep, await checkPart(invalidStep, keysOf(invalidStep)));
       return;
     }
     setSubmitting(true);
     try {
       const fieldErrors = (await whileSaving(() => onSubmit(values))) ?? {};
-      const [firstKey] = Object.keys(fieldErrors).filter((key) => stepOf(steps, key) !== -1);
-      if (firstKey) {
-        setServerErrors(fieldErrors);
-        goTo(stepOf(steps, firstKey), firstKey);
+      // The server's messages for the wizard's fields, shown on the step holding the first of them.
+      const known = Object.entries(fieldErrors).filter(([key]) => stepOf(steps, key) !== -1);
+      if (known[0]) {
+        setStep(stepOf(steps, known[0][0]));
+        showFieldErrors(Object.fromEntries(known));
       }
     } finally {
       setSubmitting(false);
@@ -130,48 +111,21 @@ export function StepWizard({
     event.preventDefault();
     if (submitting) return;
     if (isLast) void submit();
-    else next();
-  };
-
-  const setValue = (key: string, value: string) => {
-    setValues((current) => ({ ...current, [key]: value }));
-    setServerErrors((current) => {
-      if (!(key in current)) return current;
-      const rest = { ...current };
-      delete rest[key];
-      return rest;
-    });
+    else void next();
   };
 
   return (
     <form ref={formRef} className={styles.wizard} aria-label={label} onSubmit={handleSubmit} noValidate>
       <StepDots count={steps.length} current={step} />
       <div className={styles.fields}>
-        {fields.map((field) =>
-          dateFields?.has(field.key) ? (
-            <DateTextField
-              key={field.key}
-              name={field.key}
-              label={field.label}
-              aria-required={field.required ? true : undefined}
-              value={values[field.key] ?? ''}
-              error={errors[field.key]}
-              onValueChange={(text) => setValue(field.key, text)}
-            />
-          ) : (
-            <TextField
-              key={field.key}
-              name={field.key}
-              label={field.label}
-              aria-required={field.required ? true : undefined}
-              value={values[field.key] ?? ''}
-              error={errors[field.key]}
-              list={field.suggestions ? `${field.key}-suggestions` : undefined}
-              hint={field.note ? (field.note(values[field.key] ?? '') ?? '') : undefined}
-              onChange={(event) => setValue(field.key, event.target.value)}
-            />
-          ),
-        )}
+        {fields.map((field) => (
+          <WizardField
+            key={field.key}
+            field={field}
+            control={methods.control}
+            datePicker={dateFields?.has(field.key) ?? false}
+          />
+        ))}
         {fields
           .filter((field) => field.suggestions)
           .map((field) => (
@@ -210,5 +164,39 @@ export function StepWizard({
         onCancel={() => blocker.reset?.()}
       />
     </form>
+  );
+}
+
+type WizardFieldProps = {
+  field: FieldDefinition;
+  control: Control<WizardValues>;
+  /** A date kept as text: a date picker beside it writes the same text. */
+  datePicker: boolean;
+};
+
+/** One field of the current step, its value and message kept by the wizard's form. */
+function WizardField({ field, control, datePicker }: WizardFieldProps) {
+  const {
+    field: { value, onChange, onBlur, ref },
+    fieldState: { error },
+  } = useController({ name: field.key, control });
+  const common = {
+    ref,
+    name: field.key,
+    label: field.label,
+    'aria-required': field.required ? true : undefined,
+    value,
+    error: error?.message,
+    onBlur,
+  };
+  return datePicker ? (
+    <DateTextField {...common} onValueChange={onChange} />
+  ) : (
+    <TextField
+      {...common}
+      list={field.suggestions ? `${field.key}-suggestions` : undefined}
+      hint={field.note ? (field.note(value) ?? '') : undefined}
+      onChange={onChange}
+    />
   );
 }

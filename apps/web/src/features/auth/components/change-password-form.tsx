@@ -1,10 +1,10 @@
+import { useWatch } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { z } from 'zod';
 import { changePasswordBody } from '@notice-desk/contract/auth';
 import { TextField } from '../../../components/ui/text-field.tsx';
-import { useForm } from '../../../hooks/use-form.ts';
+import { useSchemaForm } from '../../../hooks/use-form.ts';
 import { showApiProblem } from '../../../lib/api-error.ts';
-import { schemaFieldErrors } from '../../../utils/schema-field-errors.ts';
 import { useChangePasswordMutation } from '../api/auth-api.ts';
 
 // The confirmation never leaves the browser, so it is not part of the contract.
@@ -14,19 +14,23 @@ const changePasswordForm = changePasswordBody.extend({
 
 type ChangePasswordValues = { oldPassword: string; newPassword: string; confirmPassword: string };
 
-const passwordsDiffer = ({ newPassword, confirmPassword }: ChangePasswordValues) =>
+const passwordsDiffer = ({ newPassword, confirmPassword }: Omit<ChangePasswordValues, 'oldPassword'>) =>
   newPassword !== '' && confirmPassword !== '' && newPassword !== confirmPassword;
 
 export function ChangePasswordForm() {
   const [changePassword, { isLoading }] = useChangePasswordMutation();
-  const form = useForm<ChangePasswordValues>({
-    initialValues: { oldPassword: '', newPassword: '', confirmPassword: '' },
-    validate: (values) => schemaFieldErrors(changePasswordForm, values),
+  const { methods, formRef, field, handleSubmit, showFieldErrors, reset } =
+    useSchemaForm<ChangePasswordValues>({
+      defaultValues: { oldPassword: '', newPassword: '', confirmPassword: '' },
+      parts: [changePasswordForm],
+    });
+  const [newPassword, confirmPassword] = useWatch({
+    control: methods.control,
+    name: ['newPassword', 'confirmPassword'],
   });
-  const { values, field } = form;
-  const showMismatch = form.submitted && passwordsDiffer(values);
+  const showMismatch = methods.formState.isSubmitted && passwordsDiffer({ newPassword, confirmPassword });
 
-  const submit = form.handleSubmit(async (filled) => {
+  const submit = handleSubmit(async (filled) => {
     if (passwordsDiffer(filled)) return;
     try {
       const { message } = await changePassword({
@@ -34,18 +38,18 @@ export function ChangePasswordForm() {
         newPassword: filled.newPassword,
       }).unwrap();
       toast.success(message);
-      form.reset();
+      reset();
     } catch (error) {
       showApiProblem(error, {
         fields: ['oldPassword', 'newPassword'],
-        onFieldErrors: form.setServerErrors,
+        onFieldErrors: showFieldErrors,
         fallback: 'Failed to update password.',
       });
     }
   });
 
   return (
-    <form className="form-stack" onSubmit={submit} noValidate>
+    <form ref={formRef} className="form-stack" onSubmit={submit} noValidate>
       <TextField
         label="Old Password"
         {...field('oldPassword')}

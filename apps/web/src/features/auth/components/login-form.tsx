@@ -4,23 +4,25 @@ import { loginBody } from '@notice-desk/contract/auth';
 import { CheckboxField } from '../../../components/ui/checkbox-field.tsx';
 import { TextField } from '../../../components/ui/text-field.tsx';
 import { paths } from '../../../config/paths.ts';
-import { useForm } from '../../../hooks/use-form.ts';
+import { useSchemaForm } from '../../../hooks/use-form.ts';
 import { showApiProblem } from '../../../lib/api-error.ts';
 import { signedIn } from '../../../lib/session.ts';
 import { useAppDispatch } from '../../../lib/store.ts';
-import { schemaFieldErrors } from '../../../utils/schema-field-errors.ts';
 import { useLoginMutation } from '../api/auth-api.ts';
 
 export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
   const dispatch = useAppDispatch();
   const [login, { isLoading }] = useLoginMutation();
-  const form = useForm<{ username: string; password: string; remember: boolean }>({
-    initialValues: { username: '', password: '', remember: false },
-    validate: (values) => schemaFieldErrors(loginBody, values),
+  const { methods, formRef, field, handleSubmit, showFieldErrors } = useSchemaForm<{
+    username: string;
+    password: string;
+    remember: boolean;
+  }>({
+    defaultValues: { username: '', password: '', remember: false },
+    parts: [loginBody],
   });
-  const { values, setValue, field } = form;
 
-  const submit = form.handleSubmit(async (filled) => {
+  const submit = handleSubmit(async (filled) => {
     try {
       const { token, user } = await login(loginBody.parse(filled)).unwrap();
       dispatch(signedIn({ accessToken: token, user }));
@@ -29,7 +31,7 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
     } catch (error) {
       showApiProblem(error, {
         fields: ['username', 'password'],
-        onFieldErrors: form.setServerErrors,
+        onFieldErrors: showFieldErrors,
         fallback: 'Login failed. Please try again.',
       });
     }
@@ -37,16 +39,11 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
 
   return (
     <>
-      <form className="form-stack" onSubmit={submit} noValidate>
+      <form ref={formRef} className="form-stack" onSubmit={submit} noValidate>
         <TextField label="Username" {...field('username')} autoComplete="username" />
         <TextField label="Password" {...field('password')} type="password" autoComplete="current-password" />
         <div className="form-row">
-          <CheckboxField
-            label="Remeber this Device"
-            name="remember"
-            checked={values.remember}
-            onChange={(event) => setValue('remember', event.target.checked)}
-          />
+          <CheckboxField label="Remeber this Device" {...methods.register('remember')} />
           <Link to={paths.home.getHref()}>Forgot Password?</Link>
         </div>
         <button type="submit" className="button button-primary button-block" disabled={isLoading}>

@@ -3,20 +3,18 @@ import { Link } from 'react-router';
 import { registerBody } from '@notice-desk/contract/auth';
 import { TextField } from '../../../components/ui/text-field.tsx';
 import { paths } from '../../../config/paths.ts';
-import { useForm } from '../../../hooks/use-form.ts';
+import { useSchemaForm } from '../../../hooks/use-form.ts';
 import { showApiProblem } from '../../../lib/api-error.ts';
-import { schemaFieldErrors } from '../../../utils/schema-field-errors.ts';
 import { useRegisterMutation } from '../api/auth-api.ts';
 
 export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
   const [register, { isLoading }] = useRegisterMutation();
-  const form = useForm({
-    initialValues: { name: '', username: '', password: '' },
-    validate: (values) => schemaFieldErrors(registerBody, values),
+  const { formRef, field, handleSubmit, showFieldErrors } = useSchemaForm({
+    defaultValues: { name: '', username: '', password: '' },
+    parts: [registerBody],
   });
-  const { field } = form;
 
-  const submit = form.handleSubmit(async (filled) => {
+  const submit = handleSubmit(async (filled) => {
     try {
       await register(registerBody.parse(filled)).unwrap();
       toast.success('User Created Successfully!');
@@ -24,7 +22,7 @@ export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
     } catch (error) {
       showApiProblem(error, {
         fields: ['name', 'username', 'password'],
-        onFieldErrors: form.setServerErrors,
+        onFieldErrors: showFieldErrors,
         fallback: 'Sign up failed. Please try again.',
       });
     }
@@ -32,7 +30,7 @@ export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
 
   return (
     <>
-      <form className="form-stack" onSubmit={submit} noValidate>
+      <form ref={formRef} className="form-stack" onSubmit={submit} noValidate>
         <TextField label="Name" {...field('name')} autoComplete="name" />
         <TextField label="Username" {...field('username')} autoComplete="username" />
         <TextField label="Password" {...field('password')} type="password" autoComplete="new-password" />

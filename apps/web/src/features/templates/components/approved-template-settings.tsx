@@ -1,10 +1,10 @@
 import toast from 'react-hot-toast';
 import type { ApprovedTemplate, ApprovedTemplates } from '@notice-desk/contract/whatsapp-approved';
 import { approvedTemplateUpdate } from '@notice-desk/contract/whatsapp-approved';
+import { z } from 'zod';
 import { TextField } from '../../../components/ui/text-field.tsx';
-import { useForm } from '../../../hooks/use-form.ts';
+import { useSchemaForm } from '../../../hooks/use-form.ts';
 import { showApiProblem } from '../../../lib/api-error.ts';
-import { schemaFieldErrors } from '../../../utils/schema-field-errors.ts';
 import {
   useGetApprovedTemplatesQuery,
   useSetApprovedTemplateMutation,
@@ -26,6 +26,17 @@ const fieldList = (text: string) =>
     .map((field) => field.trim())
     .filter(Boolean);
 
+type ApprovedTemplateValues = { name: string; language: string; bodyFields: string };
+
+// The form's values checked as the update they become.
+const approvedTemplateForm = z.preprocess(
+  (values) => ({
+    ...(values as ApprovedTemplateValues),
+    bodyFields: fieldList((values as ApprovedTemplateValues).bodyFields),
+  }),
+  approvedTemplateUpdate,
+);
+
 function statusText(template: ApprovedTemplate): string {
   const { state, reason } = template.status;
   return reason ? `${state}: ${reason}` : state;
@@ -34,16 +45,15 @@ function statusText(template: ApprovedTemplate): string {
 /** One kind's template: name and language at Meta, the fields for {{1}}, {{2}}…, and its status. */
 function ApprovedTemplateForm({ template }: { template: ApprovedTemplate }) {
   const [save, { isLoading }] = useSetApprovedTemplateMutation();
-  const form = useForm({
-    initialValues: {
+  const { formRef, field, handleSubmit, showFieldErrors } = useSchemaForm<ApprovedTemplateValues>({
+    defaultValues: {
       name: template.name ?? '',
       language: template.language ?? '',
       bodyFields: template.bodyFields.join(', '),
     },
-    validate: (values) =>
-      schemaFieldErrors(approvedTemplateUpdate, { ...values, bodyFields: fieldList(values.bodyFields) }),
+    parts: [approvedTemplateForm],
   });
-  const submit = form.handleSubmit(async (values) => {
+  const submit = handleSubmit(async (values) => {
     try {
       await save({
         kind: template.kind,
@@ -53,20 +63,26 @@ function ApprovedTemplateForm({ template }: { template: ApprovedTemplate }) {
     } catch (error) {
       showApiProblem(error, {
         fields: ['name', 'language', 'bodyFields'],
-        onFieldErrors: form.setServerErrors,
+        onFieldErrors: showFieldErrors,
         fallback: 'The template could not be saved.',
       });
     }
   });
   return (
-    <form className="panel form-stack" onSubmit={submit} noValidate aria-label={kindLabels[template.kind]}>
+    <form
+      ref={formRef}
+      className="panel form-stack"
+      onSubmit={submit}
+      noValidate
+      aria-label={kindLabels[template.kind]}
+    >
       <h2>{kindLabels[template.kind]}</h2>
-      <TextField label="Approved template name" {...form.field('name')} />
-      <TextField label="Language" {...form.field('language')} />
+      <TextField label="Approved template name" {...field('name')} />
+      <TextField label="Language" {...field('language')} />
       <TextField
         label="Body fields, in order of {{1}}, {{2}}…"
         hint="Field keys separated by commas, such as custName, loanNo"
-        {...form.field('bodyFields')}
+        {...field('bodyFields')}
       />
       <p role="status">Status at Meta: {statusText(template)}</p>
       <button type="submit" className="button" disabled={isLoading}>

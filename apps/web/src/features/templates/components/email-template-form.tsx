@@ -1,8 +1,8 @@
 import { useId, useRef } from 'react';
+import { useController } from 'react-hook-form';
 import { emailTemplateUpdate, type EmailTemplate } from '@notice-desk/contract/templates';
 import { TextField } from '../../../components/ui/text-field.tsx';
-import { useForm } from '../../../hooks/use-form.ts';
-import { schemaFieldErrors } from '../../../utils/schema-field-errors.ts';
+import { useSchemaForm } from '../../../hooks/use-form.ts';
 import { paths } from '../../../config/paths.ts';
 import { useAddEmailTemplateVariantMutation, useUpdateEmailTemplateMutation } from '../api/templates-api.ts';
 import { insertAtCursor } from '../utils/insert-at-cursor.ts';
@@ -30,39 +30,44 @@ export function EmailTemplateForm({ template, onSaved }: EmailTemplateFormProps)
   const editor = useRef<RichTextEditorHandle>(null);
   const subjectRef = useRef<HTMLInputElement>(null);
   const bodyLabelId = useId();
-  const form = useForm({
-    initialValues: { html: template.html },
-    validate: (values) => schemaFieldErrors(htmlSchema, values),
+  const { methods, formRef, handleSubmit, showFieldErrors } = useSchemaForm({
+    defaultValues: { html: template.html },
+    parts: [htmlSchema],
   });
-  const bodyError = form.errors.html;
+  const { field: htmlField, fieldState } = useController({ name: 'html', control: methods.control });
+  const bodyError = fieldState.error?.message;
 
   // The server keeps key and name fixed; they go back as they came.
-  const submit = form.handleSubmit(({ html }) =>
+  const submit = handleSubmit(({ html }) =>
     saveTemplate(
       () =>
         updateTemplate({ id: template._id, body: { key: template.key, name: template.name, html } }).unwrap(),
       'html',
-      { onSaved, onFieldErrors: form.setServerErrors },
+      { onSaved, onFieldErrors: showFieldErrors },
     ),
   );
 
   const insertPlaceholder = (text: string) => {
     if (!plainText) editor.current?.insertText(text);
-    else if (subjectRef.current) form.setValue('html', insertAtCursor(subjectRef.current, text));
+    else if (subjectRef.current) htmlField.onChange(insertAtCursor(subjectRef.current, text));
   };
 
   return (
     <div className={styles.layout}>
-      <form className="panel form-stack" onSubmit={submit} noValidate>
+      <form ref={formRef} className="panel form-stack" onSubmit={submit} noValidate>
         <TextField label="Name" name="name" value={template.name} readOnly />
         {plainText ? (
           <TextField
-            ref={subjectRef}
+            ref={(element) => {
+              subjectRef.current = element;
+              htmlField.ref(element);
+            }}
             label="Body"
             name="html"
-            value={form.values.html}
+            value={htmlField.value}
             error={bodyError}
-            onChange={(event) => form.setValue('html', event.target.value)}
+            onChange={htmlField.onChange}
+            onBlur={htmlField.onBlur}
           />
         ) : (
           <div className={styles.field} role="group" aria-labelledby={bodyLabelId}>
@@ -74,7 +79,7 @@ export function EmailTemplateForm({ template, onSaved }: EmailTemplateFormProps)
                 ref={editor}
                 label="Body"
                 initialValue={template.html}
-                onChange={(html) => form.setValue('html', html)}
+                onChange={htmlField.onChange}
               />
             </div>
             {bodyError && (
@@ -94,8 +99,8 @@ export function EmailTemplateForm({ template, onSaved }: EmailTemplateFormProps)
         {!plainText && (
           <PreviewButton
             kind={template.kind}
-            html={form.values.html}
-            onFieldError={(message) => form.setServerErrors({ html: message })}
+            html={htmlField.value}
+            onFieldError={(message) => showFieldErrors({ html: message })}
           />
         )}
         <PlaceholderList placeholders={template.placeholders} onInsert={insertPlaceholder} />

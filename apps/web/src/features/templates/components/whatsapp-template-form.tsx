@@ -1,9 +1,9 @@
 import { useRef } from 'react';
+import { useController } from 'react-hook-form';
 import { whatsappTemplateUpdate, type WhatsappTemplate } from '@notice-desk/contract/templates';
 import { TextAreaField } from '../../../components/ui/text-area-field.tsx';
 import { TextField } from '../../../components/ui/text-field.tsx';
-import { useForm } from '../../../hooks/use-form.ts';
-import { schemaFieldErrors } from '../../../utils/schema-field-errors.ts';
+import { useSchemaForm } from '../../../hooks/use-form.ts';
 import { paths } from '../../../config/paths.ts';
 import {
   useAddWhatsappTemplateVariantMutation,
@@ -28,13 +28,14 @@ export function WhatsappTemplateForm({ template, onSaved }: WhatsappTemplateForm
   const [updateTemplate, { isLoading }] = useUpdateWhatsappTemplateMutation();
   const [addVariant, { isLoading: addingVariant }] = useAddWhatsappTemplateVariantMutation();
   const valueRef = useRef<HTMLTextAreaElement>(null);
-  const form = useForm({
-    initialValues: { value: template.value },
-    validate: (values) => schemaFieldErrors(valueSchema, values),
+  const { methods, formRef, handleSubmit, showFieldErrors } = useSchemaForm({
+    defaultValues: { value: template.value },
+    parts: [valueSchema],
   });
+  const { field: valueField, fieldState } = useController({ name: 'value', control: methods.control });
 
   // The server keeps key and name fixed; they go back as they came (spec: merged with existing).
-  const submit = form.handleSubmit(({ value }) =>
+  const submit = handleSubmit(({ value }) =>
     saveTemplate(
       () =>
         updateTemplate({
@@ -42,26 +43,30 @@ export function WhatsappTemplateForm({ template, onSaved }: WhatsappTemplateForm
           body: { key: template.key, name: template.name, value },
         }).unwrap(),
       'value',
-      { onSaved, onFieldErrors: form.setServerErrors },
+      { onSaved, onFieldErrors: showFieldErrors },
     ),
   );
 
   const insertPlaceholder = (text: string) => {
-    if (valueRef.current) form.setValue('value', insertAtCursor(valueRef.current, text));
+    if (valueRef.current) valueField.onChange(insertAtCursor(valueRef.current, text));
   };
 
   return (
     <div className={styles.layout}>
-      <form className="panel form-stack" onSubmit={submit} noValidate>
+      <form ref={formRef} className="panel form-stack" onSubmit={submit} noValidate>
         <TextField label="Name" name="name" value={template.name} readOnly />
         <TextAreaField
-          ref={valueRef}
+          ref={(element) => {
+            valueRef.current = element;
+            valueField.ref(element);
+          }}
           label="Value"
           name="value"
           rows={10}
-          value={form.values.value}
-          error={form.errors.value}
-          onChange={(event) => form.setValue('value', event.target.value)}
+          value={valueField.value}
+          error={fieldState.error?.message}
+          onChange={valueField.onChange}
+          onBlur={valueField.onBlur}
         />
         <div>
           <button type="submit" className="button button-primary" disabled={isLoading}>

@@ -1,9 +1,10 @@
+import { useWatch } from 'react-hook-form';
+import { z } from 'zod';
 import { createUserBody, type CreateUserAnswer, type CreateUserBody } from '@notice-desk/contract/users';
 import { SelectField } from '../../../components/ui/select-field.tsx';
 import { TextField } from '../../../components/ui/text-field.tsx';
-import { useForm } from '../../../hooks/use-form.ts';
+import { useSchemaForm } from '../../../hooks/use-form.ts';
 import { showApiProblem } from '../../../lib/api-error.ts';
-import { schemaFieldErrors } from '../../../utils/schema-field-errors.ts';
 import { useCreateManagedUserMutation } from '../api/users-api.ts';
 
 type CreateUserValues = { username: string; name: string; password: string; role: 'USER' | 'ADMIN' };
@@ -18,6 +19,9 @@ function toBody({ username, name, password, role }: CreateUserValues): CreateUse
   return { username, role, ...(name.trim() && { name }), ...(password && { password }) };
 }
 
+// The form's values checked as the body they become.
+const createUserForm = z.preprocess((values) => toBody(values as CreateUserValues), createUserBody);
+
 type CreateUserFormProps = {
   /** The account was made; `answer.password` is set when the server generated it. */
   onCreated: (answer: CreateUserAnswer) => void;
@@ -27,48 +31,42 @@ type CreateUserFormProps = {
 /** Sign-up's rules, checked here with the same schema the server holds, and again there. */
 export function CreateUserForm({ onCreated, onCancel }: CreateUserFormProps) {
   const [createUser, { isLoading }] = useCreateManagedUserMutation();
-  const form = useForm<CreateUserValues>({
-    initialValues: { username: '', name: '', password: '', role: 'USER' },
-    validate: (values) => schemaFieldErrors(createUserBody, toBody(values)),
+  const { methods, formRef, field, handleSubmit, showFieldErrors, reset } = useSchemaForm<CreateUserValues>({
+    defaultValues: { username: '', name: '', password: '', role: 'USER' },
+    parts: [createUserForm],
   });
-  const { field, values, setValue } = form;
+  const [name, password] = useWatch({ control: methods.control, name: ['name', 'password'] });
 
-  const submit = form.handleSubmit(async (filled) => {
+  const submit = handleSubmit(async (filled) => {
     try {
       onCreated(await createUser(toBody(filled)).unwrap());
-      form.reset();
+      reset();
     } catch (error) {
       showApiProblem(error, {
         fields: ['username', 'name', 'password', 'role'],
-        onFieldErrors: form.setServerErrors,
+        onFieldErrors: showFieldErrors,
         fallback: 'The user could not be created.',
       });
     }
   });
 
   return (
-    <form className="form-stack" onSubmit={submit} noValidate aria-label="Create user">
+    <form ref={formRef} className="form-stack" onSubmit={submit} noValidate aria-label="Create user">
       <TextField label="Username" {...field('username')} autoComplete="off" spellCheck={false} />
       <TextField
         label="Name"
         {...field('name')}
         autoComplete="off"
-        hint={values.name.trim() ? '' : 'Empty: the username is used as the name.'}
+        hint={name.trim() ? '' : 'Empty: the username is used as the name.'}
       />
       <TextField
         label="Password"
         {...field('password')}
         type="password"
         autoComplete="new-password"
-        hint={values.password ? '' : 'Empty: a password is generated and shown once.'}
+        hint={password ? '' : 'Empty: a password is generated and shown once.'}
       />
-      <SelectField
-        label="Role"
-        name="role"
-        value={values.role}
-        options={roleOptions}
-        onChange={(event) => setValue('role', event.target.value as CreateUserValues['role'])}
-      />
+      <SelectField label="Role" options={roleOptions} {...methods.register('role')} />
       <div className="form-row">
         <button type="button" className="button button-secondary" onClick={onCancel} disabled={isLoading}>
           Cancel
