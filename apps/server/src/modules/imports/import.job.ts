@@ -121,6 +121,7 @@ export function importJob(db: Database, store: FileStore, limits: ImportLimits) 
         campaignName: payload.campaignName,
         imported: result.imported,
         skipped: result.skipped,
+        noted: result.noted ?? 0,
       });
     } catch (err) {
       await campaigns.deleteUnfinishedImport(db, job.id).catch(() => undefined);
