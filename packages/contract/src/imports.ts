@@ -121,6 +121,8 @@ export interface PreviewColumn {
 
 export interface ImportPreview {
   fileName: string;
+  /** The worksheet read (the first visible one) when the workbook has others; null otherwise and for CSV. */
+  sheetName: string | null;
   /** The header row used, as Excel numbers it, and the rows it could be (the first with text in them). */
   headerRow: number;
   headerRows: { rowNumber: number; text: string }[];
