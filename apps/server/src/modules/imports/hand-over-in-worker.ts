@@ -22,8 +22,7 @@ export interface PreparedHandOver {
 export function prepareHandOver(db: Database): PreparedHandOver {
   if (isPostgres(db)) {
     return {
-      run: (context, h) =>
-        handOver(db, h, (trx) => context.complete(trx, importResult(h))),
+      run: (context, h) => handOver(db, h, (trx) => context.complete(trx, importResult(h))),
     };
   }
   return {

@@ -24,7 +24,12 @@ import {
   RowChecker,
   type RowProblem,
 } from './import-rows.ts';
-import { deleteProblems, insertProblems, setCampaignMapping, type ImportProblemRow } from './imports.repository.ts';
+import {
+  deleteProblems,
+  insertProblems,
+  setCampaignMapping,
+  type ImportProblemRow,
+} from './imports.repository.ts';
 
 export const importJobPayload = z.object({
   kind: z.enum(['notice', 'credit-card']),

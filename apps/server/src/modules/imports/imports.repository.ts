@@ -100,4 +100,3 @@ export async function countProblemRows(db: Database, jobId: string): Promise<num
     .executeTakeFirst();
   return Number(row?.rows ?? 0);
 }
-

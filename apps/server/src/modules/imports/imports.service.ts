@@ -128,7 +128,7 @@ export class ImportsService {
     if (!job || job.kind !== IMPORT_JOB.name) throw notFound('Import');
     const db = this.db;
     async function* rows() {
-      for (let after = 0; ; ) {
+      for (let after = 0; ;) {
         const page = await importsRepository.listProblemsAfter(db, jobId, after, REPORT_PAGE);
         for (const p of page.problems) yield [String(p.row_number), p.column_name, p.problem];
         if (page.lastRow === null) return;
@@ -183,7 +183,12 @@ export class ImportsService {
     info: RecordKindInfo,
     cells: string[],
   ): Promise<ChosenMapping | undefined> {
-    const stored = await importsRepository.findRememberedMapping(this.db, ownerId, info.kind, headerKey(cells));
+    const stored = await importsRepository.findRememberedMapping(
+      this.db,
+      ownerId,
+      info.kind,
+      headerKey(cells),
+    );
     if (!stored) return undefined;
     const { columns } = JSON.parse(stored) as ColumnMapping;
     return mappingError(info.fields, cells.length, columns) ? undefined : { columns, source: 'remembered' };
@@ -215,5 +220,4 @@ export class ImportsService {
       reader?.close();
     }
   }
-
 }
