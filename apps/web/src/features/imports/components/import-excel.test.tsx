@@ -309,9 +309,15 @@ describe('Import Excel modal', () => {
           problemRows: named ? 0 : 3,
         });
       }
-      return jsonResponse(404, { statusCode: 404, code: 'NOT_FOUND', message: 'Not found.', error: 'Not found.' });
+      return jsonResponse(404, {
+        statusCode: 404,
+        code: 'NOT_FOUND',
+        message: 'Not found.',
+        error: 'Not found.',
+      });
     });
-    const previews = () => server.requests.filter((r) => r.path.endsWith('/preview') && r.search.get('scan') === 'true');
+    const previews = () =>
+      server.requests.filter((r) => r.path.endsWith('/preview') && r.search.get('scan') === 'true');
     const { user, dialog, fileInput } = await openModal();
     await user.upload(fileInput, excel('march.xlsx'));
     await user.click(within(dialog).getByRole('button', { name: 'Submit' }));

@@ -71,8 +71,8 @@ export function ReviewMapping({ kind, file, initial, onChange }: ReviewMappingPr
       </h3>
       <p className={styles.hint}>
         Check which field each column of {initial.fileName}
-        {initial.sheetName && ` (sheet ‘${initial.sheetName}’, the first visible one)`} fills. Nothing is imported
-        until you press Import.
+        {initial.sheetName && ` (sheet ‘${initial.sheetName}’, the first visible one)`} fills. Nothing is
+        imported until you press Import.
       </p>
 
       <div className={styles.field}>
