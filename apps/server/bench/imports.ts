@@ -33,6 +33,13 @@ const repeating = new Set([
   'emiAmt',
 ]);
 
+/** The bench sheet's cell at column `c` of data row `i`. */
+function benchCell(key: string, label: string, c: number, i: number): string | number {
+  if (key === 'language') return 'English'; // a language the templates know: any other is a note in the report
+  if (key === 'amtfin' || key === 'totalOverdueAmt') return 10_000 + ((i * 37 + c) % 90_000);
+  return repeating.has(key) ? `${label} ${(i + c) % 40}` : `${key}-${i.toString(36)}-${c}`;
+}
+
 /** A 100,000-row, 37-column notice sheet written with exceljs (shared strings, as Excel writes them); cached. */
 export async function benchSheet(): Promise<string> {
   const file = path.join(os.tmpdir(), `notice-desk-bench-${ROWS}x${noticeFields.length}-v2.xlsx`);
@@ -42,22 +49,32 @@ export async function benchSheet(): Promise<string> {
   const sheet = workbook.addWorksheet('Notices');
   sheet.addRow(noticeFields.map((f) => f.label)).commit();
   for (let i = 0; i < ROWS; i++) {
-    sheet
-      .addRow(
-        noticeFields.map((f, c) =>
-          f.key === 'language'
-            ? 'English' // a language the templates know: any other value is a note in the row report
-            : f.key === 'amtfin' || f.key === 'totalOverdueAmt'
-              ? 10_000 + ((i * 37 + c) % 90_000)
-              : repeating.has(f.key)
-                ? `${f.label} ${(i + c) % 40}`
-                : `${f.key}-${i.toString(36)}-${c}`,
-        ),
-      )
-      .commit();
+    sheet.addRow(noticeFields.map((f, c) => benchCell(f.key, f.label, c, i))).commit();
   }
   sheet.commit();
   await workbook.commit();
+  fs.renameSync(partial, file);
+  return file;
+}
+
+/**
+ * The same rows as CSV, as Excel's 'CSV UTF-8' saves them (a byte-order mark, commas, CR LF; no
+ * cell of these needs quotes); cached. About 50 MB.
+ */
+export async function benchCsv(): Promise<string> {
+  const file = path.join(os.tmpdir(), `notice-desk-bench-${ROWS}x${noticeFields.length}-v2.csv`);
+  if (fs.existsSync(file)) return file;
+  const partial = `${file}.partial`;
+  const out = fs.createWriteStream(partial);
+  const write = (text: string) =>
+    out.write(text) ? undefined : new Promise<void>((resolve) => out.once('drain', resolve));
+  await write(`\ufeff${noticeFields.map((f) => f.label).join(',')}\r\n`);
+  for (let i = 0; i < ROWS; i++) {
+    await write(`${noticeFields.map((f, c) => benchCell(f.key, f.label, c, i)).join(',')}\r\n`);
+  }
+  await new Promise<void>((resolve, reject) =>
+    out.end((err?: Error | null) => (err ? reject(err) : resolve())),
+  );
   fs.renameSync(partial, file);
   return file;
 }
@@ -85,9 +102,13 @@ function peakRssMb(pid: number): number {
 
 export interface ImportFigures {
   database: string;
+  file: 'xlsx' | 'csv';
   'import s': number;
   'exceljs read s': number;
+  /** The import's time over exceljs's bare read of the .xlsx. */
   ratio: number;
+  /** For the CSV: its import's time over the .xlsx import's in the same run. */
+  'vs xlsx': number | string;
   'rows imported': number;
   'server peak MB': number;
   /** Latency of the API while the import runs: one request after another, each kind on its own. */
@@ -133,10 +154,13 @@ export async function benchImport(
   label: BenchTarget['label'],
   file: string,
   excelJsSeconds: number,
+  xlsxSeconds?: number,
 ): Promise<ImportFigures> {
   const target = await benchTarget(label, 'imports');
   const server = await startServerProcess({
     ...target.env,
+    // The CSV of the same rows is about 50 MB, the default limit.
+    UPLOAD_MAX_MB: '200',
     NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS ?? '',
   });
   try {
@@ -159,9 +183,11 @@ export async function benchImport(
     if (progress.status !== 'done') throw new Error(`bench import failed: ${progress.error}`);
     return {
       database: label,
+      file: file.endsWith('.csv') ? 'csv' : 'xlsx',
       'import s': Number(seconds.toFixed(2)),
       'exceljs read s': Number(excelJsSeconds.toFixed(2)),
       ratio: Number((seconds / excelJsSeconds).toFixed(2)),
+      'vs xlsx': xlsxSeconds ? Number((seconds / xlsxSeconds).toFixed(2)) : '',
       'rows imported': progress.imported ?? 0,
       'server peak MB': peakRssMb(server.child.pid!),
       'health p99 ms': percentile(healthTimes, 99),
@@ -173,4 +199,19 @@ export async function benchImport(
     await server.stop();
     await target.cleanup();
   }
+}
+
+/**
+ * The .xlsx import and the CSV import of the same rows on each database, against exceljs's bare read
+ * of the .xlsx measured in the same run (the machine is shared: only ratios within one run compare).
+ */
+export async function benchImports(withPostgres: boolean): Promise<ImportFigures[]> {
+  const [sheet, csv] = [await benchSheet(), await benchCsv()];
+  const excelJs = await timeExcelJsRead(sheet);
+  const figures: ImportFigures[] = [];
+  for (const label of withPostgres ? (['SQLite', 'PostgreSQL'] as const) : (['SQLite'] as const)) {
+    const xlsx = await benchImport(label, sheet, excelJs.seconds);
+    figures.push(xlsx, await benchImport(label, csv, excelJs.seconds, xlsx['import s']));
+  }
+  return figures;
 }

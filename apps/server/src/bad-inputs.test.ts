@@ -102,8 +102,8 @@ function uploadForm(who: SignedIn, file: { name: string; data: Buffer } | undefi
 }
 
 /** Uploads and starts a notice import as `who`, then answers how the job ended. */
-async function importOutcome(who: SignedIn, data: Buffer): Promise<Outcome> {
-  const stored = await uploadForm(who, { name: 'notices.xlsx', data });
+async function importOutcome(who: SignedIn, data: Buffer, name = 'notices.xlsx'): Promise<Outcome> {
+  const stored = await uploadForm(who, { name, data });
   if (stored.statusCode !== 200) return stored;
   const start = await ask('POST', '/api/notices/upload-notice-info', {
     who,
@@ -120,6 +120,21 @@ async function importOutcome(who: SignedIn, data: Buffer): Promise<Outcome> {
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error('import did not finish');
+}
+
+/** Rows as CSV text (recordSheet's cells need no quoting). */
+const csvOf = (rows: string[][]) => rows.map((row) => row.join(',')).join('\r\n') + '\r\n';
+
+/** Uploads a two-row notice sheet as asha and starts its import with `mapping`. */
+async function startWithMapping(mapping: unknown): Promise<Answer> {
+  const stored = await uploadForm(asha, {
+    name: 'mine.xlsx',
+    data: await xlsx(recordSheet(noticeFields, 2)),
+  });
+  return ask('POST', '/api/notices/upload-notice-info', {
+    who: asha,
+    json: { file: stored.body.data, mapping },
+  });
 }
 
 /** Creates a notice as asha with `fields`, sends it, and answers the send's refusal of it. */
@@ -1133,6 +1148,119 @@ const cases: BadInput[] = [
     message: /No header row found in the first 20 rows/,
     later: true,
   },
+  // Issue 15: CSV text that cannot be read right, and mappings that do not fit the file.
+  {
+    area: 'imports',
+    sent: 'a UTF-16 CSV with a lone surrogate',
+    send: async () =>
+      importOutcome(
+        ravi,
+        Buffer.concat([
+          Buffer.from([0xff, 0xfe]),
+          Buffer.from(`${csvOf(recordSheet(noticeFields, 2))}Ra\ud800vi\r\n`, 'utf16le'),
+        ]),
+        'notices.csv',
+      ),
+    status: 400,
+    message: /^Line 4 holds half of a character \(a lone UTF-16 surrogate\)/,
+    later: true,
+  },
+  {
+    area: 'imports',
+    sent: 'a UTF-8 CSV holding a surrogate written as UTF-8 (bytes ED A0 80)',
+    send: async () =>
+      importOutcome(
+        ravi,
+        Buffer.concat([
+          Buffer.from(`${csvOf(recordSheet(noticeFields, 2))}Ra`),
+          Buffer.from([0xed, 0xa0, 0x80]),
+          Buffer.from('vi\r\n'),
+        ]),
+        'notices.csv',
+      ),
+    status: 400,
+    message: /^Line 4 holds half of a character \(a UTF-16 surrogate written as UTF-8/,
+    later: true,
+  },
+  {
+    area: 'imports',
+    sent: 'a CSV mixing UTF-8 and Windows-1252 lines',
+    send: async () =>
+      importOutcome(
+        ravi,
+        Buffer.concat([
+          Buffer.from(`${csvOf(recordSheet(noticeFields, 2))}José\r\n`),
+          Buffer.from('Jos\xe9\r\n', 'latin1'),
+        ]),
+        'notices.csv',
+      ),
+    status: 400,
+    message: /mixes two text encodings: line 4 is UTF-8 but line 5 is not/,
+    later: true,
+  },
+  {
+    area: 'uploads',
+    sent: 'a file named notices.ods',
+    send: () =>
+      uploadForm(asha, { name: 'notices.ods', data: zipOf([{ name: 'mimetype', data: Buffer.from('x') }]) }),
+    status: 400,
+    message:
+      /\(\.ods\) spreadsheets cannot be imported\. Save the file as \.xlsx or \.csv and import it again\./,
+    fields: ['file'],
+  },
+  {
+    area: 'imports',
+    sent: 'a mapping naming a field the kind does not have (shoeSize)',
+    send: () => startWithMapping({ headerRow: 1, columns: { '0': 'shoeSize' } }),
+    status: 400,
+    message: /^mapping: ‘shoeSize’ is not a field of this import\.$/,
+    fields: ['mapping'],
+  },
+  {
+    area: 'imports',
+    sent: 'a mapping of two columns to one field',
+    send: () => startWithMapping({ headerRow: 1, columns: { '0': 'loanNo', '1': 'loanNo' } }),
+    status: 400,
+    message: /Columns 0 and 1 both map to Loan No\.: a field takes one column\./,
+    fields: ['mapping'],
+  },
+  {
+    area: 'imports',
+    sent: 'a mapping naming a column by its letter (B) instead of its index',
+    send: () => startWithMapping({ headerRow: 1, columns: { B: 'loanNo' } }),
+    status: 400,
+    message: /Column "B" is not a column index: a column is named by its 0-based index/,
+    fields: ['mapping.columns.B'],
+  },
+  {
+    area: 'imports',
+    sent: 'a mapping past the header row (column 99 of 38)',
+    send: () => startWithMapping({ headerRow: 1, columns: { '99': 'loanNo' } }),
+    status: 400,
+    message: /Column 99 is not in the header row: it has 38 columns, numbered 0 to 37\./,
+    fields: ['mapping'],
+  },
+  {
+    area: 'imports',
+    sent: 'a preview whose columns name a field the kind does not have',
+    send: async () => {
+      const stored = await uploadForm(asha, {
+        name: 'mine.xlsx',
+        data: await xlsx(recordSheet(noticeFields, 1)),
+      });
+      const columns = encodeURIComponent(JSON.stringify({ '0': 'shoeSize' }));
+      return ask(
+        'GET',
+        `/api/imports/uploads/${String(stored.body.data)}/preview?kind=notice&columns=${columns}`,
+        {
+          who: asha,
+        },
+      );
+    },
+    status: 400,
+    message: /^columns: ‘shoeSize’ is not a field of this import\.$/,
+    fields: ['columns'],
+  },
   // Approved WhatsApp templates (a name Meta does not have, or too few fields, needs the Cloud API
   // peer: approved-templates.routes.test.ts; a rate of 0 or below stops the start: send-rates.test.ts).
   {
@@ -1942,7 +2070,55 @@ function hostileWorkbooks(): BadInput[] {
     workbookOf({
       sheet: encode(sheet(at('B3', '<c r="B3" t="inlineStr"><is><t>Müller</t></is></c>'), declaration)),
     });
+  const workbookWithRelationship = (id: string) =>
+    zipOf([
+      {
+        name: 'xl/workbook.xml',
+        data: Buffer.from(
+          `<workbook><sheets><sheet name="Data" sheetId="1" r:id="${id}"/></sheets></workbook>`,
+        ),
+      },
+      {
+        name: 'xl/_rels/workbook.xml.rels',
+        data: Buffer.from(
+          '<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>',
+        ),
+      },
+      { name: 'xl/worksheets/sheet1.xml', data: Buffer.from(sheet(() => undefined)) },
+    ]);
   return [
+    refused(
+      'a sheet whose tags do not match (malformed XML)',
+      () => workbookOf({ sheet: sheet(at('B3', '<c r="B3"><v>1</c></v>')) }),
+      /xl\/worksheets\/sheet1\.xml is not well-formed XML/,
+    ),
+    refused(
+      'shared strings that are not well-formed XML',
+      () => workbookOf({ sheet: sheet(() => undefined), sharedStrings: '<sst><si><t>a</si></sst>' }),
+      /xl\/sharedStrings\.xml is not well-formed XML/,
+    ),
+    refused(
+      'styles that are not well-formed XML',
+      () =>
+        workbookOf({
+          sheet: sheet(() => undefined),
+          styles: '<styleSheet><cellXfs><xf numFmtId="0"></cellXfs></styleSheet>',
+        }),
+      /xl\/styles\.xml is not well-formed XML/,
+    ),
+    refused(
+      'a sheet with a DOCTYPE (entity expansion)',
+      () =>
+        workbookOf({
+          sheet: sheet(() => undefined).replace('<worksheet', '<!DOCTYPE w [<!ENTITY a "aaaa">]><worksheet'),
+        }),
+      /has a DOCTYPE declaration, which no part of an \.xlsx file may have/,
+    ),
+    refused(
+      'a workbook listing a sheet its relationships do not lead to',
+      () => workbookWithRelationship('rId7'),
+      /lists a sheet 'Data' that xl\/_rels\/workbook\.xml\.rels does not lead to \(no relationship rId7\)/,
+    ),
     refused(
       'a 2 KB sheet with a cell ZZZZZZZ2 (a column index of about 8 billion)',
       () => workbookOf({ sheet: sheet(at('B3', '<c r="ZZZZZZZ2"><v>1</v></c>')) }),

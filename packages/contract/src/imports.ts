@@ -34,10 +34,14 @@ export const headerRowNumber = z.coerce
  * field each fills, or null to ignore it. Columns left out are mapped automatically.
  */
 const chosenColumns = z
-  .record(
-    z.string().regex(/^\d{1,5}$/, { error: 'A column is named by its 0-based index, such as "0" or "12".' }),
-    z.string().max(100).nullable(),
-  )
+  .record(z.string().regex(/^\d{1,5}$/), z.string().max(100).nullable(), {
+    // A key that fails is zod's 'invalid_key' issue, whose own message ('Invalid key in record')
+    // names neither the key nor what a key must be: this one does both.
+    error: (issue) =>
+      issue.code === 'invalid_key'
+        ? `Column "${String(issue.input).slice(0, 20)}" is not a column index: a column is named by its 0-based index, such as "0" or "12".`
+        : undefined,
+  })
   .refine((columns) => Object.keys(columns).length <= 16_384, { error: 'More columns than a sheet has.' });
 
 export const columnMapping = z.object({ headerRow: headerRowNumber, columns: chosenColumns });
@@ -117,6 +121,8 @@ export interface PreviewColumn {
 
 export interface ImportPreview {
   fileName: string;
+  /** The worksheet read (the first visible one) when the workbook has others; null otherwise and for CSV. */
+  sheetName: string | null;
   /** The header row used, as Excel numbers it, and the rows it could be (the first with text in them). */
   headerRow: number;
   headerRows: { rowNumber: number; text: string }[];

@@ -48,8 +48,8 @@ export async function refuseUnreadableUpload(path: string, fileName: string): Pr
 
 export interface SheetOptions extends ReadOptions {
   /**
-   * The most data rows the import takes (IMPORT_MAX_ROWS). The CSV reader stops reading at the first
-   * row past it, so a million-line file is refused without being read to its end.
+   * The most data rows the import takes (IMPORT_MAX_ROWS). The CSV reader stops reading soon after
+   * the first row past it, so a million-line file is refused without being read to its end.
    */
   maxRows?: number;
 }

@@ -96,6 +96,32 @@ describe('CSV encodings', () => {
     );
   });
 
+  it('refuses a surrogate written as UTF-8 (CESU-8, WTF-8), alone or among UTF-8 or 8-bit text', async () => {
+    const surrogate = (code: number) =>
+      Buffer.from([0xed, 0xa0 | ((code >> 6) & 0x1f), 0x80 | (code & 0x3f)]);
+    const lone = surrogate(0xd800);
+    // Alone, the bytes would read as Windows-1252 'í' and two symbols: never taken for that.
+    expect(await refusal(Buffer.concat([Buffer.from('Name\nRa'), lone, Buffer.from('vi\n')]))).toMatch(
+      /^Line 2 holds half of a character \(a UTF-16 surrogate written as UTF-8/,
+    );
+    const cesuPair = Buffer.concat([surrogate(0xd83d), surrogate(0xde00)]);
+    expect(
+      await refusal(Buffer.concat([Buffer.from('Name\nJosé\nAsha'), cesuPair, Buffer.from('\n')])),
+    ).toMatch(/^Line 3 holds half of a character/);
+    expect(
+      await refusal(Buffer.concat([cp1252('Name\nJos\xe9\n'), Buffer.from('x\n'.repeat(300_000)), lone])),
+    ).toMatch(/^Line 300,003 holds half of a character/);
+    // Split between two reads of the file, it is still found.
+    const split = Buffer.concat([
+      Buffer.from('Name\n' + 'x'.repeat(1024 * 1024 - 6)),
+      lone,
+      Buffer.from('\n'),
+    ]);
+    expect(await refusal(split)).toMatch(/^Line 2 holds half of a character/);
+    // A Windows-1252 'í' followed by ordinary text is still Windows-1252.
+    expect(await cells(cp1252('Name\nMar\xeda\n'))).toEqual([['Name'], ['María']]);
+  });
+
   it('refuses a file that mixes UTF-8 and other bytes, naming both lines, in either order', async () => {
     const utf8First = Buffer.concat([Buffer.from('Name\nJosé\nAsha\n'), cp1252('Jos\xe9\n')]);
     expect(await refusal(utf8First)).toMatch(/mixes two text encodings: line 2 is UTF-8 but line 4 is not/);
@@ -164,7 +190,7 @@ describe('CSV structure', () => {
     expect((await cells('Name,City\n"Asha"x,Pune\n'))[1]).toEqual(['"Asha"x', 'Pune']);
   });
 
-  it('stops at the first row past the limit, without reading the rest of a long file', async () => {
+  it('stops soon after the first row past the limit, without reading the rest of a long file', async () => {
     const file = write('Name\n' + 'Asha\n\n'.repeat(400_000));
     const reader = await openCsv(file, { maxRows: 3 });
     const seen: number[] = [];
@@ -174,19 +200,26 @@ describe('CSV structure', () => {
     expect((error as Error).message).toBe(
       'The sheet has more than 3 rows, the most one import takes; split it into smaller files.',
     );
-    expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7]); // header, three rows, the blank rows between
+    // 3 rows and 21 more with text (the header may be the 20th; the import counts below it), and the
+    // blank rows between them.
+    expect(seen).toEqual(Array.from({ length: 47 }, (_, i) => i + 1));
     expect(reader.progress()).toBeLessThan(0.2);
-    expect(await rows('Name\nA\nB\n\nC\n', { maxRows: 3 })).toHaveLength(5);
+    // Rows above the header are not data rows: a title, a blank line, the header and 3 rows pass.
+    expect(await rows('Allocation of March\n\nName\nA\nB\n\nC\n', { maxRows: 3 })).toHaveLength(7);
   });
 });
 
 describe('delimiter sniffing', () => {
-  it('prefers the delimiter that is regular on every line, then the header’s, then a comma', () => {
+  it('prefers the delimiter most lines hold equally often, then more columns, then a comma', () => {
     expect(sniffDelimiter('a;b;c\n1,5;2;3\n', true)).toBe(';');
     expect(sniffDelimiter('a,b,c,d\n1,2\n', true)).toBe(',');
     expect(sniffDelimiter('a|b\n"x,y,z"|1\n', true)).toBe('|');
     expect(sniffDelimiter('Name\nAsha\n', true)).toBe(',');
     expect(sniffDelimiter('a\tb\n1\t2\n3,4,5,6', false)).toBe('\t');
+    // A title row above the header, and a row or two with a comma in an unquoted cell, do not decide.
+    expect(sniffDelimiter('March allocation\nA;B;C\n1;2,5;3\n4;5;6\n7;8;9\n', true)).toBe(';');
+    expect(sniffDelimiter('Allocation, March\nA\tB\tC\n1\t2\t3\n', true)).toBe('\t');
+    expect(sniffDelimiter('Name\nAsha\n', true, '\t')).toBe('\t');
   });
 });
 

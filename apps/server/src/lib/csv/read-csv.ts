@@ -9,11 +9,19 @@ import { detectEncoding, type TextEncoding } from './text-encoding.ts';
 
 export interface CsvReadOptions {
   /**
-   * The most data rows an import takes (IMPORT_MAX_ROWS): reading stops at the first row past it
-   * (the header row aside), so a million-line file is refused without being read to its end.
+   * The most data rows an import takes (IMPORT_MAX_ROWS): reading stops soon after the first row past
+   * it (see ROWS_ABOVE_DATA), so a million-line file is refused without being read to its end.
    */
   maxRows?: number;
 }
+
+/**
+ * Rows with text the reader lets through beyond maxRows before it stops. The header row may be the
+ * 20th row with text, and the import (or the preview) must see the row after maxRows data rows below
+ * it to say the sheet is too long in its own words: so maxRows + 21 rows with text. The reader's own
+ * stop is only for the rest of a long file, which it need not read.
+ */
+const ROWS_ABOVE_DATA = 21;
 
 const CHUNK = 256 * 1024;
 /** Bytes of the file the delimiter is told from. */
@@ -45,7 +53,8 @@ async function sniff(file: string, encoding: TextEncoding, bom: number, size: nu
     const buf = Buffer.alloc(Math.min(SNIFF_BYTES, size - bom));
     const { bytesRead } = await handle.read(buf, 0, buf.length, bom);
     const head = iconv.decode(buf.subarray(0, bytesRead), encoding, { stripBOM: false });
-    return sniffDelimiter(head, bom + bytesRead >= size);
+    // The stored copy keeps the upload's ending: a .tsv with one column is still tab-separated.
+    return sniffDelimiter(head, bom + bytesRead >= size, /\.tsv$/i.test(file) ? '\t' : ',');
   } finally {
     await handle.close();
   }
@@ -84,7 +93,8 @@ async function* readRows(
       for (let i = 0; i < cells.length; i++) {
         if (cells[i]!.includes('\r')) cells[i] = cells[i]!.replace(/\r\n?/g, '\n');
       }
-      if (maxRows !== undefined && cells.some((cell) => cell.trim() !== '') && ++rowsWithText > maxRows + 1) {
+      const withText = cells.some((cell) => cell.trim() !== '');
+      if (maxRows !== undefined && withText && ++rowsWithText > maxRows + ROWS_ABOVE_DATA) {
         throw new XlsxError(
           `The sheet has more than ${maxRows.toLocaleString('en-US')} rows, the most one import takes; split it into smaller files.`,
         );

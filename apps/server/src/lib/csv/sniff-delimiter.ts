@@ -7,10 +7,11 @@ const SAMPLE_LINES = 20;
 
 /**
  * Which delimiter a file uses, from its first lines, counting outside quotes only (a quoted
- * "Pune, MH" holds no separator). The one that appears the same number of times on every line wins,
- * the most columns first; when none is that regular (rows with trailing cells left out), the one the
- * first line (the header) holds most. A file with none of them is one column; `fallback` says which
- * to assume then (a tab for a .tsv).
+ * "Pune, MH" holds no separator). Each delimiter's usual count per line (the one most lines have)
+ * is found; the delimiter that the most lines hold exactly that often wins, then the one with more
+ * columns, then the order above. So a title row above the header, or rows whose trailing cells were
+ * left out, do not decide: most lines do. A file with none of them is one column; `fallback` says
+ * which to assume then (a tab for a .tsv).
  * `complete`: `text` is the whole file, so its last line is whole (otherwise it is left out).
  */
 export function sniffDelimiter(text: string, complete: boolean, fallback: Delimiter = ','): Delimiter {
@@ -35,14 +36,25 @@ export function sniffDelimiter(text: string, complete: boolean, fallback: Delimi
     }
   }
   if (complete && content && lines.length < SAMPLE_LINES) lines.push(counts);
-  if (lines.length === 0) return fallback;
-  const order = [fallback, ...DELIMITERS.filter((d) => d !== fallback)];
-  const regular = order
-    .filter((d) => lines.every((line) => line[d] > 0 && line[d] === lines[0]![d]))
-    .sort((a, b) => lines[0]![b] - lines[0]![a]);
-  if (regular.length > 0) return regular[0]!;
-  const header = order.filter((d) => lines[0]![d] > 0).sort((a, b) => lines[0]![b] - lines[0]![a]);
-  return header[0] ?? fallback;
+  let best: { delimiter: Delimiter; lines: number; columns: number } | undefined;
+  for (const delimiter of [fallback, ...DELIMITERS.filter((d) => d !== fallback)]) {
+    const usual = usualCount(lines.map((line) => line[delimiter]));
+    if (usual === 0) continue;
+    const agreeing = lines.filter((line) => line[delimiter] === usual).length;
+    if (!best || agreeing > best.lines || (agreeing === best.lines && usual > best.columns))
+      best = { delimiter, lines: agreeing, columns: usual };
+  }
+  return best?.delimiter ?? fallback;
+}
+
+/** The count most lines have, above 0 (the larger on a tie); 0 when no line has any. */
+function usualCount(counts: number[]): number {
+  const lines = new Map<number, number>();
+  for (const count of counts) if (count > 0) lines.set(count, (lines.get(count) ?? 0) + 1);
+  let usual = 0;
+  for (const [count, times] of lines)
+    if (times > (lines.get(usual) ?? 0) || (times === lines.get(usual) && count > usual)) usual = count;
+  return usual;
 }
 
 function zero(): Record<Delimiter, number> {

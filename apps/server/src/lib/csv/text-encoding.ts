@@ -24,8 +24,8 @@ const SAVE_AS = 'Save the sheet again as CSV UTF-8 (Excel: File > Save As > CSV 
  *   each line: an ASCII stretch reads the same in both;
  * - valid UTF-8 in one place and bytes that are not in another is a file pasted together from two
  *   encodings: guessing would misspell names somewhere, so it is refused, naming the lines.
- * A UTF-16 file with a lone surrogate, a NUL byte in an 8-bit file (a binary file) and an empty file
- * are refused too.
+ * A lone surrogate (in UTF-16, or written into 8-bit text as CESU-8 and WTF-8 do), a NUL byte in an
+ * 8-bit file (a binary file) and an empty file are refused too.
  */
 export async function detectEncoding(file: string): Promise<TextInfo> {
   const size = (await fs.promises.stat(file)).size;
@@ -56,6 +56,8 @@ async function readHead(file: string, length: number): Promise<Buffer> {
 interface Utf8Scan {
   firstUtf8Line?: number;
   firstInvalidLine?: number;
+  /** Where the file holds a UTF-16 surrogate written as if it were a character (ED A0–BF 80–BF). */
+  surrogateLine?: number;
 }
 
 async function checkUtf8(file: string, start: number): Promise<TextEncoding> {
@@ -83,11 +85,18 @@ async function checkUtf8(file: string, start: number): Promise<TextEncoding> {
     } else {
       scanBytes(body, line, scan);
     }
+    if (scan.surrogateLine !== undefined) break;
     if (scan.firstUtf8Line !== undefined && scan.firstInvalidLine !== undefined) break;
     line += countLines(body, body.length);
     carry = Buffer.from(buf.subarray(end));
   }
   if (carry.length && scan.firstInvalidLine === undefined) scan.firstInvalidLine = line;
+  if (scan.surrogateLine !== undefined) {
+    // Read as Windows-1252 these bytes would be 'í' and two symbols: a name silently misspelled.
+    throw new XlsxError(
+      `Line ${scan.surrogateLine.toLocaleString('en-US')} holds half of a character (a UTF-16 surrogate written as UTF-8, as faulty programs write one), which no text may contain. ${SAVE_AS}`,
+    );
+  }
   if (scan.firstInvalidLine === undefined) return 'utf8';
   if (scan.firstUtf8Line === undefined) return 'win1252';
   const [utf8, other] = [scan.firstUtf8Line, scan.firstInvalidLine];
@@ -136,10 +145,30 @@ function scanBytes(buf: Buffer, firstLine: number, scan: Utf8Scan): void {
       i += length;
     } else {
       scan.firstInvalidLine ??= line;
+      if (isEncodedSurrogate(buf, i)) scan.surrogateLine ??= line;
       i++;
     }
+    if (scan.surrogateLine !== undefined) return;
     if (scan.firstUtf8Line !== undefined && scan.firstInvalidLine !== undefined) return;
   }
+}
+
+/**
+ * Whether the bytes at `i` are a UTF-16 surrogate (U+D800–U+DFFF) encoded the way UTF-8 encodes
+ * characters: ED A0–BF 80–BF. UTF-8 forbids them (CESU-8 and WTF-8 write them: a lone surrogate, or
+ * half of a pair each), and no Windows-1252 text is likely to hold 'í' followed by these two symbols.
+ */
+function isEncodedSurrogate(buf: Buffer, i: number): boolean {
+  const [second, third] = [buf[i + 1], buf[i + 2]];
+  return (
+    buf[i] === 0xed &&
+    second !== undefined &&
+    third !== undefined &&
+    second >= 0xa0 &&
+    second <= 0xbf &&
+    third >= 0x80 &&
+    third <= 0xbf
+  );
 }
 
 /** The length of the valid UTF-8 sequence at `i` (2 to 4), or 0 when the bytes there are not one. */

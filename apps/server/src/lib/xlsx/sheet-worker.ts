@@ -56,12 +56,17 @@ async function run(): Promise<void> {
     cells = 0;
   };
   try {
-    for await (const row of reader.rows) {
-      batch.push(row);
-      cells += row.cells.length + 1;
-      if (batch.length >= batchSize || cells >= batchCells) await send();
+    try {
+      for await (const row of reader.rows) {
+        batch.push(row);
+        cells += row.cells.length + 1;
+        if (batch.length >= batchSize || cells >= batchCells) await send();
+      }
+    } finally {
+      // The rows read before a failure go first: the importer may need no more than them (the preview
+      // stops at the first row past the import's limit; the CSV reader, a few rows after it).
+      if (batch.length) await send();
     }
-    if (batch.length) await send();
     post({ type: 'end' });
   } finally {
     reader.close();

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { isPostgres, type Database } from '../../db/database.ts';
 import { startTsWorker } from '../../lib/ts-worker.ts';
 import type { JobContext } from '../../jobs/job-runner.ts';
-import { handOver, type HandOver } from './hand-over.ts';
+import { handOver, importResult, type HandOver } from './hand-over.ts';
 import type { HandOverAnswer, HandOverWork } from './hand-over-worker.ts';
 
 const workerModule = new URL('./hand-over-worker.ts', import.meta.url);
@@ -22,10 +22,7 @@ export interface PreparedHandOver {
 export function prepareHandOver(db: Database): PreparedHandOver {
   if (isPostgres(db)) {
     return {
-      run: (context, h) =>
-        handOver(db, h, (trx) =>
-          context.complete(trx, { campaignId: h.campaignId, imported: h.imported, skipped: h.skipped }),
-        ),
+      run: (context, h) => handOver(db, h, (trx) => context.complete(trx, importResult(h))),
     };
   }
   return {

@@ -3,7 +3,7 @@ import { loadConfig } from '../../config/env.ts';
 import { openDatabase } from '../../db/database.ts';
 import { completeJob } from '../../jobs/jobs.repository.ts';
 import { nowIso } from '../../lib/time.ts';
-import { handOver, type HandOver } from './hand-over.ts';
+import { handOver, importResult, type HandOver } from './hand-over.ts';
 
 /** What hand-over-in-worker.ts sends this thread, and what it answers. */
 export interface HandOverWork {
@@ -21,11 +21,7 @@ async function run(work: HandOverWork): Promise<HandOverAnswer> {
   // readers see the data as it was until this transaction commits) instead of waiting for it.
   const { db } = await openDatabase(loadConfig({ DATA_DIR: work.dataDir }));
   try {
-    const result = {
-      campaignId: work.handOver.campaignId,
-      imported: work.handOver.imported,
-      skipped: work.handOver.skipped,
-    };
+    const result = importResult(work.handOver);
     await handOver(db, work.handOver, async (trx) => {
       if (!(await completeJob(trx, work.jobId, work.workerId, result, nowIso()))) throw new LostLease();
     });

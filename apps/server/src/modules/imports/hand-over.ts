@@ -4,6 +4,7 @@ import { appendAudit } from '../audit/audit.repository.ts';
 import * as campaigns from '../campaigns/campaigns.repository.ts';
 import { recordKinds } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
+import type { ImportResult } from './import.job.ts';
 
 /** What the end of an import needs to hand its hidden rows to their owner. */
 export interface HandOver {
@@ -13,6 +14,13 @@ export interface HandOver {
   campaignName: string;
   imported: number;
   skipped: number;
+  /** Rows imported with a note in the report (a language no template knows). */
+  noted: number;
+}
+
+/** What the finished job keeps as its result, which the progress route answers. */
+export function importResult(h: HandOver): ImportResult {
+  return { campaignId: h.campaignId, imported: h.imported, skipped: h.skipped, noted: h.noted };
 }
 
 /**
@@ -26,7 +34,7 @@ export async function handOver(
   complete: (trx: Database) => Promise<void>,
 ): Promise<void> {
   const info = recordKinds[h.kind];
-  const result = { campaignId: h.campaignId, imported: h.imported, skipped: h.skipped };
+  const result = importResult(h);
   await db.transaction().execute(async (trx) => {
     await records.revealCampaignRecords(trx, info, h.campaignId, h.ownerId);
     await campaigns.markCampaignReady(trx, h.campaignId, result);

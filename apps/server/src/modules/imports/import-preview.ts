@@ -107,6 +107,7 @@ export async function previewSheet(
   const missing = map.missing.filter((field) => field.required).map((field) => field.key);
   return {
     fileName,
+    sheetName: reader.sheetName && (reader.sheetCount ?? 1) > 1 ? reader.sheetName : null,
     headerRow: header?.rowNumber ?? 1,
     headerRows: top.map((row) => ({
       rowNumber: row.rowNumber,

@@ -24,7 +24,12 @@ import {
   RowChecker,
   type RowProblem,
 } from './import-rows.ts';
-import { setCampaignMapping } from './imports.repository.ts';
+import {
+  deleteProblems,
+  insertProblems,
+  setCampaignMapping,
+  type ImportProblemRow,
+} from './imports.repository.ts';
 
 export const importJobPayload = z.object({
   kind: z.enum(['notice', 'credit-card']),
@@ -55,13 +60,6 @@ export interface ImportLimits {
   locale: string;
 }
 
-interface Problem {
-  job_id: string;
-  row_number: number;
-  column_name: string;
-  problem: string;
-}
-
 /**
  * Rows written per transaction: small enough to keep the database free for others between them, and
  * one sheet-reader message's worth (read-sheet-in-worker.ts): at 1,000, rows and their search terms
@@ -82,7 +80,7 @@ export function importJob(db: Database, store: FileStore, limits: ImportLimits) 
     const { job } = context;
     const info = recordKinds[payload.kind];
     await campaigns.deleteUnfinishedImport(db, job.id);
-    await db.deleteFrom('import_problems').where('job_id', '=', job.id).execute();
+    await deleteProblems(db, job.id);
 
     // A server process died while it ran this import (its lease ran out and this worker took it over).
     // The file may be what killed it: it is not read the same way again. After one death it is read in
@@ -121,6 +119,7 @@ export function importJob(db: Database, store: FileStore, limits: ImportLimits) 
         campaignName: payload.campaignName,
         imported: result.imported,
         skipped: result.skipped,
+        noted: result.noted ?? 0,
       });
     } catch (err) {
       await campaigns.deleteUnfinishedImport(db, job.id).catch(() => undefined);
@@ -164,12 +163,12 @@ async function readIntoCampaign(
     job_id: job.id,
     created_at: now,
   });
-  await setCampaignMapping(db, campaignId, JSON.stringify(usedMapping(header, map)));
+  await setCampaignMapping(db, campaignId, JSON.stringify(usedMapping(header, map, reader.sheetName)));
 
   const checker = new RowChecker(info, map);
   const batchSize = isPostgres(db) ? BATCH.postgres : BATCH.sqlite;
   let batch: records.RecordRow[] = [];
-  let problems: Problem[] = [];
+  let problems: ImportProblemRow[] = [];
   let imported = 0;
   let skippedRows = 0;
   let notedRows = 0;
@@ -183,7 +182,7 @@ async function readIntoCampaign(
       await records.insertRecords(trx, info, toInsert);
       // Found by search once the reveal hands the rows to their owner; gone with the campaign on failure.
       await indexRecords(trx, info.kind, job.owner_id, toInsert);
-      if (toReport.length) await trx.insertInto('import_problems').values(toReport).execute();
+      await insertProblems(trx, toReport);
     });
     await context.progress(reader.progress() * 95);
     // Let the requests that arrived meanwhile in. Without this the import never gives the event loop
@@ -232,13 +231,14 @@ async function readIntoCampaign(
   return { campaignId, imported, skipped: skippedRows, noted: notedRows };
 }
 
-function problem(jobId: string, row: SheetRow, { column, text }: RowProblem): Problem {
+function problem(jobId: string, row: SheetRow, { column, text }: RowProblem): ImportProblemRow {
   return { job_id: jobId, row_number: row.rowNumber, column_name: column, problem: text };
 }
 
-/** The mapping as the campaign keeps it: the header row, and every column's field or null. */
-function usedMapping(header: SheetRow, map: ColumnMap): ColumnMapping {
+/** The mapping as the campaign keeps it: the sheet read, the header row, and every column's field or null. */
+function usedMapping(header: SheetRow, map: ColumnMap, sheet?: string): ColumnMapping & { sheet?: string } {
   return {
+    ...(sheet !== undefined && { sheet }),
     headerRow: header.rowNumber,
     columns: Object.fromEntries(
       header.cells.map((_, index) => [String(index), map.columns.get(index) ?? null]),

@@ -27,9 +27,11 @@ import {
   type ChosenMapping,
 } from './import-preview.ts';
 import { IMPORT_JOB, type ImportLimits, type ImportPayload, type ImportResult } from './import.job.ts';
-import * as mappings from './imports.repository.ts';
+import * as importsRepository from './imports.repository.ts';
 
 const IMPORT_ATTEMPTS = 3;
+/** Problems the report reads from the database at a time. */
+const REPORT_PAGE = 5000;
 
 /** Starts imports as jobs and reports on them; the job itself is import.job.ts. */
 export class ImportsService {
@@ -107,7 +109,7 @@ export class ImportsService {
     const job = await jobs.findLatestJob(this.db, ownerId, IMPORT_JOB.name, kind);
     if (!job) return { progressPercentage: null };
     const result = job.result ? (JSON.parse(job.result) as ImportResult) : undefined;
-    const skipped = result?.skipped ?? (await this.problemRows(job.id));
+    const skipped = result?.skipped ?? (await importsRepository.countProblemRows(this.db, job.id));
     return {
       progressPercentage: job.status === 'done' ? 100 : job.status === 'failed' ? null : job.progress,
       jobId: job.id,
@@ -126,19 +128,11 @@ export class ImportsService {
     if (!job || job.kind !== IMPORT_JOB.name) throw notFound('Import');
     const db = this.db;
     async function* rows() {
-      const pageSize = 5000;
-      for (let offset = 0; ; offset += pageSize) {
-        const page = await db
-          .selectFrom('import_problems')
-          .select(['row_number', 'column_name', 'problem'])
-          .where('job_id', '=', jobId)
-          .orderBy('row_number')
-          .orderBy('column_name')
-          .limit(pageSize)
-          .offset(offset)
-          .execute();
-        for (const p of page) yield [String(p.row_number), p.column_name, p.problem];
-        if (page.length < pageSize) return;
+      for (let after = 0; ;) {
+        const page = await importsRepository.listProblemsAfter(db, jobId, after, REPORT_PAGE);
+        for (const p of page.problems) yield [String(p.row_number), p.column_name, p.problem];
+        if (page.lastRow === null) return;
+        after = page.lastRow;
       }
     }
     return xlsxStream('Skipped rows', ['Row', 'Column', 'Problem'], rows());
@@ -174,7 +168,7 @@ export class ImportsService {
     });
     const problem = mappingError(info.fields, header.cells.length, mapping.columns);
     if (problem) throw badRequest(`mapping: ${problem}`, { mapping: problem });
-    await mappings.rememberMapping(this.db, {
+    await importsRepository.rememberMapping(this.db, {
       owner_id: ownerId,
       kind,
       header_key: headerKey(header.cells),
@@ -189,7 +183,12 @@ export class ImportsService {
     info: RecordKindInfo,
     cells: string[],
   ): Promise<ChosenMapping | undefined> {
-    const stored = await mappings.findRememberedMapping(this.db, ownerId, info.kind, headerKey(cells));
+    const stored = await importsRepository.findRememberedMapping(
+      this.db,
+      ownerId,
+      info.kind,
+      headerKey(cells),
+    );
     if (!stored) return undefined;
     const { columns } = JSON.parse(stored) as ColumnMapping;
     return mappingError(info.fields, cells.length, columns) ? undefined : { columns, source: 'remembered' };
@@ -220,14 +219,5 @@ export class ImportsService {
     } finally {
       reader?.close();
     }
-  }
-
-  private async problemRows(jobId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('import_problems')
-      .select((eb) => eb.fn.count<number>('row_number').distinct().as('rows'))
-      .where('job_id', '=', jobId)
-      .executeTakeFirst();
-    return Number(row?.rows ?? 0);
   }
 }

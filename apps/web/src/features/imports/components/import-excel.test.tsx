@@ -25,6 +25,7 @@ const fields: ImportPreview['fields'] = [
 function previewOf(overrides: Partial<ImportPreview> = {}): ImportPreview {
   return {
     fileName: 'march.xlsx',
+    sheetName: null,
     headerRow: 1,
     headerRows: [
       { rowNumber: 1, text: 'LOAN NO | CUSTOMER NAME | NOTES' },
@@ -271,5 +272,84 @@ describe('Import Excel modal', () => {
       ).toBe(true),
     );
     expect(server.requests.some((r) => r.path === '/api/notices/upload-notice-info')).toBe(false);
+  });
+
+  it('recounts the rows with problems for the columns as chosen, once the choices settle, and at once for another header row', async () => {
+    const incomplete = previewOf({
+      columns: [
+        { index: 0, header: 'LOAN NO', field: 'loanNo', candidates: ['loanNo'] },
+        { index: 1, header: 'NAME OF BORROWER', field: null, candidates: [] },
+        { index: 2, header: 'NOTES', field: null, candidates: [] },
+      ],
+      missing: ['custName'],
+      complete: false,
+    });
+    // The server counts 40 rows with 3 problems as found, none once a column is Customer Name, and
+    // reads row 2 as the header row when asked.
+    const server = stubFetch(({ path, search }) => {
+      if (path === '/temporary-upload') return jsonResponse(200, { data: 'stored-name-1.xlsx' });
+      if (path === '/api/imports/uploads/stored-name-1.xlsx/preview') {
+        if (search.get('scan') === 'false') return jsonResponse(200, incomplete);
+        const columns = search.get('columns');
+        if (search.get('headerRow') === '2')
+          return jsonResponse(200, {
+            ...incomplete,
+            headerRow: 2,
+            rows: [{ rowNumber: 3, cells: ['LN9', 'Ravi', ''] }],
+            dataRows: 39,
+            problemRows: 39,
+          });
+        const named = columns !== null && Object.values(JSON.parse(columns) as object).includes('custName');
+        return jsonResponse(200, {
+          ...incomplete,
+          ...(columns !== null && { source: 'chosen' }),
+          dataRows: 40,
+          problemRows: named ? 0 : 3,
+        });
+      }
+      return jsonResponse(404, {
+        statusCode: 404,
+        code: 'NOT_FOUND',
+        message: 'Not found.',
+        error: 'Not found.',
+      });
+    });
+    const previews = () =>
+      server.requests.filter((r) => r.path.endsWith('/preview') && r.search.get('scan') === 'true');
+    const { user, dialog, fileInput } = await openModal();
+    await user.upload(fileInput, excel('march.xlsx'));
+    await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    expect(await within(dialog).findByText(/3 of 40 rows have problems/)).toBeTruthy();
+    expect(previews().map((r) => r.search.get('columns'))).toEqual([null]);
+
+    // Two choices in quick succession: the table follows each at once, the server is asked once.
+    const borrower = within(dialog).getByLabelText('NAME OF BORROWER');
+    await user.selectOptions(borrower, 'region');
+    await user.selectOptions(borrower, 'custName');
+    expect(within(dialog).getByRole('columnheader', { name: 'Customer Name' })).toBeTruthy();
+    expect(within(dialog).getByRole('cell', { name: 'Asha' })).toBeTruthy();
+    expect(within(dialog).getByText('Counting the rows with problems…')).toBeTruthy();
+    expect(await within(dialog).findByText(/0 of 40 rows have problems/)).toBeTruthy();
+    expect(previews().map((r) => r.search.get('columns'))).toEqual([
+      null,
+      JSON.stringify({ '0': 'loanNo', '1': 'custName', '2': null }),
+    ]);
+    expect(previews()[1]!.search.get('headerRow')).toBe('1');
+
+    // A field chosen for two columns is not sent (the server would refuse it): the count waits for one.
+    await user.selectOptions(within(dialog).getByLabelText('NOTES'), 'custName');
+    expect(
+      within(dialog).getByText('The rows with problems are counted once each field has one column.'),
+    ).toBeTruthy();
+    await new Promise((r) => setTimeout(r, 600));
+    expect(previews()).toHaveLength(2);
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+
+    // Another header row: asked at once, with none of the choices made for the old one.
+    await user.selectOptions(within(dialog).getByLabelText('Header row'), '2');
+    expect(await within(dialog).findByText(/39 of 39 rows have problems/)).toBeTruthy();
+    expect(within(dialog).getByRole('cell', { name: 'LN9' })).toBeTruthy();
+    expect(previews().at(-1)!.search.get('headerRow')).toBe('2');
+    expect(previews().at(-1)!.search.get('columns')).toBeNull();
   });
 });

@@ -31,15 +31,20 @@ export function ReviewMapping({ kind, file, initial, onChange }: ReviewMappingPr
   const [headerRow, setHeaderRow] = useState(initial.headerRow);
   // null: as the server found (or remembered) them for this header row; set once the user chooses.
   const [chosen, setChosen] = useState<MappedColumns | null>(null);
-  const columnsAsked = useDebouncedValue(chosen, RECOUNT_MS);
+  // The rows and the problem count follow the choices once they settle. A new header row is read at
+  // once (its choices start afresh), and a field chosen for two columns is not asked about: the
+  // server refuses such a mapping, and the step already says what to change.
+  const request = useMemo(() => ({ headerRow, columns: chosen }), [headerRow, chosen]);
+  const settled = useDebouncedValue(request, RECOUNT_MS);
+  const asked = chosen === null || settled.headerRow !== headerRow ? { headerRow, columns: null } : settled;
+  const doubled = (columns: MappedColumns | null) =>
+    !!columns && mappingBlockers(initial.fields, columns).doubled.length > 0;
   // data, not currentData: the last answer stays on screen while the next is read.
-  const { data, isFetching, error } = useGetImportPreviewQuery({
-    kind,
-    file,
-    headerRow,
-    ...(columnsAsked && { columns: columnsAsked }),
-    scan: true,
-  });
+  const { data, isFetching, error } = useGetImportPreviewQuery(
+    { kind, file, headerRow: asked.headerRow, ...(asked.columns && { columns: asked.columns }), scan: true },
+    { skip: doubled(asked.columns) },
+  );
+  const counting = isFetching || (chosen !== null && settled !== request);
   // Until the full answer comes, what is known: the opening preview, or the last answer.
   const shown = data ?? initial;
   const current = shown.headerRow === headerRow ? shown : null;
@@ -65,7 +70,9 @@ export function ReviewMapping({ kind, file, initial, onChange }: ReviewMappingPr
         Review mapping
       </h3>
       <p className={styles.hint}>
-        Check which field each column of {initial.fileName} fills. Nothing is imported until you press Import.
+        Check which field each column of {initial.fileName}
+        {initial.sheetName && ` (sheet ‘${initial.sheetName}’, the first visible one)`} fills. Nothing is
+        imported until you press Import.
       </p>
 
       <div className={styles.field}>
@@ -124,11 +131,13 @@ export function ReviewMapping({ kind, file, initial, onChange }: ReviewMappingPr
           </p>
 
           <p className={styles.count} role="status" aria-live="polite">
-            {isFetching || current.problemRows === null
-              ? 'Counting the rows with problems…'
-              : current.tooManyRows
-                ? 'The file has more rows than one import takes: split it into smaller files.'
-                : `${current.problemRows} of ${current.dataRows} ${current.dataRows === 1 ? 'row has' : 'rows have'} problems: the import skips or notes them, and its report lists them.`}
+            {doubled(chosen)
+              ? 'The rows with problems are counted once each field has one column.'
+              : counting || current.problemRows === null
+                ? 'Counting the rows with problems…'
+                : current.tooManyRows
+                  ? 'The file has more rows than one import takes: split it into smaller files.'
+                  : `${current.problemRows} of ${current.dataRows} ${current.dataRows === 1 ? 'row has' : 'rows have'} problems: the import skips or notes them, and its report lists them.`}
           </p>
 
           <div
