@@ -1,7 +1,7 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { insertTextRows } from '../../db/bulk-insert.ts';
 import type { Database } from '../../db/database.ts';
-import type { RecordKind } from '../../db/schema.ts';
+import type { RecordKind, RecordState } from '../../db/schema.ts';
 import type { Lookup } from '../search/search-terms.ts';
 import { recordsFoundBy } from '../search/search.repository.ts';
 import type { RecordKindInfo } from './record-kinds.ts';
@@ -16,19 +16,25 @@ export interface RecordRow {
   [field: string]: string;
 }
 
-// Both record tables share every column these queries name; the field columns come from the kind.
-// One untyped view of the database keeps one query per operation instead of one per table.
-const loose = (db: Database) => db as unknown as Kysely<Record<string, RecordRow>>;
+/**
+ * The state of rows no import holds hidden, written into the SQL rather than bound: the owner index
+ * holds live rows only, and the database uses it when the query's text says the rows are live.
+ */
+const LIVE = sql.lit<RecordState>('live');
+/** The state an import writes its rows in (import.job.ts): hidden until revealCampaignRecords. */
+export const IMPORTING: RecordState = 'importing';
 
 /**
- * The owner's live records: every owner-scoped read starts here, so none can forget the owner, and
- * none shows a record a delete archived (served evidence, kept out of every list, count and edit).
+ * The owner's live records, before any selection: every owner-scoped read starts here, so none can
+ * forget the owner, none shows a row an import still holds hidden, and none shows a record a delete
+ * archived (served evidence, kept out of every list, count and edit). Queries name the kind's table
+ * (`info.table`), so Kysely checks every column they name against the record tables of db/schema.ts.
  */
-const ownedRecords = (db: Database, info: RecordKindInfo, ownerId: string) =>
-  loose(db)
+export const ownedRecords = (db: Database, info: RecordKindInfo, ownerId: string) =>
+  db
     .selectFrom(info.table)
-    .selectAll()
     .where('owner_id', '=', ownerId)
+    .where('record_state', '=', LIVE)
     .where('archived_at', 'is', null);
 
 /** A page of the owner's records, newest first. */
@@ -40,6 +46,7 @@ export function listRecords(
   limit: number,
 ): Promise<RecordRow[]> {
   return ownedRecords(db, info, ownerId)
+    .selectAll()
     .orderBy('id', 'desc')
     .limit(limit)
     .offset(offset)
@@ -59,7 +66,8 @@ export async function listBoundaries(
   const result = await sql<{ id: string }>`
     select id from (
       select id, row_number() over (order by id desc) as position
-      from ${sql.table(info.table)} where owner_id = ${ownerId} and archived_at is null
+      from ${sql.table(info.table)}
+      where owner_id = ${ownerId} and record_state = ${LIVE} and archived_at is null
     ) ranked
     where (position - 1) % ${stride} = 0
     order by id desc`.execute(db);
@@ -76,6 +84,7 @@ export function listRecordsFrom(
   limit: number,
 ): Promise<RecordRow[]> {
   return ownedRecords(db, info, ownerId)
+    .selectAll()
     .where('id', '<=', fromId)
     .orderBy('id', 'desc')
     .limit(limit)
@@ -113,6 +122,7 @@ export function listFoundRecords(
   campaignId?: string,
 ): Promise<RecordRow[]> {
   return foundRecords(db, info, ownerId, lookups, campaignId)
+    .selectAll()
     .orderBy('id', campaignId === undefined ? 'desc' : 'asc')
     .limit(limit)
     .offset(offset)
@@ -128,7 +138,6 @@ export async function countFoundRecords(
   campaignId?: string,
 ): Promise<number> {
   const row = await foundRecords(db, info, ownerId, lookups, campaignId)
-    .clearSelect()
     .select((eb) => eb.fn.countAll<number>().as('total'))
     .executeTakeFirstOrThrow();
   return Number(row.total);
@@ -145,6 +154,7 @@ export async function findRecordsByIds(
   for (let i = 0; i < ids.length; i += 500) {
     rows.push(
       ...((await ownedRecords(db, info, ownerId)
+        .selectAll()
         .where('id', 'in', ids.slice(i, i + 500))
         .execute()) as RecordRow[]),
     );
@@ -161,11 +171,11 @@ export function findRecordById(
   info: RecordKindInfo,
   id: string,
 ): Promise<RecordRow | undefined> {
-  return loose(db)
+  return db
     .selectFrom(info.table)
     .selectAll()
     .where('id', '=', id)
-    .where('owner_id', '!=', '')
+    .where('record_state', '=', LIVE)
     .executeTakeFirst() as Promise<RecordRow | undefined>;
 }
 
@@ -175,7 +185,7 @@ export function findRecord(
   ownerId: string,
   id: string,
 ): Promise<RecordRow | undefined> {
-  return ownedRecords(db, info, ownerId).where('id', '=', id).executeTakeFirst() as Promise<
+  return ownedRecords(db, info, ownerId).selectAll().where('id', '=', id).executeTakeFirst() as Promise<
     RecordRow | undefined
   >;
 }
@@ -193,11 +203,12 @@ export function findRecordIncludingArchived(
   ownerId: string,
   id: string,
 ): Promise<RecordRow | undefined> {
-  return loose(db)
+  return db
     .selectFrom(info.table)
     .selectAll()
     .where('id', '=', id)
     .where('owner_id', '=', ownerId)
+    .where('record_state', '=', LIVE)
     .executeTakeFirst() as Promise<RecordRow | undefined>;
 }
 
@@ -210,11 +221,12 @@ export async function updateRecord(
   fields: Record<string, string>,
   now: string,
 ): Promise<number> {
-  const result = await loose(db)
+  const result = await db
     .updateTable(info.table)
     .set({ ...fields, updated_at: now })
     .where('id', '=', id)
     .where('owner_id', '=', ownerId)
+    .where('record_state', '=', LIVE)
     .where('archived_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
@@ -254,17 +266,19 @@ export async function adjustRecordCount(
     .execute();
 }
 
-/** Hands an import's hidden rows (owner '') to their owner: the moment they appear in every list. */
+/** Hands an import's hidden rows to their owner (they become live): the moment they appear in every list. */
 export async function revealCampaignRecords(
   db: Database,
   info: RecordKindInfo,
   campaignId: string,
   ownerId: string,
 ): Promise<number> {
-  const result = await loose(db)
+  const result = await db
     .updateTable(info.table)
-    .set({ owner_id: ownerId })
+    .set({ record_state: LIVE })
     .where('campaign_id', '=', campaignId)
+    .where('owner_id', '=', ownerId)
+    .where('record_state', '=', IMPORTING)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
@@ -278,6 +292,7 @@ export function listCampaignRecords(
   limit: number,
 ): Promise<RecordRow[]> {
   return ownedRecords(db, info, ownerId)
+    .selectAll()
     .where('campaign_id', '=', campaignId)
     .orderBy('id', 'asc')
     .limit(limit)
@@ -297,10 +312,11 @@ export function listCampaignRecordsIncludingArchivedAfter(
   afterId: string,
   limit: number,
 ): Promise<RecordRow[]> {
-  return loose(db)
+  return db
     .selectFrom(info.table)
     .selectAll()
     .where('owner_id', '=', ownerId)
+    .where('record_state', '=', LIVE)
     .where('campaign_id', '=', campaignId)
     .where('id', '>', afterId)
     .orderBy('id', 'asc')
@@ -318,6 +334,7 @@ export function listCampaignRecordsAfter(
   limit: number,
 ): Promise<RecordRow[]> {
   return ownedRecords(db, info, ownerId)
+    .selectAll()
     .where('campaign_id', '=', campaignId)
     .where('id', '>', afterId)
     .orderBy('id', 'asc')
@@ -325,16 +342,16 @@ export function listCampaignRecordsAfter(
     .execute() as Promise<RecordRow[]>;
 }
 
+/** How many live records of the owner the campaign holds. */
 export async function countCampaignRecords(
   db: Database,
   info: RecordKindInfo,
+  ownerId: string,
   campaignId: string,
 ): Promise<number> {
-  const row = await loose(db)
-    .selectFrom(info.table)
+  const row = await ownedRecords(db, info, ownerId)
     .select((eb) => eb.fn.countAll<number>().as('total'))
     .where('campaign_id', '=', campaignId)
-    .where('archived_at', 'is', null)
     .executeTakeFirstOrThrow();
   return Number(row.total);
 }

@@ -1,4 +1,4 @@
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { insertTextRows } from '../../db/bulk-insert.ts';
 import { isPostgres, type Database } from '../../db/database.ts';
 import type { RecordKind, RecordSearchTable } from '../../db/schema.ts';
@@ -79,8 +79,8 @@ const matchSql = new Map<string, CompiledQuery>();
 
 /**
  * The owner's terms starting with `prefix` (of one field, when given), in index order: the prefix
- * itself first, then by term, newest record first within a term. Each joins its record on id and
- * owner, so records an import still holds hidden (no owner yet) never match.
+ * itself first, then by term, newest record first within a term. Each joins its record on id, owner
+ * and state, so records an import still holds hidden never match.
  */
 export async function findMatches(
   db: Database,
@@ -115,13 +115,15 @@ function matchQuery(db: Database, byField: boolean) {
       join
         .on('s.kind', '=', 'notice')
         .onRef('n.id', '=', 's.record_id')
-        .onRef('n.owner_id', '=', 's.owner_id'),
+        .onRef('n.owner_id', '=', 's.owner_id')
+        .on('n.record_state', '=', sql.lit('live' as const)),
     )
     .leftJoin('credit_cards as c', (join) =>
       join
         .on('s.kind', '=', 'credit-card')
         .onRef('c.id', '=', 's.record_id')
-        .onRef('c.owner_id', '=', 's.owner_id'),
+        .onRef('c.owner_id', '=', 's.owner_id')
+        .on('c.record_state', '=', sql.lit('live' as const)),
     )
     .select(['s.term', 's.field', 's.kind', 's.record_id', 'n.loanNo', 'c.maskNo', 'c.referenceNo'])
     .select((eb) => [
