@@ -115,7 +115,8 @@ export default tseslint.config(
           message: 'Only repositories (*.repository.ts) build queries: call one, or add a function to one.',
         },
         {
-          selector: "ImportDeclaration[source.value='kysely'] > ImportSpecifier[imported.name=/^(sql|CompiledQuery)$/]",
+          selector:
+            "ImportDeclaration[source.value='kysely'] > ImportSpecifier[imported.name=/^(sql|CompiledQuery)$/]",
           message: 'Only repositories (*.repository.ts) write SQL: call one, or add a function to one.',
         },
       ],

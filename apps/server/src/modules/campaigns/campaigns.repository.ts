@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import type { CampaignsTable, Channel, DeliveryStatus, RecordKind, RecordTable } from '../../db/schema.ts';
+import type { CampaignsTable, Channel, DeliveryStatus, RecordKind } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
 import type { RecordKindInfo } from '../records/record-kinds.ts';
-import { ownedRecords, type RecordRow } from '../records/records.repository.ts';
+import { countRecords, ownedRecords, pageOfRecords, type RecordRow } from '../records/records.repository.ts';
 import type { Lookup } from '../search/search-terms.ts';
 import { recordsFoundBy } from '../search/search.repository.ts';
 
@@ -149,7 +149,7 @@ export function findCampaignIncludingArchived(
  */
 export async function countSentLiveRecords(
   db: Database,
-  table: RecordTable,
+  table: 'notices' | 'credit_cards',
   campaignId: string,
 ): Promise<number> {
   const row = await db
@@ -244,12 +244,12 @@ export async function listFilteredRecords(
   offset: number,
   limit: number,
 ): Promise<{ rows: RecordRow[]; total: number }> {
-  const base = filteredRecords(db, info, ownerId, campaignId, filter, lookups);
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('id', 'asc').limit(limit).offset(offset).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  const filtered = filteredRecords(db, info, ownerId, campaignId, filter, lookups);
+  const [rows, total] = await Promise.all([
+    pageOfRecords(filtered, 'asc', offset, limit),
+    countRecords(filtered),
   ]);
-  return { rows: rows as RecordRow[], total: Number(count.total) };
+  return { rows, total };
 }
 
 /** Every id the filter keeps, in campaign order. */

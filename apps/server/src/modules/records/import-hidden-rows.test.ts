@@ -46,14 +46,8 @@ beforeAll(async () => {
   }
   ({ db } = await openDatabase(t.config));
   const now = new Date().toISOString();
-  await insertImportCampaign(db, {
-    id: importingCampaignId,
-    owner_id: asha.userId,
-    kind: 'notice',
-    name: 'running.xlsx',
-    job_id: newId(),
-    created_at: now,
-  });
+  const running = { id: importingCampaignId, kind: 'notice' as const, name: 'running.xlsx' };
+  await insertImportCampaign(db, { ...running, owner_id: asha.userId, job_id: newId(), created_at: now });
   const rows = hiddenIds.map((id) => ({
     ...sample('Hidden Person'),
     id,
@@ -73,7 +67,9 @@ afterAll(async () => {
 
 /** What every screen shows asha: list, search, campaigns, a campaign's detail, the dashboard. */
 async function whatAshaSees() {
-  const list = await get<{ items: { _id: string }[]; total: number }>('/api/notices/by-user-id?page=1&limit=50');
+  const list = await get<{ items: { _id: string }[]; total: number }>(
+    '/api/notices/by-user-id?page=1&limit=50',
+  );
   const listSearch = await get<{ total: number }>('/api/notices/by-user-id?page=1&limit=50&search=hidden');
   const search = await get<{ results: unknown[] }>('/api/search?q=hidden');
   const campaigns = await get<{ total: number }>('/api/campaigns/notice?page=1&limit=50');
@@ -172,8 +168,12 @@ describe('the record state migration', () => {
         created_at: now,
         updated_at: now,
       });
-      await any.insertInto('notices').values([row(hidden, ''), row(live, userId)]).execute();
-      const read = (id: string) => any.selectFrom('notices').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      await any
+        .insertInto('notices')
+        .values([row(hidden, ''), row(live, userId)])
+        .execute();
+      const read = (id: string) =>
+        any.selectFrom('notices').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
       await recordState.up(any);
       expect(await read(hidden)).toMatchObject({ owner_id: '', record_state: 'importing' });

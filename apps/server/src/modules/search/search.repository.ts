@@ -76,11 +76,12 @@ const TO = '\u0000to';
 const FIELD = '\u0000field';
 const LIMIT = -1;
 const matchSql = new Map<string, CompiledQuery>();
+const LIVE = sql.lit('live' as const);
 
 /**
  * The owner's terms starting with `prefix` (of one field, when given), in index order: the prefix
- * itself first, then by term, newest record first within a term. Each joins its record on id, owner
- * and state, so records an import still holds hidden never match.
+ * itself first, then by term, newest record first within a term. Each joins its record on id and
+ * owner, and only a live one matches: records an import still holds hidden never do.
  */
 export async function findMatches(
   db: Database,
@@ -115,15 +116,13 @@ function matchQuery(db: Database, byField: boolean) {
       join
         .on('s.kind', '=', 'notice')
         .onRef('n.id', '=', 's.record_id')
-        .onRef('n.owner_id', '=', 's.owner_id')
-        .on('n.record_state', '=', sql.lit('live' as const)),
+        .onRef('n.owner_id', '=', 's.owner_id'),
     )
     .leftJoin('credit_cards as c', (join) =>
       join
         .on('s.kind', '=', 'credit-card')
         .onRef('c.id', '=', 's.record_id')
-        .onRef('c.owner_id', '=', 's.owner_id')
-        .on('c.record_state', '=', sql.lit('live' as const)),
+        .onRef('c.owner_id', '=', 's.owner_id'),
     )
     .select(['s.term', 's.field', 's.kind', 's.record_id', 'n.loanNo', 'c.maskNo', 'c.referenceNo'])
     .select((eb) => [
@@ -134,7 +133,8 @@ function matchQuery(db: Database, byField: boolean) {
     .where('s.owner_id', '=', OWNER)
     .where('s.term', '>=', FROM)
     .where('s.term', '<', TO)
-    .where((eb) => eb.or([eb('n.id', 'is not', null), eb('c.id', 'is not', null)]));
+    // A record an import still holds hidden is joined too, and left out here.
+    .where((eb) => eb.or([eb('n.record_state', '=', LIVE), eb('c.record_state', '=', LIVE)]));
   if (byField) query = query.where('s.field', '=', FIELD);
   return query.orderBy('s.term').orderBy('s.record_id', 'desc').limit(LIMIT);
 }
