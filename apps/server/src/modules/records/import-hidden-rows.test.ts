@@ -114,9 +114,9 @@ describe('rows of an import still running', () => {
     expect(await records.findRecordsByIds(db, noticeKind, owner, hiddenIds)).toEqual([]);
     expect(await records.findRecordById(db, noticeKind, hiddenIds[0]!)).toBeUndefined();
     expect(await records.findRecordIncludingArchived(db, noticeKind, owner, hiddenIds[0]!)).toBeUndefined();
-    expect(
-      await records.listCampaignRecordsIncludingArchived(db, noticeKind, owner, importingCampaignId, 0, 10),
-    ).toEqual([]);
+    const evidence = [db, noticeKind, owner, importingCampaignId, '', 10] as const;
+    expect(await records.listCampaignRecordsIncludingArchivedAfter(...evidence)).toEqual([]);
+    expect(await records.listCampaignRecordsAfter(...evidence)).toEqual([]);
   });
 
   it('are everywhere once the import hands them over', async () => {
