@@ -10,6 +10,19 @@ import { readdirSync } from 'node:fs';
 
 const web = 'apps/web/src';
 const webFeatures = readdirSync(new URL(`./${web}/features`, import.meta.url));
+// The Kysely calls that start a query (on a Kysely instance, a transaction or an expression builder).
+const kyselyQueryStarts = [
+  'selectFrom',
+  'selectNoFrom',
+  'insertInto',
+  'replaceInto',
+  'updateTable',
+  'deleteFrom',
+  'mergeInto',
+  'with',
+  'withRecursive',
+  'executeQuery',
+];
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '.tmp/**', '**/coverage/**'] },
@@ -86,6 +99,30 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         { paths: [{ name: 'fastify', message: 'Services and repositories never import Fastify.' }] },
+      ],
+    },
+  },
+  {
+    // SQL lives in repositories (STYLE.md): services, routes and jobs call them and never build a query.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: [
+      'apps/server/src/**/*.repository.ts',
+      'apps/server/src/db/**',
+      'apps/server/src/**/*.test.ts',
+      'apps/server/src/test/**',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: `CallExpression > MemberExpression.callee > Identifier.property[name=/^(${kyselyQueryStarts.join('|')})$/]`,
+          message: 'Only repositories (*.repository.ts) build queries: call one, or add a function to one.',
+        },
+        {
+          selector:
+            "ImportDeclaration[source.value='kysely'] > ImportSpecifier[imported.name=/^(sql|CompiledQuery)$/]",
+          message: 'Only repositories (*.repository.ts) write SQL: call one, or add a function to one.',
+        },
       ],
     },
   },

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config/env.ts';
 import type { DB } from './schema.ts';
@@ -19,6 +19,14 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 /** Whether `db` talks to PostgreSQL (else SQLite): for the few statements written per dialect. */
 export const isPostgres = (db: Database) => db.getExecutor().adapter instanceof PostgresAdapter;
+
+/** The file a SQLite database lives in (a second connection, on another thread, opens it too). */
+export async function sqliteFile(db: Database): Promise<string> {
+  const files = await sql<{ name: string; file: string }>`pragma database_list`.execute(db);
+  const file = files.rows.find((row) => row.name === 'main')?.file;
+  if (!file) throw new Error('The SQLite database has no file to open a second connection to.');
+  return file;
+}
 
 export async function openDatabase(config: Config): Promise<OpenDatabase> {
   if (config.databaseUrl)

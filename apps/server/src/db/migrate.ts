@@ -20,6 +20,7 @@ import * as templateLanguageVariants from './migrations/20261125_templates_01_la
 import * as whatsappApprovedTemplates from './migrations/20261125_whatsapp_01_approved_templates.ts';
 import * as importColumnMappings from './migrations/20261125_061451_imports_column_mappings.ts';
 import * as usersDisabledAt from './migrations/20261125_061224_users_disabled_at.ts';
+import * as recordState from './migrations/20261126_151722_records_record_state.ts';
 
 /** Every migration, in order. A new migration file is added here with its date-prefixed name. */
 export const migrations: Record<string, Migration> = {
@@ -43,6 +44,7 @@ export const migrations: Record<string, Migration> = {
   '20261125_whatsapp_01_approved_templates': whatsappApprovedTemplates,
   '20261125_061451_imports_column_mappings': importColumnMappings,
   '20261125_061224_users_disabled_at': usersDisabledAt,
+  '20261126_151722_records_record_state': recordState,
 };
 
 /**

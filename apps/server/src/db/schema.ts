@@ -137,7 +137,13 @@ interface RecordColumns {
   updated_at: string;
   /** Set when a delete found the record served: kept as evidence, gone from every list, count and search. */
   archived_at: string | null;
+  /** 'importing' while an import holds the row hidden from every list, count and search; 'live' after. */
+  record_state: Generated<RecordState>;
 }
+
+export type RecordState = 'importing' | 'live';
+/** The two tables of records, one per kind, with the same common columns. */
+export type RecordTable = 'credit_cards' | 'notices';
 
 export type CreditCardsTable = RecordColumns & CreditCardFields;
 export type NoticesTable = RecordColumns & NoticeFields;

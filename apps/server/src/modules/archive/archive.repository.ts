@@ -23,10 +23,14 @@ const served = (table: RecordTable) => sql<boolean>`exists (
     and (d.status <> 'failed' or d.attempted_at is not null)
 )`;
 
-/** The owner's live records in the scope, as a condition on the record table. */
+/**
+ * The owner's live records in the scope, as a condition on the record table: not archived, and not
+ * rows an import still holds hidden (a Delete All while an import runs leaves the import whole).
+ */
 function live(table: RecordTable, ownerId: string, scope: DeleteScope): RawBuilder<boolean> {
   const column = (name: string) => sql.ref(`${table}.${name}`);
-  const where = sql<boolean>`${column('owner_id')} = ${ownerId} and ${column('archived_at')} is null`;
+  const where = sql<boolean>`${column('owner_id')} = ${ownerId} and ${column('record_state')} = 'live'
+    and ${column('archived_at')} is null`;
   if (scope.recordId !== undefined) return sql<boolean>`${where} and ${column('id')} = ${scope.recordId}`;
   if (scope.campaignId !== undefined)
     return sql<boolean>`${where} and ${column('campaign_id')} = ${scope.campaignId}`;

@@ -1,9 +1,9 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { CampaignsTable, Channel, DeliveryStatus, RecordKind } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
 import type { RecordKindInfo } from '../records/record-kinds.ts';
-import type { RecordRow } from '../records/records.repository.ts';
+import { countRecords, ownedRecords, pageOfRecords, type RecordRow } from '../records/records.repository.ts';
 import type { Lookup } from '../search/search-terms.ts';
 import { recordsFoundBy } from '../search/search.repository.ts';
 
@@ -225,12 +225,7 @@ function filteredRecords(
   filter: StatusFilter,
   lookups?: readonly Lookup[],
 ) {
-  // Both record tables have the columns named here, as in records.repository.
-  let query = (db as unknown as Kysely<Record<string, RecordRow>>)
-    .selectFrom(info.table)
-    .where('owner_id', '=', ownerId)
-    .where('archived_at', 'is', null)
-    .where('campaign_id', '=', campaignId);
+  let query = ownedRecords(db, info, ownerId).where('campaign_id', '=', campaignId);
   // No status keeps every record (of the search).
   if (filter.statuses.length > 0)
     query = query.where('id', 'in', recordsWithLatestStatus(db, campaignId, filter));
@@ -249,12 +244,12 @@ export async function listFilteredRecords(
   offset: number,
   limit: number,
 ): Promise<{ rows: RecordRow[]; total: number }> {
-  const base = filteredRecords(db, info, ownerId, campaignId, filter, lookups);
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('id', 'asc').limit(limit).offset(offset).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  const filtered = filteredRecords(db, info, ownerId, campaignId, filter, lookups);
+  const [rows, total] = await Promise.all([
+    pageOfRecords(filtered, 'asc', offset, limit),
+    countRecords(filtered),
   ]);
-  return { rows: rows as RecordRow[], total: Number(count.total) };
+  return { rows, total };
 }
 
 /** Every id the filter keeps, in campaign order. */

@@ -71,7 +71,7 @@ export class CampaignsService {
             : records.listCampaignRecords(this.db, info, ownerId, id, offset, limit),
           lookups
             ? records.countFoundRecords(this.db, info, ownerId, lookups, id)
-            : records.countCampaignRecords(this.db, info, id),
+            : records.countCampaignRecords(this.db, info, ownerId, id),
         ]).then(([rows, total]) => ({ rows, total }));
     const [{ rows, total }, completedCounts, statusCounts] = await Promise.all([
       found,

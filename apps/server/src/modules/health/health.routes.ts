@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { App, AppContext } from '../../app-context.ts';
+import { pingDatabase } from './health.repository.ts';
 
 export function healthRoutes(app: App, { db, databaseKind }: AppContext): void {
   app.get(
@@ -14,7 +14,7 @@ export function healthRoutes(app: App, { db, databaseKind }: AppContext): void {
     },
     async (_req, reply) => {
       try {
-        await sql`select 1`.execute(db);
+        await pingDatabase(db);
         return { status: 'ok', database: databaseKind };
       } catch {
         return reply.status(503).send({ status: 'unavailable', database: databaseKind });

@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { sql } from 'kysely';
-import { isPostgres, type Database } from '../../db/database.ts';
+import { isPostgres, sqliteFile, type Database } from '../../db/database.ts';
 import { startTsWorker } from '../../lib/ts-worker.ts';
 import type { JobContext } from '../../jobs/job-runner.ts';
 import { handOver, importResult, type HandOver } from './hand-over.ts';
@@ -27,9 +26,7 @@ export function prepareHandOver(db: Database): PreparedHandOver {
   }
   return {
     async run(context, h) {
-      const files = await sql<{ name: string; file: string }>`pragma database_list`.execute(db);
-      const file = files.rows.find((row) => row.name === 'main')?.file;
-      if (!file) throw new Error('The SQLite database has no file to open a second connection to.');
+      const file = await sqliteFile(db);
       const work: HandOverWork = {
         dataDir: path.dirname(file),
         handOver: h,

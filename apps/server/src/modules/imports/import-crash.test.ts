@@ -45,13 +45,13 @@ describe('an import survives its process being killed', () => {
       const user = await signUpOver(server.baseUrl, 'asha');
       await startNoticeImportOver(server.baseUrl, user.headers, sheet);
       if (killAtRows > 0) {
-        // Watch the rows the import writes (hidden, no owner yet) and kill at the chosen point.
+        // Watch the rows the import writes (hidden, importing) and kill at the chosen point.
         const watch = await openDatabase(loadConfig(env));
         for (let i = 0; i < 1000; i++) {
           const hidden = await watch.db
             .selectFrom('notices')
             .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('owner_id', '=', '')
+            .where('record_state', '=', 'importing')
             .executeTakeFirstOrThrow();
           if (Number(hidden.n) >= killAtRows) break;
           await new Promise((r) => setTimeout(r, 5));
@@ -67,7 +67,7 @@ describe('an import survives its process being killed', () => {
       const visible = await db
         .selectFrom('notices')
         .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('owner_id', '!=', '')
+        .where('record_state', '=', 'live')
         .executeTakeFirstOrThrow();
       // Killed before the end (so the test proves something), and nothing of the attempt is visible.
       expect(ready).toHaveLength(0);
@@ -219,7 +219,7 @@ describe('a file that takes the server down cannot do it again', () => {
         const hidden = await watch.db
           .selectFrom('notices')
           .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('owner_id', '=', '')
+          .where('record_state', '=', 'importing')
           .executeTakeFirstOrThrow();
         if (Number(hidden.n) >= 1) break;
         await new Promise((r) => setTimeout(r, 5));

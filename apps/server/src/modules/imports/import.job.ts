@@ -208,10 +208,11 @@ async function readIntoCampaign(
       imported += 1;
       if (checked.notes.length > 0) notedRows += 1;
       for (const p of checked.notes) problems.push(problem(job.id, row, p));
-      // The row as it will be stored; hidden (no owner) until the whole file is in.
+      // The row as it will be stored; hidden (importing) until the whole file is in.
       const record: records.RecordRow = {
         id: newId(),
-        owner_id: '',
+        owner_id: job.owner_id,
+        record_state: records.IMPORTING,
         campaign_id: campaignId,
         created_at: now,
         updated_at: now,

@@ -2,12 +2,12 @@ import { creditCardBody, creditCardFields } from '@notice-desk/contract/credit-c
 import { messages } from '@notice-desk/contract/messages';
 import { noticeBody, noticeFields } from '@notice-desk/contract/notice';
 import type { FieldDefinition } from '@notice-desk/contract/record-fields';
-import type { RecordKind } from '../../db/schema.ts';
+import type { RecordKind, RecordTable } from '../../db/schema.ts';
 
 /** What differs between the two kinds of record; everything else about them is the same code. */
 export interface RecordKindInfo {
   kind: RecordKind;
-  table: 'credit_cards' | 'notices';
+  table: RecordTable;
   fields: readonly FieldDefinition[];
   body: typeof creditCardBody | typeof noticeBody;
   /** 'Credit card' / 'Notice', for messages such as 'Notice not found.' */

@@ -1,7 +1,7 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { insertTextRows } from '../../db/bulk-insert.ts';
 import type { Database } from '../../db/database.ts';
-import type { RecordKind } from '../../db/schema.ts';
+import type { RecordKind, RecordState } from '../../db/schema.ts';
 import type { Lookup } from '../search/search-terms.ts';
 import { recordsFoundBy } from '../search/search.repository.ts';
 import type { RecordKindInfo } from './record-kinds.ts';
@@ -16,20 +16,59 @@ export interface RecordRow {
   [field: string]: string;
 }
 
-// Both record tables share every column these queries name; the field columns come from the kind.
-// One untyped view of the database keeps one query per operation instead of one per table.
-const loose = (db: Database) => db as unknown as Kysely<Record<string, RecordRow>>;
+/**
+ * The state of rows no import holds hidden, written into the SQL rather than bound: the owner index
+ * holds live rows only, and the database uses it when the query's text says the rows are live.
+ */
+const LIVE = sql.lit<RecordState>('live');
+/** The state an import writes its rows in (import.job.ts): hidden until revealCampaignRecords. */
+export const IMPORTING: RecordState = 'importing';
 
 /**
- * The owner's live records: every owner-scoped read starts here, so none can forget the owner, and
- * none shows a record a delete archived (served evidence, kept out of every list, count and edit).
+ * The owner's records, archived ones too, before any selection: every owner-scoped read starts here,
+ * so none can forget the owner or show a row an import still holds hidden. Queries name the kind's
+ * table (`info.table`), so Kysely checks every column they name against the record tables of db/schema.ts.
  */
-const ownedRecords = (db: Database, info: RecordKindInfo, ownerId: string) =>
-  loose(db)
-    .selectFrom(info.table)
-    .selectAll()
-    .where('owner_id', '=', ownerId)
-    .where('archived_at', 'is', null);
+const ownersRecords = (db: Database, info: RecordKindInfo, ownerId: string) =>
+  liveRows(db, info).where('owner_id', '=', ownerId);
+
+/** Every owner's rows of the kind that no import holds hidden. */
+const liveRows = (db: Database, info: RecordKindInfo) =>
+  db.selectFrom(info.table).where('record_state', '=', LIVE);
+
+/** A query of records before any selection, as liveRows starts one. */
+type RecordQuery = ReturnType<typeof liveRows>;
+
+/**
+ * The owner's live records: none a delete archived (served evidence, kept out of every list, count and
+ * edit). Every read but those of evidence starts here.
+ */
+export const ownedRecords = (db: Database, info: RecordKindInfo, ownerId: string): RecordQuery =>
+  ownersRecords(db, info, ownerId).where('archived_at', 'is', null);
+
+/** A page of the query's records in id order: newest first, or campaign order. */
+export function pageOfRecords(
+  query: RecordQuery,
+  order: 'asc' | 'desc',
+  offset: number,
+  limit: number,
+): Promise<RecordRow[]> {
+  return query.selectAll().orderBy('id', order).limit(limit).offset(offset).execute() as Promise<RecordRow[]>;
+}
+
+/** The query's record with the id, if it finds it. */
+const recordWithId = (query: RecordQuery, id: string) =>
+  query.selectAll().where('id', '=', id).executeTakeFirst() as Promise<RecordRow | undefined>;
+
+/** The query's records of the campaign after one, in campaign order. */
+const campaignPageAfter = (query: RecordQuery, campaignId: string, afterId: string, limit: number) =>
+  pageOfRecords(query.where('campaign_id', '=', campaignId).where('id', '>', afterId), 'asc', 0, limit);
+
+/** How many records the query finds. */
+export async function countRecords(query: RecordQuery): Promise<number> {
+  const row = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  return Number(row.total);
+}
 
 /** A page of the owner's records, newest first. */
 export function listRecords(
@@ -39,11 +78,7 @@ export function listRecords(
   offset: number,
   limit: number,
 ): Promise<RecordRow[]> {
-  return ownedRecords(db, info, ownerId)
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute() as Promise<RecordRow[]>;
+  return pageOfRecords(ownedRecords(db, info, ownerId), 'desc', offset, limit);
 }
 
 /**
@@ -59,7 +94,8 @@ export async function listBoundaries(
   const result = await sql<{ id: string }>`
     select id from (
       select id, row_number() over (order by id desc) as position
-      from ${sql.table(info.table)} where owner_id = ${ownerId} and archived_at is null
+      from ${sql.table(info.table)}
+      where owner_id = ${ownerId} and record_state = ${LIVE} and archived_at is null
     ) ranked
     where (position - 1) % ${stride} = 0
     order by id desc`.execute(db);
@@ -75,12 +111,7 @@ export function listRecordsFrom(
   offset: number,
   limit: number,
 ): Promise<RecordRow[]> {
-  return ownedRecords(db, info, ownerId)
-    .where('id', '<=', fromId)
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute() as Promise<RecordRow[]>;
+  return pageOfRecords(ownedRecords(db, info, ownerId).where('id', '<=', fromId), 'desc', offset, limit);
 }
 
 /** The owner's records (of one campaign, when given) that a Search... box found through the search index. */
@@ -112,11 +143,8 @@ export function listFoundRecords(
   limit: number,
   campaignId?: string,
 ): Promise<RecordRow[]> {
-  return foundRecords(db, info, ownerId, lookups, campaignId)
-    .orderBy('id', campaignId === undefined ? 'desc' : 'asc')
-    .limit(limit)
-    .offset(offset)
-    .execute() as Promise<RecordRow[]>;
+  const order = campaignId === undefined ? 'desc' : 'asc';
+  return pageOfRecords(foundRecords(db, info, ownerId, lookups, campaignId), order, offset, limit);
 }
 
 /** How many of the owner's records (of one campaign, when given) the Search... box found. */
@@ -127,11 +155,7 @@ export async function countFoundRecords(
   lookups: readonly Lookup[],
   campaignId?: string,
 ): Promise<number> {
-  const row = await foundRecords(db, info, ownerId, lookups, campaignId)
-    .clearSelect()
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .executeTakeFirstOrThrow();
-  return Number(row.total);
+  return countRecords(foundRecords(db, info, ownerId, lookups, campaignId));
 }
 
 /** The owner's records among the ids (others' ids and unknown ids are left out). */
@@ -143,10 +167,9 @@ export async function findRecordsByIds(
 ): Promise<RecordRow[]> {
   const rows: RecordRow[] = [];
   for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
     rows.push(
-      ...((await ownedRecords(db, info, ownerId)
-        .where('id', 'in', ids.slice(i, i + 500))
-        .execute()) as RecordRow[]),
+      ...(await pageOfRecords(ownedRecords(db, info, ownerId).where('id', 'in', chunk), 'asc', 0, 500)),
     );
   }
   return rows;
@@ -161,12 +184,7 @@ export function findRecordById(
   info: RecordKindInfo,
   id: string,
 ): Promise<RecordRow | undefined> {
-  return loose(db)
-    .selectFrom(info.table)
-    .selectAll()
-    .where('id', '=', id)
-    .where('owner_id', '!=', '')
-    .executeTakeFirst() as Promise<RecordRow | undefined>;
+  return recordWithId(liveRows(db, info), id);
 }
 
 export function findRecord(
@@ -175,9 +193,7 @@ export function findRecord(
   ownerId: string,
   id: string,
 ): Promise<RecordRow | undefined> {
-  return ownedRecords(db, info, ownerId).where('id', '=', id).executeTakeFirst() as Promise<
-    RecordRow | undefined
-  >;
+  return recordWithId(ownedRecords(db, info, ownerId), id);
 }
 
 /** Inserts rows (the columns of the first row, in every row) in as few statements as the database takes. */
@@ -193,12 +209,7 @@ export function findRecordIncludingArchived(
   ownerId: string,
   id: string,
 ): Promise<RecordRow | undefined> {
-  return loose(db)
-    .selectFrom(info.table)
-    .selectAll()
-    .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
-    .executeTakeFirst() as Promise<RecordRow | undefined>;
+  return recordWithId(ownersRecords(db, info, ownerId), id);
 }
 
 /** Replaces a live record's fields; 0 when the owner has no such record (an archived one is evidence, never edited). */
@@ -210,11 +221,12 @@ export async function updateRecord(
   fields: Record<string, string>,
   now: string,
 ): Promise<number> {
-  const result = await loose(db)
+  const result = await db
     .updateTable(info.table)
     .set({ ...fields, updated_at: now })
     .where('id', '=', id)
     .where('owner_id', '=', ownerId)
+    .where('record_state', '=', LIVE)
     .where('archived_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
@@ -254,17 +266,19 @@ export async function adjustRecordCount(
     .execute();
 }
 
-/** Hands an import's hidden rows (owner '') to their owner: the moment they appear in every list. */
+/** Hands an import's hidden rows to their owner (they become live): the moment they appear in every list. */
 export async function revealCampaignRecords(
   db: Database,
   info: RecordKindInfo,
   campaignId: string,
   ownerId: string,
 ): Promise<number> {
-  const result = await loose(db)
+  const result = await db
     .updateTable(info.table)
-    .set({ owner_id: ownerId })
+    .set({ record_state: LIVE })
     .where('campaign_id', '=', campaignId)
+    .where('owner_id', '=', ownerId)
+    .where('record_state', '=', IMPORTING)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
@@ -277,12 +291,12 @@ export function listCampaignRecords(
   offset: number,
   limit: number,
 ): Promise<RecordRow[]> {
-  return ownedRecords(db, info, ownerId)
-    .where('campaign_id', '=', campaignId)
-    .orderBy('id', 'asc')
-    .limit(limit)
-    .offset(offset)
-    .execute() as Promise<RecordRow[]>;
+  return pageOfRecords(
+    ownedRecords(db, info, ownerId).where('campaign_id', '=', campaignId),
+    'asc',
+    offset,
+    limit,
+  );
 }
 
 /**
@@ -297,15 +311,7 @@ export function listCampaignRecordsIncludingArchivedAfter(
   afterId: string,
   limit: number,
 ): Promise<RecordRow[]> {
-  return loose(db)
-    .selectFrom(info.table)
-    .selectAll()
-    .where('owner_id', '=', ownerId)
-    .where('campaign_id', '=', campaignId)
-    .where('id', '>', afterId)
-    .orderBy('id', 'asc')
-    .limit(limit)
-    .execute() as Promise<RecordRow[]>;
+  return campaignPageAfter(ownersRecords(db, info, ownerId), campaignId, afterId, limit);
 }
 
 /** The campaign's records after one, in campaign order. */
@@ -317,24 +323,15 @@ export function listCampaignRecordsAfter(
   afterId: string,
   limit: number,
 ): Promise<RecordRow[]> {
-  return ownedRecords(db, info, ownerId)
-    .where('campaign_id', '=', campaignId)
-    .where('id', '>', afterId)
-    .orderBy('id', 'asc')
-    .limit(limit)
-    .execute() as Promise<RecordRow[]>;
+  return campaignPageAfter(ownedRecords(db, info, ownerId), campaignId, afterId, limit);
 }
 
+/** How many live records of the owner the campaign holds. */
 export async function countCampaignRecords(
   db: Database,
   info: RecordKindInfo,
+  ownerId: string,
   campaignId: string,
 ): Promise<number> {
-  const row = await loose(db)
-    .selectFrom(info.table)
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .where('campaign_id', '=', campaignId)
-    .where('archived_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.total);
+  return countRecords(ownedRecords(db, info, ownerId).where('campaign_id', '=', campaignId));
 }

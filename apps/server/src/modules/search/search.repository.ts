@@ -1,4 +1,4 @@
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { insertTextRows } from '../../db/bulk-insert.ts';
 import { isPostgres, type Database } from '../../db/database.ts';
 import type { RecordKind, RecordSearchTable } from '../../db/schema.ts';
@@ -76,11 +76,12 @@ const TO = '\u0000to';
 const FIELD = '\u0000field';
 const LIMIT = -1;
 const matchSql = new Map<string, CompiledQuery>();
+const LIVE = sql.lit('live' as const);
 
 /**
  * The owner's terms starting with `prefix` (of one field, when given), in index order: the prefix
  * itself first, then by term, newest record first within a term. Each joins its record on id and
- * owner, so records an import still holds hidden (no owner yet) never match.
+ * owner, and only a live one matches: records an import still holds hidden never do.
  */
 export async function findMatches(
   db: Database,
@@ -132,7 +133,8 @@ function matchQuery(db: Database, byField: boolean) {
     .where('s.owner_id', '=', OWNER)
     .where('s.term', '>=', FROM)
     .where('s.term', '<', TO)
-    .where((eb) => eb.or([eb('n.id', 'is not', null), eb('c.id', 'is not', null)]));
+    // A record an import still holds hidden is joined too, and left out here.
+    .where((eb) => eb.or([eb('n.record_state', '=', LIVE), eb('c.record_state', '=', LIVE)]));
   if (byField) query = query.where('s.field', '=', FIELD);
   return query.orderBy('s.term').orderBy('s.record_id', 'desc').limit(LIMIT);
 }

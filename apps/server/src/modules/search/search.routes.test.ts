@@ -338,7 +338,8 @@ describe('search and imports', () => {
       const row = {
         ...sample(noticeFields, { custName: 'Hidden Person' }),
         id: newId(),
-        owner_id: '',
+        owner_id: asha.userId,
+        record_state: 'importing',
         campaign_id: campaignId,
         created_at: now,
         updated_at: now,

@@ -5,6 +5,7 @@ import type { Database } from '../../db/database.ts';
 import type { Channel, DeliveryStatus, RecordKind } from '../../db/schema.ts';
 import { PermanentJobError, RetryAtError, type JobContext } from '../../jobs/job-runner.ts';
 import { defineJob, enqueue } from '../../jobs/job-definition.ts';
+import { findJob } from '../../jobs/jobs.repository.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Mailer } from '../../lib/mailer.ts';
@@ -31,7 +32,7 @@ import { recordKinds } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
 import { defaultsOf, variantFor } from '../templates/language-variants.ts';
 import { mergeTemplate, type MergeOutput } from '../templates/placeholders.ts';
-import { whatsappTemplatesOf } from '../templates/templates.repository.ts';
+import { findEmailTemplatesByKeys, whatsappTemplatesOf } from '../templates/templates.repository.ts';
 import * as undeliverable from '../bounces/undeliverable.repository.ts';
 import * as deliveries from './deliveries.repository.ts';
 
@@ -204,7 +205,7 @@ export class SendingService {
     if (jobId) {
       this.deps.onEnqueued();
       this.renderAhead(kind, ownerId, owned);
-      await this.waitFor(until, () => this.firstAttemptEnded(jobId));
+      await this.waitFor(until, () => this.firstAttemptEnded(jobId, ownerId));
     }
     if (joined.length > 0) await this.waitFor(until, () => this.attemptsEnded(joined));
     for (const delivery of await deliveries.findDeliveries(this.deps.db, [...claimed, ...joined])) {
@@ -353,12 +354,8 @@ export class SendingService {
   }
 
   /** Whether the job has finished its first attempt (done, failed, or waiting to retry). */
-  private async firstAttemptEnded(jobId: string): Promise<boolean> {
-    const job = await this.deps.db
-      .selectFrom('jobs')
-      .select(['status', 'attempts'])
-      .where('id', '=', jobId)
-      .executeTakeFirst();
+  private async firstAttemptEnded(jobId: string, ownerId: string): Promise<boolean> {
+    const job = await findJob(this.deps.db, jobId, ownerId);
     return (
       !job ||
       job.status === 'done' ||
@@ -497,7 +494,7 @@ export class SendingService {
   private async messageTemplates(kind: RecordKind) {
     const keys = [`email-subject-${kind}`, `email-body-${kind}`];
     const [mail, whatsappVariants] = await Promise.all([
-      this.deps.db.selectFrom('email_templates').select(['key', 'html']).where('key', 'in', keys).execute(),
+      findEmailTemplatesByKeys(this.deps.db, keys),
       whatsappTemplatesOf(this.deps.db, kind),
     ]);
     const find = (key: string) => mail.find((t) => t.key === key)?.html ?? '';

@@ -40,6 +40,10 @@ export function findEmailTemplateByKey(db: Database, key: string): Promise<Email
   return db.selectFrom('email_templates').selectAll().where('key', '=', key).executeTakeFirst();
 }
 
+export function findEmailTemplatesByKeys(db: Database, keys: string[]): Promise<EmailTemplateRow[]> {
+  return db.selectFrom('email_templates').selectAll().where('key', 'in', keys).execute();
+}
+
 /** The PDF templates of a kind (e-mail subject and body templates left out). */
 export function pdfTemplatesOf(db: Database, kind: RecordKind): Promise<EmailTemplateRow[]> {
   return db
