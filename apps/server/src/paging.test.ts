@@ -46,6 +46,7 @@ beforeAll(async () => {
     { url: '/api/archive/credit-cards', limitMax: 100 },
     { url: '/api/archive/campaigns', limitMax: 100 },
     { url: '/api/dashboard/mails', limitMax: 500 },
+    { url: '/api/users', limitMax: 100 },
   ];
 });
 afterAll(async () => t?.close());
