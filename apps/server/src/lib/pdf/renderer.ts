@@ -13,8 +13,10 @@ import {
 import { batchSkeleton, buildBatchInPage, markerPrefix, type BatchLayout } from './record-isolation.ts';
 
 // playwright-core and pdf-lib load on the first render, not at start: a process that never prints
-// (an API process, a worker busy with imports) does not carry them.
-const pdfLib = () => import('pdf-lib');
+// (an API process, a worker busy with imports) does not carry them. The import is kept: each `import()`
+// resolves the module again (0.4 ms under tsx), which a split paid for every record.
+let pdfLibLoading: Promise<typeof import('pdf-lib')> | undefined;
+const pdfLib = () => (pdfLibLoading ??= import('pdf-lib'));
 
 /** PDF rendering cannot run (no browser, or it keeps failing): the message says why. */
 export class RendererUnavailableError extends Error {}
@@ -206,6 +208,7 @@ export class PdfRenderer {
         );
       }
     }
+    const { PDFDocument } = await pdfLib();
     const alone: PrintOutcome[] = [];
     for (const record of batch) {
       await this.step(tab, page.setContent(standardsMode(record.html), { waitUntil: 'load' }));
@@ -226,7 +229,7 @@ export class PdfRenderer {
       alone.push(
         foreign.length > 0
           ? new UnprintableError(`The notice asks for fonts that are not bundled: ${foreign.join(', ')}.`)
-          : await reproducible(await (await pdfLib()).PDFDocument.load(pdf, { updateMetadata: false })),
+          : await reproducible(await PDFDocument.load(pdf, { updateMetadata: false, parseSpeed: Infinity })),
       );
     }
     return alone;
@@ -366,7 +369,7 @@ function usable(page: Page): boolean {
 async function splitAtMarkers(pdf: Uint8Array, records: number, prefix: string): Promise<Buffer[] | null> {
   const lib = await pdfLib();
   const { PDFDocument } = lib;
-  const doc = await PDFDocument.load(pdf);
+  const doc = await PDFDocument.load(pdf, { parseSpeed: Infinity });
   const pages = doc.getPages();
   const starts: number[] = [];
   for (const [index, page] of pages.entries()) {
@@ -390,6 +393,10 @@ async function splitAtMarkers(pdf: Uint8Array, records: number, prefix: string):
     );
     for (const page of copied) single.addPage(page);
     out.push(await reproducible(single));
+    // pdf-lib would pause on a 1 ms timer every 50 objects it writes (100 it reads): most of the time
+    // a split took. Each file is written at once (parseSpeed and objectsPerTick Infinity), and the
+    // event loop gets its turn between records instead, without a timer's floor.
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
   return out;
 }
@@ -406,7 +413,7 @@ async function reproducible(doc: PDFDocument): Promise<Buffer> {
   const info = doc.context.lookup(doc.context.trailerInfo.Info, PDFDict);
   // The title too: a shared document has none, and one printed alone says `about:blank`.
   for (const key of ['CreationDate', 'ModDate', 'Creator', 'Title']) info.delete(PDFName.of(key));
-  const content = Buffer.from(await doc.save({ useObjectStreams: false }));
+  const content = Buffer.from(await doc.save({ useObjectStreams: false, objectsPerTick: Infinity }));
   const end = content.lastIndexOf('>>\n\nstartxref');
   if (end < 0 || content.lastIndexOf('trailer') > end) throw new Error('pdf-lib wrote no plain trailer');
   const id = createHash('sha256').update(content).digest('hex').slice(0, 32);
