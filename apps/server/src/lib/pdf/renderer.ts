@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { PDFDocument, PDFPage } from 'pdf-lib';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   bundledFontNames,
   fontCss,
@@ -11,12 +10,10 @@ import {
   useBundledFontsInPage,
 } from './fonts.ts';
 import { batchSkeleton, buildBatchInPage, markerPrefix, type BatchLayout } from './record-isolation.ts';
+import { pdfLib, reproducible, splitAtMarkers } from './split.ts';
 
-// playwright-core and pdf-lib load on the first render, not at start: a process that never prints
-// (an API process, a worker busy with imports) does not carry them. The import is kept: each `import()`
-// resolves the module again (0.4 ms under tsx), which a split paid for every record.
-let pdfLibLoading: Promise<typeof import('pdf-lib')> | undefined;
-const pdfLib = () => (pdfLibLoading ??= import('pdf-lib'));
+// playwright-core loads on the first render, not at start, as pdf-lib does (split.ts): a process that
+// never prints (an API process, a worker busy with imports) does not carry it.
 
 /** PDF rendering cannot run (no browser, or it keeps failing): the message says why. */
 export class RendererUnavailableError extends Error {}
@@ -363,68 +360,6 @@ function usable(page: Page): boolean {
 }
 
 /**
- * Splits a batch's PDF where each record's marker sits; null unless every record's marker is found,
- * once, each on a later page than the one before, the first on the first page.
- */
-async function splitAtMarkers(pdf: Uint8Array, records: number, prefix: string): Promise<Buffer[] | null> {
-  const lib = await pdfLib();
-  const { PDFDocument } = lib;
-  const doc = await PDFDocument.load(pdf, { parseSpeed: Infinity });
-  const pages = doc.getPages();
-  const starts: number[] = [];
-  for (const [index, page] of pages.entries()) {
-    for (const { record } of markerLinks(lib, page, prefix)) {
-      if (record !== starts.length || starts.at(-1) === index) return null;
-      starts.push(index);
-    }
-  }
-  if (starts.length !== records || starts[0] !== 0) return null;
-  // Off the batch's pages before copying: a copied page brings every object it names, and a marker
-  // (with the batch's nonce) left in a record's file would make its bytes differ from print to print.
-  for (const page of pages) removeMarkers(lib, page, prefix);
-  const out: Buffer[] = [];
-  for (let r = 0; r < records; r++) {
-    const from = starts[r]!;
-    const to = r + 1 < records ? starts[r + 1]! : pages.length;
-    const single = await PDFDocument.create({ updateMetadata: false });
-    const copied = await single.copyPages(
-      doc,
-      Array.from({ length: to - from }, (_, k) => from + k),
-    );
-    for (const page of copied) single.addPage(page);
-    out.push(await reproducible(single));
-    // pdf-lib would pause on a 1 ms timer every 50 objects it writes (100 it reads): most of the time
-    // a split took. Each file is written at once (parseSpeed and objectsPerTick Infinity), and the
-    // event loop gets its turn between records instead, without a timer's floor.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-  return out;
-}
-
-/**
- * The same template and record give the same bytes on any day: no dates (Chromium stamps the time of
- * printing), a fixed producer instead of the browser's version, and a document id made from the content.
- * Saved without object streams, as Chromium writes its own, so the trailer is a plain dictionary after
- * the cross-reference table: the id goes into it without moving any object (no second save).
- */
-async function reproducible(doc: PDFDocument): Promise<Buffer> {
-  const { PDFDict, PDFName } = await pdfLib();
-  doc.setProducer('Notice Desk');
-  const info = doc.context.lookup(doc.context.trailerInfo.Info, PDFDict);
-  // The title too: a shared document has none, and one printed alone says `about:blank`.
-  for (const key of ['CreationDate', 'ModDate', 'Creator', 'Title']) info.delete(PDFName.of(key));
-  const content = Buffer.from(await doc.save({ useObjectStreams: false, objectsPerTick: Infinity }));
-  const end = content.lastIndexOf('>>\n\nstartxref');
-  if (end < 0 || content.lastIndexOf('trailer') > end) throw new Error('pdf-lib wrote no plain trailer');
-  const id = createHash('sha256').update(content).digest('hex').slice(0, 32);
-  return Buffer.concat([
-    content.subarray(0, end),
-    Buffer.from(`/ID [ <${id}> <${id}> ]\n`),
-    content.subarray(end),
-  ]);
-}
-
-/**
  * Fonts the PDF embeds that are not bundled (a host font the browser fell back to): their names.
  * Chromium writes font dictionaries uncompressed, so the names are found in the bytes.
  */
@@ -434,35 +369,4 @@ function foreignFonts(pdf: Uint8Array): string[] {
   for (const [, name] of text.matchAll(/\/BaseFont\s*\/(?:[A-Z]{6}\+)?([^\s/<>[\]()]+)/g))
     if (!bundledFontNames.has(name!)) found.add(name!);
   return [...found];
-}
-
-type PdfLib = Awaited<ReturnType<typeof pdfLib>>;
-
-/** The batch's record markers on a page: the annotation's index and the record it starts. */
-function markerLinks(
-  { PDFArray, PDFDict, PDFHexString, PDFName, PDFString }: PdfLib,
-  page: PDFPage,
-  prefix: string,
-): { annotation: number; record: number }[] {
-  const annots = page.node.lookup(PDFName.of('Annots'));
-  const found: { annotation: number; record: number }[] = [];
-  if (!(annots instanceof PDFArray)) return found;
-  for (let i = 0; i < annots.size(); i++) {
-    const annot = annots.lookup(i);
-    const action = annot instanceof PDFDict ? annot.lookup(PDFName.of('A')) : undefined;
-    const uri = action instanceof PDFDict ? action.lookup(PDFName.of('URI')) : undefined;
-    if (!(uri instanceof PDFString || uri instanceof PDFHexString)) continue;
-    const text = uri.decodeText();
-    if (text.startsWith(prefix) && /^\d+$/.test(text.slice(prefix.length)))
-      found.push({ annotation: i, record: Number(text.slice(prefix.length)) });
-  }
-  return found;
-}
-
-function removeMarkers(lib: PdfLib, page: PDFPage, prefix: string): void {
-  const { PDFArray, PDFName } = lib;
-  const annots = page.node.lookup(PDFName.of('Annots'));
-  if (!(annots instanceof PDFArray)) return;
-  for (const { annotation } of markerLinks(lib, page, prefix).reverse()) annots.remove(annotation);
-  if (annots.size() === 0) page.node.delete(PDFName.of('Annots'));
 }
