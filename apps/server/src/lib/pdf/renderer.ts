@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { PDFDocument, PDFPage } from 'pdf-lib';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   bundledFontNames,
   fontCss,
@@ -11,10 +10,10 @@ import {
   useBundledFontsInPage,
 } from './fonts.ts';
 import { batchSkeleton, buildBatchInPage, markerPrefix, type BatchLayout } from './record-isolation.ts';
+import { pdfLib, reproducible, splitAtMarkers } from './split.ts';
 
-// playwright-core and pdf-lib load on the first render, not at start: a process that never prints
-// (an API process, a worker busy with imports) does not carry them.
-const pdfLib = () => import('pdf-lib');
+// playwright-core loads on the first render, not at start, as pdf-lib does (split.ts): a process that
+// never prints (an API process, a worker busy with imports) does not carry it.
 
 /** PDF rendering cannot run (no browser, or it keeps failing): the message says why. */
 export class RendererUnavailableError extends Error {}
@@ -86,11 +85,13 @@ export class PdfRenderer {
   private readonly idle: Tab[] = [];
   /** Tabs that may print at once; callers beyond them wait their turn. */
   private free: number;
+  private readonly tabs: number;
   private readonly waiting: (() => void)[] = [];
   private readonly batchSize: number;
 
   constructor(private readonly options: RendererOptions) {
-    this.free = options.concurrency ?? 2;
+    this.tabs = options.concurrency ?? 2;
+    this.free = this.tabs;
     this.batchSize = options.batchSize ?? 80;
   }
 
@@ -106,11 +107,8 @@ export class PdfRenderer {
       if (uncovered.length > 0) outcomes[index] = new UnprintableError(uncoveredReason(uncovered));
       else printable.push({ index, document: { html, subsets } });
     });
-    const batches: (typeof printable)[] = [];
-    for (let i = 0; i < printable.length; i += this.batchSize)
-      batches.push(printable.slice(i, i + this.batchSize));
     await Promise.all(
-      batches.map(async (batch) => {
+      inBatches(printable, this.batchSize, this.tabs).map(async (batch) => {
         const printed = await this.renderBatchWithRetry(batch.map((entry) => entry.document));
         batch.forEach((entry, i) => (outcomes[entry.index] = printed[i]!));
       }),
@@ -206,6 +204,7 @@ export class PdfRenderer {
         );
       }
     }
+    const { PDFDocument } = await pdfLib();
     const alone: PrintOutcome[] = [];
     for (const record of batch) {
       await this.step(tab, page.setContent(standardsMode(record.html), { waitUntil: 'load' }));
@@ -226,7 +225,7 @@ export class PdfRenderer {
       alone.push(
         foreign.length > 0
           ? new UnprintableError(`The notice asks for fonts that are not bundled: ${foreign.join(', ')}.`)
-          : await reproducible(await (await pdfLib()).PDFDocument.load(pdf, { updateMetadata: false })),
+          : await reproducible(await PDFDocument.load(pdf, { updateMetadata: false, parseSpeed: Infinity })),
       );
     }
     return alone;
@@ -349,6 +348,19 @@ function standardsMode(html: string): string {
   return /^\s*<!doctype/i.test(html) ? html : `<!doctype html><meta charset="utf-8">${html}`;
 }
 
+/**
+ * Batches of at most `size`, as even as they can be, as many as the tabs (or a multiple) once there
+ * are more records than one batch holds: 2,000 records in 25 batches of 80 left one tab printing the
+ * last batch while the other waited; 26 of 76 or 77 end together.
+ */
+function inBatches<T>(records: T[], size: number, tabs: number): T[][] {
+  let count = Math.ceil(records.length / size);
+  if (count > 1) count = Math.ceil(count / tabs) * tabs;
+  return Array.from({ length: count }, (_, i) =>
+    records.slice(Math.floor((i * records.length) / count), Math.floor(((i + 1) * records.length) / count)),
+  );
+}
+
 /** The call's result, or the browser's death, whichever comes first. */
 function whileAlive<T>(call: Promise<T>, gone: Promise<never>): Promise<T> {
   return Promise.race([call, gone]);
@@ -357,64 +369,6 @@ function whileAlive<T>(call: Promise<T>, gone: Promise<never>): Promise<T> {
 /** A tab that can print: open, in a browser that is still there. */
 function usable(page: Page): boolean {
   return !page.isClosed() && page.context().browser()?.isConnected() === true;
-}
-
-/**
- * Splits a batch's PDF where each record's marker sits; null unless every record's marker is found,
- * once, each on a later page than the one before, the first on the first page.
- */
-async function splitAtMarkers(pdf: Uint8Array, records: number, prefix: string): Promise<Buffer[] | null> {
-  const lib = await pdfLib();
-  const { PDFDocument } = lib;
-  const doc = await PDFDocument.load(pdf);
-  const pages = doc.getPages();
-  const starts: number[] = [];
-  for (const [index, page] of pages.entries()) {
-    for (const { record } of markerLinks(lib, page, prefix)) {
-      if (record !== starts.length || starts.at(-1) === index) return null;
-      starts.push(index);
-    }
-  }
-  if (starts.length !== records || starts[0] !== 0) return null;
-  // Off the batch's pages before copying: a copied page brings every object it names, and a marker
-  // (with the batch's nonce) left in a record's file would make its bytes differ from print to print.
-  for (const page of pages) removeMarkers(lib, page, prefix);
-  const out: Buffer[] = [];
-  for (let r = 0; r < records; r++) {
-    const from = starts[r]!;
-    const to = r + 1 < records ? starts[r + 1]! : pages.length;
-    const single = await PDFDocument.create({ updateMetadata: false });
-    const copied = await single.copyPages(
-      doc,
-      Array.from({ length: to - from }, (_, k) => from + k),
-    );
-    for (const page of copied) single.addPage(page);
-    out.push(await reproducible(single));
-  }
-  return out;
-}
-
-/**
- * The same template and record give the same bytes on any day: no dates (Chromium stamps the time of
- * printing), a fixed producer instead of the browser's version, and a document id made from the content.
- * Saved without object streams, as Chromium writes its own, so the trailer is a plain dictionary after
- * the cross-reference table: the id goes into it without moving any object (no second save).
- */
-async function reproducible(doc: PDFDocument): Promise<Buffer> {
-  const { PDFDict, PDFName } = await pdfLib();
-  doc.setProducer('Notice Desk');
-  const info = doc.context.lookup(doc.context.trailerInfo.Info, PDFDict);
-  // The title too: a shared document has none, and one printed alone says `about:blank`.
-  for (const key of ['CreationDate', 'ModDate', 'Creator', 'Title']) info.delete(PDFName.of(key));
-  const content = Buffer.from(await doc.save({ useObjectStreams: false }));
-  const end = content.lastIndexOf('>>\n\nstartxref');
-  if (end < 0 || content.lastIndexOf('trailer') > end) throw new Error('pdf-lib wrote no plain trailer');
-  const id = createHash('sha256').update(content).digest('hex').slice(0, 32);
-  return Buffer.concat([
-    content.subarray(0, end),
-    Buffer.from(`/ID [ <${id}> <${id}> ]\n`),
-    content.subarray(end),
-  ]);
 }
 
 /**
@@ -427,35 +381,4 @@ function foreignFonts(pdf: Uint8Array): string[] {
   for (const [, name] of text.matchAll(/\/BaseFont\s*\/(?:[A-Z]{6}\+)?([^\s/<>[\]()]+)/g))
     if (!bundledFontNames.has(name!)) found.add(name!);
   return [...found];
-}
-
-type PdfLib = Awaited<ReturnType<typeof pdfLib>>;
-
-/** The batch's record markers on a page: the annotation's index and the record it starts. */
-function markerLinks(
-  { PDFArray, PDFDict, PDFHexString, PDFName, PDFString }: PdfLib,
-  page: PDFPage,
-  prefix: string,
-): { annotation: number; record: number }[] {
-  const annots = page.node.lookup(PDFName.of('Annots'));
-  const found: { annotation: number; record: number }[] = [];
-  if (!(annots instanceof PDFArray)) return found;
-  for (let i = 0; i < annots.size(); i++) {
-    const annot = annots.lookup(i);
-    const action = annot instanceof PDFDict ? annot.lookup(PDFName.of('A')) : undefined;
-    const uri = action instanceof PDFDict ? action.lookup(PDFName.of('URI')) : undefined;
-    if (!(uri instanceof PDFString || uri instanceof PDFHexString)) continue;
-    const text = uri.decodeText();
-    if (text.startsWith(prefix) && /^\d+$/.test(text.slice(prefix.length)))
-      found.push({ annotation: i, record: Number(text.slice(prefix.length)) });
-  }
-  return found;
-}
-
-function removeMarkers(lib: PdfLib, page: PDFPage, prefix: string): void {
-  const { PDFArray, PDFName } = lib;
-  const annots = page.node.lookup(PDFName.of('Annots'));
-  if (!(annots instanceof PDFArray)) return;
-  for (const { annotation } of markerLinks(lib, page, prefix).reverse()) annots.remove(annotation);
-  if (annots.size() === 0) page.node.delete(PDFName.of('Annots'));
 }
