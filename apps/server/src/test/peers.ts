@@ -177,8 +177,17 @@ export async function startWhatsappPeer() {
         const message = JSON.parse(body.toString('utf8'));
         if (message.to === '910000000000')
           return send(400, { error: { message: '(#131026) Message undeliverable', code: 131026 } });
-        const id = `wamid.${Buffer.from(String(++counter)).toString('base64')}`;
         const document = message.document ?? message.template?.components?.[0]?.parameters?.[0]?.document;
+        // A document goes by a media id this peer handed out and still has, as WhatsApp's do.
+        if (document && !media.has(document.id))
+          return send(400, {
+            error: {
+              message: '(#131053) Media upload error',
+              code: 131053,
+              error_data: { details: `No media with the id ${String(document.id)}` },
+            },
+          });
+        const id = `wamid.${Buffer.from(String(++counter)).toString('base64')}`;
         messages.push({
           to: message.to,
           type: message.type,
@@ -216,6 +225,10 @@ export async function startWhatsappPeer() {
     apiUrl: `http://127.0.0.1:${port}/v21.0`,
     messages,
     media,
+    /** Every media id uploaded so far is gone, as when WhatsApp's 30 days have passed. */
+    forgetMedia() {
+      media.clear();
+    },
     throttle(count: number) {
       throttleNext = count;
     },
