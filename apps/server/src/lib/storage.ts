@@ -9,6 +9,9 @@ import { pipeline } from 'node:stream/promises';
  * only this class knows they live under DATA_DIR, so a shared object store can replace it later.
  */
 export class FileStore {
+  /** Folders this store made or found, so writes into them skip the mkdir. */
+  private readonly folders = new Set<string>();
+
   constructor(private readonly root: string) {}
 
   /** A path on this machine for readers that need random access (the .xlsx reader). */
@@ -35,10 +38,23 @@ export class FileStore {
 
   async writeBuffer(key: string, data: Buffer): Promise<void> {
     const target = this.localPath(key);
-    await fs.mkdir(path.dirname(target), { recursive: true });
     const partial = `${target}.partial-${process.pid}`;
-    await fs.writeFile(partial, data);
+    const folder = path.dirname(target);
+    // Thousands of PDFs go into a few hundred folders: each is made once, not asked for on every write
+    // (and made again if it went away meanwhile).
+    if (!this.folders.has(folder)) await this.makeFolder(folder);
+    await fs.writeFile(partial, data).catch(async (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+      await this.makeFolder(folder);
+      await fs.writeFile(partial, data);
+    });
     await fs.rename(partial, target);
+  }
+
+  private async makeFolder(folder: string): Promise<void> {
+    await fs.mkdir(folder, { recursive: true });
+    if (this.folders.size >= 10_000) this.folders.clear();
+    this.folders.add(folder);
   }
 
   readBuffer(key: string): Promise<Buffer> {

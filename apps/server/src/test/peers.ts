@@ -19,7 +19,7 @@ export interface ReceivedMail {
  * N mails get a reply of its choosing (451 unless told: 421, 452, 554…). On close, connections still open get a 421 after `closeTimeout` ms (30 s unless told).
  */
 export async function startSmtpListener(
-  options: { port?: number; rejectTo?: string[]; closeTimeout?: number } = {},
+  options: { port?: number; rejectTo?: string[]; closeTimeout?: number; answerAfterMs?: number } = {},
 ) {
   const mails: ReceivedMail[] = [];
   let tempFail = 0;
@@ -50,7 +50,8 @@ export async function startSmtpListener(
           messageId: /^Message-ID:\s*(\S+)/im.exec(raw)?.[1],
           at: Date.now(),
         });
-        callback();
+        // A slow mail server: the message is taken, the answer comes later.
+        setTimeout(() => callback(), options.answerAfterMs ?? 0);
       });
     },
   });
@@ -110,7 +111,7 @@ export interface PeerError {
  * A local peer speaking the WhatsApp Cloud API's shapes: media upload, messages (answered with
  * wamid ids), errors on demand, and signed status webhooks posted back to the product.
  */
-export async function startWhatsappPeer() {
+export async function startWhatsappPeer(options: { answerAfterMs?: number } = {}) {
   const messages: PeerMessage[] = [];
   const media = new Map<string, number>();
   const templates: PeerTemplate[] = [];
@@ -177,8 +178,17 @@ export async function startWhatsappPeer() {
         const message = JSON.parse(body.toString('utf8'));
         if (message.to === '910000000000')
           return send(400, { error: { message: '(#131026) Message undeliverable', code: 131026 } });
-        const id = `wamid.${Buffer.from(String(++counter)).toString('base64')}`;
         const document = message.document ?? message.template?.components?.[0]?.parameters?.[0]?.document;
+        // A document goes by a media id this peer handed out and still has, as WhatsApp's do.
+        if (document && !media.has(document.id))
+          return send(400, {
+            error: {
+              message: '(#131053) Media upload error',
+              code: 131053,
+              error_data: { details: `No media with the id ${String(document.id)}` },
+            },
+          });
+        const id = `wamid.${Buffer.from(String(++counter)).toString('base64')}`;
         messages.push({
           to: message.to,
           type: message.type,
@@ -201,11 +211,16 @@ export async function startWhatsappPeer() {
               }
             : {}),
         });
-        return send(200, {
-          messaging_product: 'whatsapp',
-          contacts: [{ input: message.to, wa_id: message.to }],
-          messages: [{ id }],
-        });
+        // A slow Cloud API: the message is taken, the answer comes later.
+        return setTimeout(
+          () =>
+            send(200, {
+              messaging_product: 'whatsapp',
+              contacts: [{ input: message.to, wa_id: message.to }],
+              messages: [{ id }],
+            }),
+          options.answerAfterMs ?? 0,
+        );
       }
       send(404, { error: { message: 'Unknown path' } });
     });
@@ -216,6 +231,10 @@ export async function startWhatsappPeer() {
     apiUrl: `http://127.0.0.1:${port}/v21.0`,
     messages,
     media,
+    /** Every media id uploaded so far is gone, as when WhatsApp's 30 days have passed. */
+    forgetMedia() {
+      media.clear();
+    },
     throttle(count: number) {
       throttleNext = count;
     },

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import type { Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../lib/errors.ts';
@@ -25,6 +25,13 @@ export interface RenderedPdf {
   pdf: Buffer;
   /** Where the PDF is kept (storage key). */
   key: string;
+}
+
+/** A record's notice: where its PDF is kept, the template it prints with, and its HTML when it must print. */
+interface PdfDocument {
+  key: string;
+  template: string;
+  html: () => string;
 }
 
 /** A record whose notice cannot print as it stands (a character no bundled font covers): why. */
@@ -71,36 +78,114 @@ export class PdfsService {
   private readonly inflight = new Map<string, Promise<void>>();
   /** Why a storage key's document cannot print; the same template and fields are refused the same way. */
   private readonly refused = new Map<string, string>();
+  /**
+   * Storage keys this process wrote or found kept. A key names its content and kept PDFs are never
+   * removed, so it stays kept: a send's render-ahead skips asking the disk again for every record of
+   * every chunk. Were a file removed behind its back all the same, pdfsFor reads it, finds it gone and
+   * renders it anew.
+   */
+  private readonly kept = new Set<string>();
 
   /**
    * Makes sure each record's PDF is kept, rendering the missing ones; answers each record's storage key,
    * or why its notice cannot print.
    */
   async ensure(kind: RecordKind, rows: Record<string, string>[]): Promise<(string | RefusedPdf)[]> {
+    const documents = await this.documentsFor(kind, rows);
+    await this.keep(documents, async (key) => {
+      if (this.kept.has(key)) return true;
+      const there = await this.store.exists(key);
+      if (there) this.markKept(key);
+      return there;
+    });
+    return documents.map((doc) => this.outcomeOf(doc.key));
+  }
+
+  /** PDFs for many records of one kind, rendering only those not already kept; a refusal says why. */
+  async pdfsFor(kind: RecordKind, rows: Record<string, string>[]): Promise<(RenderedPdf | RefusedPdf)[]> {
+    const documents = await this.documentsFor(kind, rows);
+    const pdfs = new Map<string, Buffer>();
+    // Reading a kept PDF is how it is found kept: one look at the disk, not two.
+    const read = async (key: string) => {
+      const pdf = await this.store.readBuffer(key).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return undefined;
+        throw err;
+      });
+      if (!pdf) return false;
+      pdfs.set(key, pdf);
+      this.markKept(key);
+      return true;
+    };
+    for (const [key, pdf] of await this.keep(documents, read)) pdfs.set(key, pdf);
+    // Those another caller was rendering meanwhile are on disk now.
+    const waitedFor = new Set(documents.map((doc) => doc.key).filter((key) => !pdfs.has(key)));
+    await Promise.all(
+      [...waitedFor]
+        .filter((key) => !this.refused.has(key))
+        .map(async (key) => pdfs.set(key, await this.store.readBuffer(key))),
+    );
+    const hashes = new Map(
+      [...pdfs].map(([key, pdf]) => [key, createHash('sha256').update(pdf).digest('hex')]),
+    );
+    return documents.map((doc) => {
+      const reason = this.refused.get(doc.key);
+      if (reason !== undefined) return { refused: reason };
+      return { pdf: pdfs.get(doc.key)!, key: doc.key, sha256: hashes.get(doc.key)! };
+    });
+  }
+
+  /**
+   * Each record's document: where its PDF is kept, named by a hash of (template, variant, fields, locale),
+   * and its merged HTML, made only when it has to be printed.
+   */
+  private async documentsFor(kind: RecordKind, rows: Record<string, string>[]): Promise<PdfDocument[]> {
     const templates = await pdfTemplatesOf(this.db, kind);
     const info = recordKinds[kind];
-    const documents = rows.map((row) => {
+    // The template's part of the hash once per template, not once per record.
+    const templateHashes = new Map<string, Hash>();
+    const hashOf = (template: EmailTemplateRow) => {
+      let hash = templateHashes.get(template.id);
+      if (!hash) {
+        // The variant is part of the key: two languages never share a kept PDF, whatever their text.
+        hash = createHash('sha256')
+          .update(`${template.id}\0${template.language ?? ''}\0`)
+          .update(template.html)
+          .update('\0');
+        templateHashes.set(template.id, hash);
+      }
+      return hash.copy();
+    };
+    return rows.map((row) => {
       const fields = Object.fromEntries(info.fields.map((f) => [f.key, row[f.key] ?? '']));
       const template = templateFor(kind, fields, templates);
-      // The variant is part of the key: two languages never share a kept PDF, whatever their text.
-      const hash = createHash('sha256')
-        .update(`${template.id}\0${template.language ?? ''}\0`)
-        .update(template.html)
-        .update('\0')
+      const hash = hashOf(template)
         .update(JSON.stringify(fields))
         .update(`\0${this.where.locale}\0${this.where.timeZone}`)
         .digest('hex');
       return {
         key: `pdfs/${hash.slice(0, 2)}/${hash}.pdf`,
         template: template.id,
-        html: mergeTemplate(template.html, fields, 'html', this.where),
+        html: () => mergeTemplate(template.html, fields, 'html', this.where),
       };
     });
-    const unique = [...new Map(documents.map((doc) => [doc.key, doc])).values()];
-    const kept = await Promise.all(unique.map((doc) => this.store.exists(doc.key)));
+  }
+
+  /**
+   * Renders the documents not kept (as `isKept` finds), each once even when several callers ask at once,
+   * and keeps them; answers the PDFs this call rendered.
+   */
+  private async keep(
+    documents: PdfDocument[],
+    isKept: (key: string) => Promise<boolean>,
+  ): Promise<Map<string, Buffer>> {
+    const unique = [...new Map(documents.map((doc) => [doc.key, doc])).values()].filter(
+      (doc) => !this.refused.has(doc.key),
+    );
+    const kept = await Promise.all(unique.map((doc) => isKept(doc.key)));
+    const rendered = new Map<string, Buffer>();
     const waits: Promise<void>[] = [];
     // One batch per template: a batch shares one document, and so one set of styles.
-    const byTemplate = new Map<string, typeof unique>();
+    const byTemplate = new Map<string, PdfDocument[]>();
     unique.forEach((doc, i) => {
       const running = this.inflight.get(doc.key);
       if (kept[i] || this.refused.has(doc.key)) return;
@@ -111,12 +196,14 @@ export class PdfsService {
     });
     for (const group of byTemplate.values()) {
       const rendering = (async () => {
-        const outcomes = await this.renderEach(group.map((doc) => doc.html));
+        const outcomes = await this.renderEach(group.map((doc) => doc.html()));
         await Promise.all(
           group.map(async (doc, i) => {
             const outcome = outcomes[i]!;
-            if (outcome instanceof UnprintableError) this.refuse(doc.key, outcome.message);
-            else await this.store.writeBuffer(doc.key, outcome);
+            if (outcome instanceof UnprintableError) return this.refuse(doc.key, outcome.message);
+            await this.store.writeBuffer(doc.key, outcome);
+            this.markKept(doc.key);
+            rendered.set(doc.key, outcome);
           }),
         );
       })();
@@ -125,29 +212,24 @@ export class PdfsService {
       waits.push(settled);
     }
     await Promise.all(waits);
-    return documents.map((doc) => {
-      const reason = this.refused.get(doc.key);
-      return reason === undefined ? doc.key : { refused: reason };
-    });
+    return rendered;
+  }
+
+  private outcomeOf(key: string): string | RefusedPdf {
+    const reason = this.refused.get(key);
+    return reason === undefined ? key : { refused: reason };
+  }
+
+  private markKept(key: string): void {
+    // Bounded like the refusals: past it, the disk is asked again.
+    if (this.kept.size >= 100_000) this.kept.clear();
+    this.kept.add(key);
   }
 
   private refuse(key: string, reason: string): void {
     // Refusals are rare (emoji in a name); the memory stays bounded all the same.
     if (this.refused.size >= 10_000) this.refused.clear();
     this.refused.set(key, reason);
-  }
-
-  /** PDFs for many records of one kind, rendering only those not already kept; a refusal says why. */
-  async pdfsFor(kind: RecordKind, rows: Record<string, string>[]): Promise<(RenderedPdf | RefusedPdf)[]> {
-    const outcomes = await this.ensure(kind, rows);
-    const pdfs = new Map<string, Buffer>();
-    const keys = new Set(outcomes.filter((outcome) => typeof outcome === 'string'));
-    await Promise.all([...keys].map(async (key) => pdfs.set(key, await this.store.readBuffer(key))));
-    return outcomes.map((outcome) => {
-      if (typeof outcome !== 'string') return outcome;
-      const pdf = pdfs.get(outcome)!;
-      return { pdf, key: outcome, sha256: createHash('sha256').update(pdf).digest('hex') };
-    });
   }
 
   /** The PDF a signed link names; 403 when the link was changed or has expired. */

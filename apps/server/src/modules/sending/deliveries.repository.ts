@@ -217,6 +217,56 @@ export async function markAttempted(
   if (note) await appendEvent(db, delivery.id, 'queued', at, note);
 }
 
+/** A hand-over to record: markAttempted's arguments. */
+export interface HandOver {
+  delivery: Pick<DeliveryRow, 'id'>;
+  at: string;
+  recordAddress: string;
+  note: string | null;
+}
+
+/** markAttempted for several deliveries, in one transaction. */
+export async function markAllAttempted(db: Database, handOvers: HandOver[]): Promise<void> {
+  const inOne = async (trx: Database) => {
+    for (const { delivery, at, recordAddress, note } of handOvers)
+      await markAttempted(trx, delivery, at, recordAddress, note);
+  };
+  if (handOvers.length === 1) await inOne(db);
+  else await db.transaction().execute(inOne);
+}
+
+/** A status move to record: advanceStatus's arguments. */
+export interface StatusMove {
+  delivery: Pick<DeliveryRow, 'id' | 'status'>;
+  status: DeliveryStatus;
+  at: string;
+  changes: StatusChanges;
+}
+
+/** advanceStatus for several deliveries, in one transaction: their events in one statement, then the moves. */
+export async function advanceStatuses(db: Database, moves: StatusMove[]): Promise<void> {
+  if (moves.length === 1) {
+    const [{ delivery, status, at, changes }] = moves as [StatusMove];
+    await advanceStatus(db, delivery, status, at, changes);
+    return;
+  }
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('delivery_events')
+      .values(
+        moves.map(({ delivery, status, at, changes }) => ({
+          delivery_id: delivery.id,
+          status,
+          at,
+          detail: changes.error ?? null,
+        })),
+      )
+      .execute();
+    for (const { delivery, status, at, changes } of moves)
+      await moveForward(trx, delivery, status, at, changes);
+  });
+}
+
 export function findDeliveries(db: Database, ids: string[]): Promise<DeliveryRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return db.selectFrom('deliveries').selectAll().where('id', 'in', ids).execute();

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/database.ts';
 import type { Channel } from '../../db/schema.ts';
@@ -323,6 +325,52 @@ describe('a delivery goes to the address it recorded when the send was asked', (
     expect(evidence.statusCode).toBe(200);
     // PDFs are stored uncompressed in the bundle: the bytes that went out are in it as they are.
     expect(evidence.rawPayload.includes(attached)).toBe(true);
+  });
+});
+
+describe('a PDF goes out once rendered and uploaded', () => {
+  it('uploads a PDF to WhatsApp once: a resend of it goes by its media id, a changed PDF or one WhatsApp no longer has is uploaded', async () => {
+    const id = await notice(1);
+    expect(await send(id, false)).toMatchObject({ sent: 2 });
+    expect(await send(id, true)).toMatchObject({ sent: 2, failed: 0 });
+    expect(peer.media.size).toBe(1);
+    expect(peer.messages.map((m) => m.mediaId)).toEqual(['media-1', 'media-1']);
+
+    // An edit changes the notice: its new PDF is uploaded, then resent by its own id.
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/notices/${id}`,
+      headers: asha.headers,
+      payload: noticeFields(1, { custName: 'Asha Rao' }),
+    });
+    expect(await send(id, true)).toMatchObject({ sent: 2 });
+    expect(await send(id, true)).toMatchObject({ sent: 2 });
+    expect(peer.media.size).toBe(2);
+    const [, , edited, again] = peer.messages;
+    expect(edited!.mediaId).not.toBe('media-1');
+    expect(again!.mediaId).toBe(edited!.mediaId);
+    expect(edited!.filename).toMatch(/Asha Rao\.pdf$/);
+
+    // WhatsApp no longer has it (its 30 days passed): the refused message goes again with a fresh upload.
+    peer.forgetMedia();
+    expect(await send(id, true)).toMatchObject({ sent: 2, failed: 0 });
+    expect(peer.messages).toHaveLength(5);
+    expect(peer.media.size).toBe(1);
+    expect(peer.media.has(peer.messages.at(-1)!.mediaId)).toBe(true);
+    const whatsapp = (await deliveriesOf(id)).filter((d) => d.channel === 'whatsapp');
+    expect(whatsapp.map((d) => d.status)).toEqual(['sent', 'sent', 'sent', 'sent', 'sent']);
+  });
+
+  it('renders a kept PDF again when its file went missing, and attaches it', async () => {
+    const id = await notice(2);
+    expect(await send(id, false)).toMatchObject({ sent: 2 });
+    fs.rmSync(path.join(t.config.dataDir, 'pdfs'), { recursive: true });
+    expect(await send(id, true)).toMatchObject({ sent: 2, failed: 0 });
+    expect(smtp.mails).toHaveLength(2);
+    expect(attachedPdf(smtp.mails[1]!.raw)).toEqual(attachedPdf(smtp.mails[0]!.raw));
+    const [first, second] = (await deliveriesOf(id)).filter((d) => d.channel === 'email');
+    expect(second!.pdf_sha256).toBe(first!.pdf_sha256);
+    expect(fs.existsSync(path.join(t.config.dataDir, second!.pdf_key!))).toBe(true);
   });
 });
 

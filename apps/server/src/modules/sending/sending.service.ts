@@ -35,6 +35,7 @@ import { mergeTemplate, type MergeOutput } from '../templates/placeholders.ts';
 import { findEmailTemplatesByKeys, whatsappTemplatesOf } from '../templates/templates.repository.ts';
 import * as undeliverable from '../bounces/undeliverable.repository.ts';
 import * as deliveries from './deliveries.repository.ts';
+import { WriteBatch } from './write-batch.ts';
 
 export const sendJobPayload = z.object({
   kind: z.enum(['notice', 'credit-card']),
@@ -98,6 +99,14 @@ export interface SendingDeps {
  * and retries what the mail server or WhatsApp asked to retry later, with backoff.
  */
 export class SendingService {
+  /** The hand-overs and outcomes of the messages in flight, written a batch per commit. */
+  private readonly handOvers = new WriteBatch<deliveries.HandOver>((batch) =>
+    deliveries.markAllAttempted(this.deps.db, batch),
+  );
+  private readonly outcomes = new WriteBatch<deliveries.StatusMove>((batch) =>
+    deliveries.advanceStatuses(this.deps.db, batch),
+  );
+
   constructor(private readonly deps: SendingDeps) {}
 
   async send(
@@ -438,19 +447,19 @@ export class SendingService {
           // Marked before it leaves: if this process dies before the answer is recorded, the next
           // attempt sends it again under the same message id, which the receiving side can dedupe on.
           const recordAddress = addressOf(row, delivery.channel);
-          await deliveries.markAttempted(
-            this.deps.db,
-            delivery,
-            now,
-            recordAddress,
-            addressChange(delivery, recordAddress),
-          );
+          const note = addressChange(delivery, recordAddress);
+          await this.handOvers.add({ delivery, at: now, recordAddress, note });
           const receipt = await this.sendOne(delivery, row, pdf.pdf, templates, approved);
-          await deliveries.advanceStatus(this.deps.db, delivery, receipt.status, nowIso(), {
-            provider_message_id: receipt.messageId,
-            pdf_sha256: pdf.sha256,
-            pdf_key: pdf.key,
-            error: null,
+          await this.outcomes.add({
+            delivery,
+            status: receipt.status,
+            at: nowIso(),
+            changes: {
+              provider_message_id: receipt.messageId,
+              pdf_sha256: pdf.sha256,
+              pdf_key: pdf.key,
+              error: null,
+            },
           });
         } catch (err) {
           const error =
