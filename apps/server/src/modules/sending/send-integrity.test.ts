@@ -14,10 +14,13 @@ let db: Database;
 let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
 let peer: Awaited<ReturnType<typeof startWhatsappPeer>>;
 let asha: SignedIn;
+/** How long both providers take to answer; read at each message, so a test may slow them mid-way. */
+let providers: { answerAfterMs: number };
 
 beforeEach(async () => {
-  smtp = await startSmtpListener();
-  peer = await startWhatsappPeer();
+  providers = { answerAfterMs: 0 };
+  smtp = await startSmtpListener(providers);
+  peer = await startWhatsappPeer(providers);
   t = await createTestApp({
     SMTP_URL: smtp.url,
     WHATSAPP_API_URL: peer.apiUrl,
@@ -122,6 +125,9 @@ describe('identical resends at the same moment send once', () => {
     async (n) => {
       const id = await notice(2);
       expect(await send(id, false)).toMatchObject({ sent: 2 });
+      // Providers that take a second: the resends 'at once' all arrive while the first is in flight,
+      // however fast sends go (a resend after it finished sends again, by design).
+      providers.answerAfterMs = 1000;
       await Promise.all(Array.from({ length: n }, () => send(id, true)));
       await settled(id);
       expect(smtp.mails).toHaveLength(2);
