@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import zlib from 'node:zlib';
 import ExcelJS from 'exceljs';
 import type { FieldDefinition } from '@notice-desk/contract/record-fields';
+import type { FastifyInstance } from 'fastify';
 
 /** Writes a one-sheet workbook with exceljs (shared strings, as Excel writes them). */
 export async function writeSheet(file: string, rows: (string | number | null)[][]): Promise<void> {
@@ -218,4 +219,22 @@ export function handWrittenSheet(
       .join(''),
     declaration,
   );
+}
+
+/** An import's row report as read back: each line's cells after the first column (row, column, problem). */
+export async function importReportLines(
+  app: FastifyInstance,
+  who: { headers: Record<string, string> },
+  jobId: string,
+): Promise<string[][]> {
+  const report = await app.inject({
+    method: 'GET',
+    url: `/api/imports/${jobId}/report`,
+    headers: who.headers,
+  });
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(report.rawPayload as unknown as ArrayBuffer);
+  return workbook.worksheets[0]!.getSheetValues()
+    .slice(2)
+    .map((r) => (r as string[]).slice(1));
 }

@@ -1,11 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import ExcelJS from 'exceljs';
 import { noticeFields } from '@notice-desk/contract/notice';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/database.ts';
 import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
-import { handWrittenSheet, multipart, recordSheet, workbookOf, zipOf } from '../../test/xlsx.ts';
+import {
+  handWrittenSheet,
+  importReportLines,
+  multipart,
+  recordSheet,
+  workbookOf,
+  zipOf,
+} from '../../test/xlsx.ts';
 
 const MAX_ROWS = 1000;
 
@@ -83,18 +89,7 @@ async function written(): Promise<Record<string, number>> {
   };
 }
 
-async function reportLines(who: SignedIn, jobId: string): Promise<string[][]> {
-  const report = await t.app.inject({
-    method: 'GET',
-    url: `/api/imports/${jobId}/report`,
-    headers: who.headers,
-  });
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(report.rawPayload as unknown as ArrayBuffer);
-  return workbook.worksheets[0]!.getSheetValues()
-    .slice(2)
-    .map((r) => (r as string[]).slice(1));
-}
+const reportLines = (who: SignedIn, jobId: string) => importReportLines(t.app, who, jobId);
 
 const cp1252 = (text: string) => Buffer.from(text, 'latin1');
 const utf16le = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);

@@ -8,6 +8,7 @@ import { openDatabase } from '../../db/database.ts';
 import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
 import {
   handWrittenSheet,
+  importReportLines,
   multipart,
   recordSheet,
   workbookOf,
@@ -405,18 +406,7 @@ async function jobAttempts(jobId: string): Promise<number> {
   }
 }
 
-async function reportLines(who: SignedIn, jobId: string): Promise<string[][]> {
-  const report = await t.app.inject({
-    method: 'GET',
-    url: `/api/imports/${jobId}/report`,
-    headers: who.headers,
-  });
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(report.rawPayload as unknown as ArrayBuffer);
-  return workbook.worksheets[0]!.getSheetValues()
-    .slice(2)
-    .map((r) => (r as string[]).slice(1));
-}
+const reportLines = (who: SignedIn, jobId: string) => importReportLines(t.app, who, jobId);
 
 describe('hostile workbooks: a clear refusal or a problem of the cell, at once, and the server goes on', () => {
   it.each(['&#x110000;', '&#0;', '&#xD800;', '&#xFFFF;'])(

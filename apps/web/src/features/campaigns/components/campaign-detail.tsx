@@ -23,6 +23,7 @@ import { useGetCampaignQuery } from '../api/campaigns-api.ts';
 import { FAILED_STATUSES, useResendFailed } from '../hooks/use-resend-failed.ts';
 import { useSendNotices } from '../hooks/use-send-notices.ts';
 import { ExportReportButton } from './export-report-button.tsx';
+import tableStyles from '../../../components/ui/data-table.module.css';
 import styles from './campaign-detail.module.css';
 
 /** The spec's campaign detail page sizes; 50 is the default. */
@@ -195,6 +196,7 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
       <div className={styles.statusFilter}>
         <label htmlFor={statusFilterId}>Show</label>
         <select
+          className={tableStyles.select}
           id={statusFilterId}
           value={statusFilter}
           onChange={(event) => setStatusFilter(event.target.value)}

@@ -57,6 +57,7 @@ function MailsDetails() {
       <div className={styles.mailFilter}>
         <label htmlFor={statusFieldId}>Status</label>
         <select
+          className={tableStyles.select}
           id={statusFieldId}
           value={status}
           onChange={(event) => setStatus(event.target.value as Status | '')}
