@@ -6,8 +6,8 @@ import { creditCardFields } from '@notice-desk/contract/credit-card';
 import { noticeFields } from '@notice-desk/contract/notice';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditCardKind, noticeKind, type RecordKindInfo } from './modules/records/record-kinds.ts';
-import { createTestApp, signUp, type SignedIn, type TestApp } from './test/app.ts';
-import { multipart, recordSheet, writeSheet } from './test/xlsx.ts';
+import { createTestApp, signUp, uploadFile, type SignedIn, type TestApp } from './test/app.ts';
+import { recordSheet, writeSheet } from './test/xlsx.ts';
 
 /**
  * Owners apart: another user, plain or ADMIN, who calls any route with the owner's ids gets a 404
@@ -236,17 +236,7 @@ async function xlsx(rows: (string | number | null)[][]): Promise<Buffer> {
   return data;
 }
 
-async function upload(who: SignedIn, data: Buffer, name: string): Promise<string> {
-  const form = multipart({ type: 'notice', name }, { name, data });
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/temporary-upload',
-    headers: { ...who.headers, ...form.headers },
-    payload: form.payload,
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().data;
-}
+const upload = (who: SignedIn, data: Buffer, name: string) => uploadFile(t.app, who, name, data);
 
 async function importFinished(who: SignedIn, kind: Kind): Promise<{ jobId: string; campaignId: string }> {
   const url =

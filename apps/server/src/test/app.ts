@@ -8,6 +8,7 @@ import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config/env.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { multipart } from './xlsx.ts';
 import { unlimitedSends } from './server-process.ts';
 
 export interface TestApp {
@@ -99,4 +100,22 @@ export async function signUp(
   const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password } });
   const { token, user } = login.json<{ token: string; user: { _id: string } }>();
   return { token, userId: user._id, headers: { authorization: `Bearer ${token}` } };
+}
+
+/** Uploads a file as the Import Excel modal does (/temporary-upload); answers the name it is stored under. */
+export async function uploadFile(
+  app: FastifyInstance,
+  who: SignedIn,
+  name: string,
+  data: Buffer,
+): Promise<string> {
+  const form = multipart({ type: 'notice', name }, { name, data });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/temporary-upload',
+    headers: { ...who.headers, ...form.headers },
+    payload: form.payload,
+  });
+  if (res.statusCode !== 200) throw new Error(`The upload answered ${res.statusCode}: ${res.body}`);
+  return res.json<{ data: string }>().data;
 }

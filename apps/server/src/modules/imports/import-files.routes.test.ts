@@ -3,15 +3,8 @@ import path from 'node:path';
 import { noticeFields } from '@notice-desk/contract/notice';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/database.ts';
-import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
-import {
-  handWrittenSheet,
-  importReportLines,
-  multipart,
-  recordSheet,
-  workbookOf,
-  zipOf,
-} from '../../test/xlsx.ts';
+import { createTestApp, signUp, uploadFile, type SignedIn, type TestApp } from '../../test/app.ts';
+import { handWrittenSheet, importReportLines, recordSheet, workbookOf, zipOf } from '../../test/xlsx.ts';
 
 const MAX_ROWS = 1000;
 
@@ -30,17 +23,7 @@ afterAll(async () => {
 /** Each test imports as a user of its own: a user's imports of a kind run one after another. */
 const someone = () => signUp(t.app, `importer${++users}`);
 
-async function upload(who: SignedIn, name: string, data: Buffer): Promise<string> {
-  const form = multipart({ type: 'notice', name }, { name, data });
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/temporary-upload',
-    headers: { ...who.headers, ...form.headers },
-    payload: form.payload,
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().data as string;
-}
+const upload = (who: SignedIn, name: string, data: Buffer) => uploadFile(t.app, who, name, data);
 
 const start = (who: SignedIn, file: string, mapping?: unknown) =>
   t.app.inject({

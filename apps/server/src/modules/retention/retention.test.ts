@@ -6,8 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config/env.ts';
 import { openDatabase, type Database } from '../../db/database.ts';
 import { FileStore } from '../../lib/storage.ts';
-import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
-import { multipart, recordSheet, writeSheet } from '../../test/xlsx.ts';
+import { createTestApp, signUp, uploadFile, type SignedIn, type TestApp } from '../../test/app.ts';
+import { recordSheet, writeSheet } from '../../test/xlsx.ts';
 import { RetentionService } from './retention.service.ts';
 
 const DAY = 24 * 3600 * 1000;
@@ -44,18 +44,10 @@ async function upload(rows: (string | number | null)[][], name: string): Promise
   await writeSheet(file, rows);
   const data = fs.readFileSync(file);
   fs.rmSync(file);
-  const form = multipart({ type: 'notice', name }, { name, data });
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/temporary-upload',
-    headers: { ...asha.headers, ...form.headers },
-    payload: form.payload,
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().data;
+  return uploadFile(t.app, asha, name, data);
 }
 
-const uploadFile = (storedName: string) => path.join(t.config.dataDir, 'uploads', asha.userId, storedName);
+const storedPath = (storedName: string) => path.join(t.config.dataDir, 'uploads', asha.userId, storedName);
 const uploadRow = (storedName: string) =>
   db.selectFrom('uploads').select('stored_name').where('stored_name', '=', storedName).executeTakeFirst();
 
@@ -89,9 +81,9 @@ describe('uploads', () => {
   it('are deleted, file and record, as soon as their import succeeds', async () => {
     for (const count of [1, 3]) {
       const stored = await upload(recordSheet(noticeFields, count, `ok${count}-`), `ok ${count}.xlsx`);
-      expect(fs.existsSync(uploadFile(stored))).toBe(true);
+      expect(fs.existsSync(storedPath(stored))).toBe(true);
       expect(await importAndWait(stored)).toBe('done');
-      expect(fs.existsSync(uploadFile(stored)), `${count} row(s)`).toBe(false);
+      expect(fs.existsSync(storedPath(stored)), `${count} row(s)`).toBe(false);
       expect(await uploadRow(stored)).toBeUndefined();
     }
   }, 60_000);
@@ -110,18 +102,18 @@ describe('uploads', () => {
     for (const stored of failed) expect(await importAndWait(stored)).toBe('failed');
     const neverImported = await upload(recordSheet(noticeFields, 1), 'not yet.xlsx');
     const all = [...failed, neverImported];
-    for (const stored of all) expect(fs.existsSync(uploadFile(stored))).toBe(true);
+    for (const stored of all) expect(fs.existsSync(storedPath(stored))).toBe(true);
 
     const sweep = sweeper();
     const sixDays = await sweep.sweep(new Date(Date.now() + 6 * DAY));
     expect(sixDays.uploads).toEqual({ files: 0, bytes: 0 });
-    for (const stored of all) expect(fs.existsSync(uploadFile(stored))).toBe(true);
+    for (const stored of all) expect(fs.existsSync(storedPath(stored))).toBe(true);
 
-    const sizes = all.reduce((sum, stored) => sum + fs.statSync(uploadFile(stored)).size, 0);
+    const sizes = all.reduce((sum, stored) => sum + fs.statSync(storedPath(stored)).size, 0);
     const eightDays = await sweep.sweep(new Date(Date.now() + 8 * DAY));
     expect(eightDays.uploads).toEqual({ files: 3, bytes: sizes });
     for (const stored of all) {
-      expect(fs.existsSync(uploadFile(stored))).toBe(false);
+      expect(fs.existsSync(storedPath(stored))).toBe(false);
       expect(await uploadRow(stored)).toBeUndefined();
     }
     // An upload swept away cannot be imported any more: it is gone, not half there.
@@ -160,12 +152,12 @@ describe('uploads', () => {
         })
         .execute();
       expect((await sweeper().sweep(new Date(Date.now() + 30 * DAY))).uploads.files, status).toBe(0);
-      expect(fs.existsSync(uploadFile(stored))).toBe(true);
+      expect(fs.existsSync(storedPath(stored))).toBe(true);
       expect(await uploadRow(stored)).toBeDefined();
       await db.deleteFrom('jobs').where('id', '=', `retry-${status}`).execute();
     }
     expect((await sweeper().sweep(new Date(Date.now() + 30 * DAY))).uploads.files).toBe(1);
-    expect(fs.existsSync(uploadFile(stored))).toBe(false);
+    expect(fs.existsSync(storedPath(stored))).toBe(false);
   });
 
   it('follow a shorter UPLOAD_RETENTION, and a stray file without a record goes after it too', async () => {
@@ -179,7 +171,7 @@ describe('uploads', () => {
     });
     expect((await sweep.sweep(new Date(Date.now() + DAY))).uploads.files).toBe(0);
     expect((await sweep.sweep(new Date(Date.now() + 3 * DAY))).uploads.files).toBe(2);
-    expect(fs.existsSync(uploadFile(stored))).toBe(false);
+    expect(fs.existsSync(storedPath(stored))).toBe(false);
     expect(fs.existsSync(stray)).toBe(false);
   });
 });
