@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHmac } from 'node:crypto';
-import ExcelJS from 'exceljs';
 import { SignJWT } from 'jose';
 import { noticeFields } from '@notice-desk/contract/notice';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { createTestApp, signUp, type SignedIn, type TestApp } from './test/app.t
 import {
   deflatedRepeat,
   handWrittenSheet,
+  importReportLines,
   multipart,
   recordSheet,
   workbookOf,
@@ -2025,14 +2025,7 @@ async function importCellProblem(who: SignedIn, data: Buffer): Promise<Outcome> 
   const outcome = await importOutcome(who, data);
   if (outcome.shownStatus !== '202, imported') return outcome;
   const { jobId } = outcome.body as { jobId: string };
-  const report = await t.app.inject({
-    method: 'GET',
-    url: `/api/imports/${jobId}/report`,
-    headers: who.headers,
-  });
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(report.rawPayload as unknown as ArrayBuffer);
-  const [row, column, problem] = (workbook.worksheets[0]!.getRow(2).values as string[]).slice(1);
+  const [[row, column, problem] = []] = await importReportLines(t.app, who, jobId);
   return {
     statusCode: 400,
     shownStatus: '202, imported without the row; its report names the cell',

@@ -60,10 +60,7 @@ export async function listProblemsAfter(
   afterRow: number,
   limit: number,
 ): Promise<{ problems: ImportProblemRow[]; lastRow: number | null }> {
-  const page = await db
-    .selectFrom('import_problems')
-    .selectAll()
-    .where('job_id', '=', jobId)
+  const page = await problemsOf(db, jobId)
     .where('row_number', '>', afterRow)
     .orderBy('row_number')
     .orderBy('column_name')
@@ -79,11 +76,11 @@ export async function listProblemsAfter(
   return { problems: whole, lastRow: whole.at(-1)!.row_number };
 }
 
+const problemsOf = (db: Database, jobId: string) =>
+  db.selectFrom('import_problems').selectAll().where('job_id', '=', jobId);
+
 async function listRow(db: Database, jobId: string, row: number) {
-  const problems = await db
-    .selectFrom('import_problems')
-    .selectAll()
-    .where('job_id', '=', jobId)
+  const problems = await problemsOf(db, jobId)
     .where('row_number', '=', row)
     .orderBy('column_name')
     .orderBy('problem')
