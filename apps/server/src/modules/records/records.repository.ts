@@ -18,7 +18,8 @@ export interface RecordRow {
 
 /**
  * The state of rows no import holds hidden, written into the SQL rather than bound: the owner index
- * holds live rows only, and the database uses it when the query's text says the rows are live.
+ * holds live rows that are not archived only (what a list shows), and the database uses it when the
+ * query's text says so (`ownedRecords`).
  */
 const LIVE = sql.lit<RecordState>('live');
 /** The state an import writes its rows in (import.job.ts): hidden until revealCampaignRecords. */
