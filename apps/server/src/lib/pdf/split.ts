@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type * as PdfLibModule from 'pdf-lib';
 import type { PDFContext, PDFDocument, PDFName, PDFObject, PDFPage, PDFPageLeaf, PDFRef } from 'pdf-lib';
+import { BatchFonts, recordEntries } from './record-fonts.ts';
 
 // pdf-lib loads on the first render, not at start: a process that never prints (an API process, a
 // worker busy with imports) does not carry it. The import is kept: each `import()` resolves the
@@ -35,10 +36,11 @@ export async function splitAtMarkers(
   // (with the batch's nonce) left in a record's file would make its bytes differ from print to print.
   pages.forEach((page, index) => removeMarkers(lib, page, markers[index]!));
   const shared = new WeakMap<PDFObject, string>();
+  const fonts = new BatchFonts(lib, doc.context);
   const out: Buffer[] = [];
   for (let r = 0; r < records; r++) {
     const to = r + 1 < records ? starts[r + 1]! : pages.length;
-    const file = new RecordFile(lib, doc.context, shared);
+    const file = new RecordFile(lib, doc.context, shared, fonts);
     const written = file.write(pages.slice(starts[r], to));
     if (!written) return null;
     out.push(withContentId(written));
@@ -51,11 +53,19 @@ export async function splitAtMarkers(
 /**
  * The same template and record give the same bytes on any day: no dates (Chromium stamps the time of
  * printing), a fixed producer instead of the browser's version, and a document id made from the content.
- * Saved without object streams, as Chromium writes its own, so the trailer is a plain dictionary after
- * the cross-reference table: the id goes into it without moving any object (no second save).
+ * A document in our fonts is written as a record split from a batch is, so that a record printed alone
+ * and one printed among others give the same bytes. Any other is saved by pdf-lib without object
+ * streams, as Chromium writes its own, so the trailer is a plain dictionary after the cross-reference
+ * table: the id goes into it without moving any object (no second save).
  */
 export async function reproducible(doc: PDFDocument): Promise<Buffer> {
-  const { PDFDict, PDFName } = await pdfLib();
+  const lib = await pdfLib();
+  const { PDFDict, PDFName } = lib;
+  // With our fonts, written as a record split from a batch is, so that both give the same bytes.
+  const pages = doc.getPages();
+  const file = new RecordFile(lib, doc.context, new WeakMap(), new BatchFonts(lib, doc.context));
+  const written = file.write(pages, true);
+  if (written) return withContentId(written);
   doc.setProducer(PRODUCER);
   const info = doc.context.lookup(doc.context.trailerInfo.Info, PDFDict);
   // The title too: a shared document has none, and one printed alone says `about:blank`.
@@ -85,7 +95,9 @@ class UnexpectedObject extends Error {}
  * One record's pages as a file of their own, byte for byte what pdf-lib writes for
  * `PDFDocument.create()`, `copyPages`, `addPage` and `save({ useObjectStreams: false })` with the
  * producer set: the same numbering (page tree 1, catalog 2, then each object when first named, each
- * page after what it names, the info dictionary last), the same layout of every object.
+ * page after what it names, the info dictionary last), the same layout of every object. Pages that
+ * show text in our fonts are written with their fonts, resources and contents made the record's own
+ * first (record-fonts.ts): then the file depends on the record alone, not on its batch.
  *
  * Why not pdf-lib itself: it clones every object a page names, the fonts of the whole batch included,
  * for every record, and writes byte by byte. That took 0.7 ms a record, more than a quarter of the
@@ -106,15 +118,22 @@ class RecordFile {
     private readonly lib: PdfLib,
     private readonly context: PDFContext,
     private readonly shared: WeakMap<PDFObject, string>,
+    private readonly fonts: BatchFonts,
   ) {}
 
-  /** The file, or null if the pages hold something a split cannot carry over. */
-  write(pages: PDFPage[]): Buffer | null {
+  /**
+   * The file, or null if the pages hold something a split cannot carry over (or, `onlyOurFonts`,
+   * if they show no text in our fonts).
+   */
+  write(pages: PDFPage[], onlyOurFonts = false): Buffer | null {
     const { PDFHeader, PDFCrossRefSection, PDFHexString, PDFRef } = this.lib;
     const kids: number[] = [];
+    const entries = pages.map((page) => this.pageEntries(page.node));
+    const independent = recordEntries(this.fonts, entries);
+    if (!independent && onlyOurFonts) return null;
     try {
-      for (const page of pages) {
-        const body = this.dict(this.pageEntries(page.node));
+      for (const page of independent ?? entries) {
+        const body = this.dict(page);
         const number = this.next++;
         this.objects[number] = [`${body.slice(0, -2)}/Parent 1 0 R\n>>`];
         kids.push(number);
