@@ -349,22 +349,11 @@ function componentsOf(glyph: Buffer): number[] {
 /** The tables a PDF viewer reads from an embedded TrueType font for glyph ids (PDF 32000 §9.9). */
 const copiedTables = ['OS/2', 'cvt ', 'fpgm', 'name', 'prep'];
 
-export interface FontSubset {
-  /** The font program, deflated, for a FontFile2 stream. */
-  deflated: Buffer;
-  /** Its length before deflating (the stream's Length1). */
-  length: number;
-  /** Six capitals from the face and the glyph ids, for `ABCDEF+Name`. */
-  tag: string;
-  /** The glyph ids the subset has outlines for: those asked for, .notdef, composite components. */
-  glyphs: number[];
-}
-
 /**
  * A TrueType font of `source` that has outlines for `used` (and what they are built from) only, every
  * glyph at its own id: glyphs after the last one used are left out, those before it kept empty.
  */
-export function subsetFont(source: SourceFont, used: Iterable<number>): FontSubset {
+export function subsetFont(source: SourceFont, used: Iterable<number>): Buffer {
   const keep = new Set<number>([0]);
   const pending = [...used];
   while (pending.length) {
@@ -427,9 +416,7 @@ export function subsetFont(source: SourceFont, used: Iterable<number>): FontSubs
     const table = source.tables.get(tag);
     if (table) tables.set(tag, table);
   }
-  const program = sfnt(tables);
-  const tag = subsetTag(source.face.postscriptName, glyphs);
-  return { deflated: zlib.deflateSync(program), length: program.length, tag, glyphs };
+  return sfnt(tables);
 }
 
 function checksum(data: Buffer): number {
@@ -477,7 +464,7 @@ function sfnt(tables: Map<string, Buffer>): Buffer {
 }
 
 /** Six capital letters from the face's name and the glyph ids (PDF 32000 §9.6.4). */
-function subsetTag(name: string, glyphs: number[]): string {
+export function subsetTag(name: string, glyphs: number[]): string {
   const digest = createHash('sha256')
     .update(`${name}:${glyphs.join(',')}`)
     .digest();

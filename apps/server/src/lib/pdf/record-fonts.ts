@@ -1,3 +1,4 @@
+import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type * as PdfLibModule from 'pdf-lib';
 import type {
@@ -11,13 +12,16 @@ import type {
   PDFStream,
 } from 'pdf-lib';
 import {
+  glyphBits,
+  glyphIds,
   renamedPrefix,
   rewriteContent,
   UnreadableContent,
+  type ContentFont,
   type ContentVisitor,
-  type FontState,
+  type GlyphBits,
 } from './content-stream.ts';
-import { facesNamed, sourceFont, subsetFont, type FontSubset, type SourceFont } from './font-subset.ts';
+import { facesNamed, sourceFont, subsetFont, subsetTag, type SourceFont } from './font-subset.ts';
 import type { BundledFace } from './fonts.ts';
 
 type PdfLib = typeof PdfLibModule;
@@ -53,8 +57,15 @@ interface BatchFont {
   fontFile: PDFStream;
 }
 
-const subsets = new Map<string, FontSubset>();
-const toUnicodes = new Map<string, Buffer>();
+/**
+ * Deflated on libuv's threads, not the event loop: a page's contents are tens of kilobytes (Chromium
+ * positions each glyph with an operator of its own), and deflating them is most of what a record costs.
+ */
+const deflate = promisify(zlib.deflate);
+
+/** Font programs and ToUnicode maps, deflated, by face and glyph ids. */
+const subsets = new Map<string, Promise<{ data: Buffer; length: number }>>();
+const toUnicodes = new Map<string, Promise<Buffer>>();
 /** Enough for every glyph set a day of notices brings; the oldest go first. */
 const CACHE_LIMIT = 2000;
 
@@ -72,7 +83,7 @@ function remember<T>(cache: Map<string, T>, key: string, make: () => T): T {
 export class BatchFonts {
   private readonly fonts = new Map<PDFRef, BatchFont | null>();
   /** Fonts already made for a glyph set, so records of the batch with the same glyphs share them. */
-  readonly made = new Map<string, PDFRef>();
+  readonly made = new Map<string, { ref: PDFRef; ready: Promise<unknown> }>();
 
   constructor(
     readonly lib: PdfLib,
@@ -202,18 +213,27 @@ interface Scope {
   children: Map<PDFObject, Scope>;
   stream?: PDFStream;
   content: Buffer[];
+  /** The font each name sets, resolved once. */
+  fonts: Map<string, ContentFont>;
+  /** The fonts in force when it was drawn (a form drawn with another is read again for its glyphs). */
+  drawnWith: Set<ContentFont>;
+}
+
+/** A record's pages made independent of the batch: their entries, once `ready` (streams deflated). */
+export interface RecordPages {
+  pages: [PDFName, PDFObject][][];
+  ready: Promise<unknown>;
 }
 
 /**
  * The pages' entries with their resources and contents made independent of the batch, or null when
  * the pages use none of our fonts (the record is written as printed) or hold something not followed.
  */
-export function recordEntries(
-  batch: BatchFonts,
-  pages: [PDFName, PDFObject][][],
-): [PDFName, PDFObject][][] | null {
+export function recordEntries(batch: BatchFonts, pages: [PDFName, PDFObject][][]): RecordPages | null {
   try {
-    return new RecordFonts(batch).entries(pages);
+    const record = new RecordFonts(batch);
+    const entries = record.entries(pages);
+    return entries && { pages: entries, ready: Promise.all(record.pending) };
   } catch (err) {
     if (err instanceof UnreadableContent) return null;
     throw err;
@@ -222,10 +242,12 @@ export function recordEntries(
 
 class RecordFonts {
   /** Glyph ids shown with each of our fonts, on every page of the record. */
-  private readonly glyphs = new Map<PDFRef, Set<number>>();
+  private readonly glyphs = new Map<PDFRef, GlyphBits>();
   private readonly scopes = new Map<PDFObject, Scope>();
   private readonly built = new Map<Scope, PDFRef>();
   private readonly fonts = new Map<PDFRef, PDFRef>();
+  /** Streams still being deflated. */
+  readonly pending: Promise<unknown>[] = [];
   private readonly lib: PdfLib;
   private readonly context: PDFContext;
 
@@ -249,13 +271,13 @@ class RecordFonts {
         return stream;
       });
       const scope = this.scope(resources instanceof PDFDict ? resources : undefined);
-      let font: FontState = null;
+      let font: ContentFont = undefined;
       for (const stream of streams) font = this.read(scope, decoded(this.lib, stream), font);
       return { entries, scope, array: contents instanceof PDFArray };
     });
     if (this.glyphs.size === 0) return null;
     return read.map(({ entries, scope, array }) => {
-      const contents = scope.content.map((data) => this.context.register(this.stream(data)));
+      const contents = scope.content.map((data) => this.stream(data));
       return entries.map(([key, value]): [PDFName, PDFObject] => {
         if (key === resourcesKey) return [key, this.resources(scope)];
         if (key === contentsKey) return [key, array ? this.context.obj(contents) : contents[0]!];
@@ -265,37 +287,45 @@ class RecordFonts {
   }
 
   private scope(resources: PDFDict | undefined, stream?: PDFStream): Scope {
-    return { resources, names: new Map(), children: new Map(), stream, content: [] };
+    return {
+      resources,
+      names: new Map(),
+      children: new Map(),
+      stream,
+      content: [],
+      fonts: new Map(),
+      drawnWith: new Set(),
+    };
   }
 
   /** Reads one content stream of the scope; answers the font in force at its end. */
-  private read(scope: Scope, data: Buffer, font: FontState): FontState {
+  private read(scope: Scope, data: Buffer, font: ContentFont): ContentFont {
+    const { PDFNumber, PDFName, PDFStream } = this.lib;
     const visitor: ContentVisitor = {
       rename: (category, name) => this.rename(scope, category, name),
-      show: (state, codes) => {
-        const ref = this.fontRef(scope, state);
-        if (ref === undefined) return false;
-        if (ref === null) return true;
-        if (codes.length % 2) return false;
-        let set = this.glyphs.get(ref);
-        if (!set) this.glyphs.set(ref, (set = new Set()));
-        for (let i = 0; i < codes.length; i += 2) set.add((codes[i]! << 8) | codes[i + 1]!);
-        return true;
+      font: (name) => {
+        if (scope.fonts.has(name)) return scope.fonts.get(name);
+        const ref = this.resourceRef(scope, 'Font', name);
+        let found: ContentFont;
+        if (ref === undefined) found = undefined;
+        else if (!this.batch.font(ref)) found = null;
+        else {
+          found = this.glyphs.get(ref);
+          if (!found) this.glyphs.set(ref, (found = glyphBits()));
+        }
+        scope.fonts.set(name, found);
+        return found;
       },
-      use: (category, name, state) => {
+      use: (category, name, inherited) => {
         const target = this.resource(scope, category, name);
-        const { PDFDict, PDFName, PDFNumber, PDFStream } = this.lib;
-        if (!(target instanceof PDFStream)) return target instanceof PDFDict || target === undefined;
+        if (!(target instanceof PDFStream)) return;
         // Forms and tiling patterns draw content of their own; images and shadings do not.
         const patternType = target.dict.lookup(PDFName.of('PatternType'));
         const isForm =
           category === 'XObject'
             ? target.dict.get(PDFName.of('Subtype')) === PDFName.of('Form')
             : patternType instanceof PDFNumber && patternType.asNumber() === 1;
-        if (!isForm) return true;
-        const inherited = this.fontRef(scope, state);
-        this.child(scope, target, inherited ? { inherited } : null);
-        return true;
+        if (isForm) this.child(scope, target, inherited);
       },
     };
     const { content, font: last } = rewriteContent(data, visitor, font);
@@ -303,17 +333,28 @@ class RecordFonts {
     return last;
   }
 
-  /** A form, pattern or soft mask drawn by a scope: read once per record. */
-  private child(parent: Scope, target: PDFStream, font: FontState): void {
+  /** A form, pattern or soft mask drawn by a scope: read once per record (and per font it inherits). */
+  private child(parent: Scope, target: PDFStream, font: ContentFont): void {
     const { PDFDict, PDFName } = this.lib;
     let scope = this.scopes.get(target);
     if (!scope) {
       const resources = target.dict.lookup(PDFName.of('Resources'));
       scope = this.scope(resources instanceof PDFDict ? resources : undefined, target);
       this.scopes.set(target, scope);
+    }
+    if (!scope.drawnWith.has(font)) {
+      scope.drawnWith.add(font);
+      scope.content.length = 0;
       this.read(scope, decoded(this.lib, target), font);
     }
     parent.children.set(target, scope);
+  }
+
+  private resourceRef(scope: Scope, category: string, name: string): PDFRef | undefined {
+    const { PDFDict, PDFName, PDFRef } = this.lib;
+    const dict = scope.resources?.lookup(PDFName.of(category));
+    const ref = dict instanceof PDFDict ? dict.get(PDFName.of(name)) : undefined;
+    return ref instanceof PDFRef ? ref : undefined;
   }
 
   private resource(scope: Scope, category: string, name: string): PDFObject | undefined {
@@ -323,6 +364,8 @@ class RecordFonts {
   }
 
   private rename(scope: Scope, category: string, name: string): string | undefined {
+    const known = scope.names.get(category)?.get(name);
+    if (known !== undefined) return known;
     const { PDFDict, PDFName, PDFStream } = this.lib;
     const dict = scope.resources?.lookup(PDFName.of(category));
     if (!(dict instanceof PDFDict) || !dict.has(PDFName.of(name))) return undefined;
@@ -337,35 +380,29 @@ class RecordFonts {
         const state = this.context.lookup(dict.get(PDFName.of(name)));
         const mask = state instanceof PDFDict ? state.lookup(PDFName.of('SMask')) : undefined;
         const group = mask instanceof PDFDict ? mask.lookup(PDFName.of('G')) : undefined;
-        if (group instanceof PDFStream) this.child(scope, group, null);
+        if (group instanceof PDFStream) this.child(scope, group, undefined);
       }
     }
     return renamed;
   }
 
-  /** The font a text operator shows with: ours (a reference), not ours (null), or unknown (undefined). */
-  private fontRef(scope: Scope, state: FontState): PDFRef | null | undefined {
-    const { PDFDict, PDFName, PDFRef } = this.lib;
-    if (state === null) return undefined;
-    let ref: unknown;
-    if ('inherited' in state) ref = state.inherited;
-    else {
-      const fonts = scope.resources?.lookup(PDFName.of('Font'));
-      ref = fonts instanceof PDFDict ? fonts.get(PDFName.of(state.name)) : undefined;
-    }
-    if (!(ref instanceof PDFRef)) return undefined;
-    return this.batch.font(ref) ? ref : null;
-  }
-
-  private stream(data: Buffer, dict?: PDFDict): PDFStream {
-    const { PDFName, PDFRawStream } = this.lib;
+  /** A deflated stream of `data` with the entries of `dict`: its reference now, the stream once deflated. */
+  private stream(data: Buffer, dict?: PDFDict): PDFRef {
+    const { PDFName } = this.lib;
     const entries = dict ? new Map(dict.entries()) : new Map<PDFName, PDFObject>();
     entries.delete(PDFName.of('Length'));
     entries.delete(PDFName.of('DecodeParms'));
     entries.set(PDFName.of('Filter'), PDFName.of('FlateDecode'));
     const out = this.context.obj({});
     for (const [key, value] of entries) out.set(key, value);
-    return PDFRawStream.of(out, zlib.deflateSync(data));
+    return this.later(out, deflate(data, { level: 3 }));
+  }
+
+  /** A reference to a stream whose data is still being made. */
+  private later(dict: PDFDict, data: Promise<Buffer>): PDFRef {
+    const ref = this.context.nextRef();
+    this.pending.push(data.then((bytes) => this.context.assign(ref, this.lib.PDFRawStream.of(dict, bytes))));
+    return ref;
   }
 
   /** The scope's resources: the names it uses, renamed, in order; what it does not use left out. */
@@ -408,7 +445,7 @@ class RecordFonts {
       for (const [key, value] of scope.stream!.dict.entries())
         dict.set(key, key === PDFName.of('Resources') ? this.resources(scope) : value);
       if (!(dict instanceof PDFDict)) throw new UnreadableContent('a form');
-      ref = this.context.register(this.stream(scope.content[0]!, dict));
+      ref = this.stream(scope.content[0]!, dict);
       this.built.set(scope, ref);
     }
     return ref;
@@ -435,16 +472,19 @@ class RecordFonts {
     const made = this.fonts.get(ref);
     if (made) return made;
     const font = this.batch.font(ref)!;
-    const used = [...(this.glyphs.get(ref) ?? [])].sort((a, b) => a - b);
+    const shown = this.glyphs.get(ref);
+    const used = shown ? glyphIds(shown) : [];
     const source = this.source(font, used);
     const key = `${source.face.pkg}/${source.face.file}:${used.join(',')}`;
     let result = this.batch.made.get(`${ref.toString()}|${key}`);
     if (!result) {
-      result = this.build(font, source, used, key);
+      const before = this.pending.length;
+      const made = this.build(font, source, used, key);
+      result = { ref: made, ready: Promise.all(this.pending.slice(before)) };
       this.batch.made.set(`${ref.toString()}|${key}`, result);
-    }
-    this.fonts.set(ref, result);
-    return result;
+    } else this.pending.push(result.ready);
+    this.fonts.set(ref, result.ref);
+    return result.ref;
   }
 
   /**
@@ -464,7 +504,7 @@ class RecordFonts {
           same =
             gid < source.glyphs.length &&
             embedded !== undefined &&
-            outline(source.glyphs[gid]!) === outline(embedded);
+            sourceOutline(source, gid) === outline(embedded);
           known.set(gid, same);
         }
         return same;
@@ -476,18 +516,26 @@ class RecordFonts {
 
   private build(font: BatchFont, source: SourceFont, used: number[], key: string): PDFRef {
     const { PDFName, PDFNumber } = this.lib;
-    const subset = remember(subsets, key, () => subsetFont(source, used));
-    const name = PDFName.of(`${subset.tag}+${font.postscriptName}`);
-
-    const fontFile = this.lib.PDFRawStream.of(
-      this.context.obj({ Length1: subset.length, Filter: 'FlateDecode' }),
-      subset.deflated,
+    const subset = remember(subsets, key, async () => {
+      const program = subsetFont(source, used);
+      return { data: await deflate(program), length: program.length };
+    });
+    const name = PDFName.of(`${subsetTag(font.postscriptName, used)}+${font.postscriptName}`);
+    // The program's length goes in the dictionary: the dictionary is made once the program is.
+    const fontFile = this.context.nextRef();
+    this.pending.push(
+      subset.then(({ data, length }) =>
+        this.context.assign(
+          fontFile,
+          this.lib.PDFRawStream.of(this.context.obj({ Length1: length, Filter: 'FlateDecode' }), data),
+        ),
+      ),
     );
     const descriptor = this.context.obj({});
     for (const [k, value] of font.descriptor.entries()) {
       if (k === PDFName.of('CIDSet')) continue;
       if (k === PDFName.of('FontName')) descriptor.set(k, name);
-      else if (k === PDFName.of('FontFile2')) descriptor.set(k, this.context.register(fontFile));
+      else if (k === PDFName.of('FontFile2')) descriptor.set(k, fontFile);
       else descriptor.set(k, value);
     }
     // Widths of the glyphs shown, in runs of consecutive ids: [first [w w …] first [w …] …].
@@ -520,9 +568,8 @@ class RecordFonts {
         type0.set(k, this.context.obj([this.context.register(cid)]));
       else if (k === PDFName.of('ToUnicode') && font.unicode) {
         const unicode = font.unicode;
-        const data = remember(toUnicodes, key, () => zlib.deflateSync(toUnicode(used, unicode)));
-        const stream = this.lib.PDFRawStream.of(this.context.obj({ Filter: 'FlateDecode' }), data);
-        type0.set(k, this.context.register(stream));
+        const data = remember(toUnicodes, key, () => deflate(toUnicode(used, unicode)));
+        type0.set(k, this.later(this.context.obj({ Filter: 'FlateDecode' }), data));
       } else type0.set(k, value);
     }
     return this.context.register(type0);
@@ -573,6 +620,15 @@ function glyphReader(program: Buffer): (gid: number) => Buffer | undefined {
   return (gid) => (gid < glyphs ? glyf.subarray(at(gid), at(gid + 1)) : undefined);
 }
 
+const sourceOutlines = new WeakMap<SourceFont, string[]>();
+
+/** A bundled glyph's outline, worked out once per process. */
+function sourceOutline(source: SourceFont, gid: number): string {
+  let outlines = sourceOutlines.get(source);
+  if (!outlines) sourceOutlines.set(source, (outlines = []));
+  return (outlines[gid] ??= outline(source.glyphs[gid]!));
+}
+
 /** A glyph's outline as text, whatever its encoding: contours, points on and off the curve, components. */
 function outline(glyph: Buffer): string {
   if (glyph.length < 10) return '';
@@ -618,5 +674,7 @@ function outline(glyph: Buffer): string {
   };
   const xs = coordinates(0x02, 0x10);
   const ys = coordinates(0x04, 0x20);
-  return `${box} ${ends.join(',')} ${flags.map((f, i) => `${f & 1}:${xs[i]},${ys[i]}`).join(' ')}`;
+  let text = `${box} ${ends.join(',')}`;
+  for (let i = 0; i < points; i++) text += ` ${flags[i]! & 1}:${xs[i]},${ys[i]}`;
+  return text;
 }

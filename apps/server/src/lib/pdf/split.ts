@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type * as PdfLibModule from 'pdf-lib';
 import type { PDFContext, PDFDocument, PDFName, PDFObject, PDFPage, PDFPageLeaf, PDFRef } from 'pdf-lib';
-import { BatchFonts, recordEntries } from './record-fonts.ts';
+import { BatchFonts, recordEntries, type RecordPages } from './record-fonts.ts';
 
 // pdf-lib loads on the first render, not at start: a process that never prints (an API process, a
 // worker busy with imports) does not carry it. The import is kept: each `import()` resolves the
@@ -37,17 +37,35 @@ export async function splitAtMarkers(
   pages.forEach((page, index) => removeMarkers(lib, page, markers[index]!));
   const shared = new WeakMap<PDFObject, string>();
   const fonts = new BatchFonts(lib, doc.context);
-  const out: Buffer[] = [];
+  // Every record read first, its streams deflating on libuv's threads meanwhile; then written.
+  const prepared: RecordPages[] = [];
   for (let r = 0; r < records; r++) {
     const to = r + 1 < records ? starts[r + 1]! : pages.length;
-    const file = new RecordFile(lib, doc.context, shared, fonts);
-    const written = file.write(pages.slice(starts[r], to));
-    if (!written) return null;
-    out.push(withContentId(written));
+    prepared.push(recordPages(lib, fonts, pages.slice(starts[r], to)));
     // The event loop gets its turn between records: a batch takes tens of milliseconds to split.
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
+  const out: Buffer[] = [];
+  for (const record of prepared) {
+    await record.ready;
+    const written = new RecordFile(lib, doc.context, shared).write(record.pages);
+    if (!written) return null;
+    out.push(withContentId(written));
+  }
   return out;
+}
+
+/** A record's pages as its file will hold them: made independent of the batch where they can be. */
+function recordPages(
+  lib: PdfLib,
+  fonts: BatchFonts,
+  pages: PDFPage[],
+): RecordPages & { independent: boolean } {
+  const entries = pages.map((page) => pageEntries(lib, page.node));
+  const independent = recordEntries(fonts, entries);
+  return independent
+    ? { ...independent, independent: true }
+    : { pages: entries, ready: Promise.resolve(), independent: false };
 }
 
 /**
@@ -62,9 +80,9 @@ export async function reproducible(doc: PDFDocument): Promise<Buffer> {
   const lib = await pdfLib();
   const { PDFDict, PDFName } = lib;
   // With our fonts, written as a record split from a batch is, so that both give the same bytes.
-  const pages = doc.getPages();
-  const file = new RecordFile(lib, doc.context, new WeakMap(), new BatchFonts(lib, doc.context));
-  const written = file.write(pages, true);
+  const record = recordPages(lib, new BatchFonts(lib, doc.context), doc.getPages());
+  await record.ready;
+  const written = record.independent && new RecordFile(lib, doc.context, new WeakMap()).write(record.pages);
   if (written) return withContentId(written);
   doc.setProducer(PRODUCER);
   const info = doc.context.lookup(doc.context.trailerInfo.Info, PDFDict);
@@ -118,21 +136,14 @@ class RecordFile {
     private readonly lib: PdfLib,
     private readonly context: PDFContext,
     private readonly shared: WeakMap<PDFObject, string>,
-    private readonly fonts: BatchFonts,
   ) {}
 
-  /**
-   * The file, or null if the pages hold something a split cannot carry over (or, `onlyOurFonts`,
-   * if they show no text in our fonts).
-   */
-  write(pages: PDFPage[], onlyOurFonts = false): Buffer | null {
+  /** The file of these pages (their entries), or null if they hold something a split cannot carry over. */
+  write(pages: [PDFName, PDFObject][][]): Buffer | null {
     const { PDFHeader, PDFCrossRefSection, PDFHexString, PDFRef } = this.lib;
     const kids: number[] = [];
-    const entries = pages.map((page) => this.pageEntries(page.node));
-    const independent = recordEntries(this.fonts, entries);
-    if (!independent && onlyOurFonts) return null;
     try {
-      for (const page of independent ?? entries) {
+      for (const page of pages) {
         const body = this.dict(page);
         const number = this.next++;
         this.objects[number] = [`${body.slice(0, -2)}/Parent 1 0 R\n>>`];
@@ -170,22 +181,10 @@ class RecordFile {
     );
   }
 
-  /** A page's entries as pdf-lib copies them: inherited ones made its own, without its parent. */
-  private pageEntries(leaf: PDFPageLeaf): [PDFName, PDFObject][] {
-    const { PDFName, PDFPageLeaf } = this.lib;
-    const entries = new Map<PDFName, PDFObject>(leaf.entries());
-    for (const key of PDFPageLeaf.InheritableEntries.map((name) => PDFName.of(name))) {
-      const value = leaf.getInheritableAttribute(key);
-      if (!entries.get(key) && value) entries.set(key, value);
-    }
-    entries.delete(PDFName.of('Parent'));
-    return [...entries];
-  }
-
   private copy(value: PDFObject): string {
     const { PDFArray, PDFDict, PDFPageLeaf, PDFRef, PDFStream } = this.lib;
     if (value instanceof PDFRef) return this.reference(value);
-    if (value instanceof PDFPageLeaf) return this.dict(this.pageEntries(value));
+    if (value instanceof PDFPageLeaf) return this.dict(pageEntries(this.lib, value));
     if (value instanceof PDFStream) throw new UnexpectedObject();
     if (!(value instanceof PDFDict || value instanceof PDFArray)) return this.leaf(value);
     const known = this.written.get(value) ?? this.shared.get(value);
@@ -247,6 +246,17 @@ class RecordFile {
     if (!target.dict.has(length)) text += `/Length ${target.getContentsSize()}\n`;
     return [`${text}>>\nstream\n`, target.getContents(), '\nendstream'];
   }
+}
+
+/** A page's entries as pdf-lib copies them: inherited ones made its own, without its parent. */
+function pageEntries({ PDFName, PDFPageLeaf }: PdfLib, leaf: PDFPageLeaf): [PDFName, PDFObject][] {
+  const entries = new Map<PDFName, PDFObject>(leaf.entries());
+  for (const key of PDFPageLeaf.InheritableEntries.map((name) => PDFName.of(name))) {
+    const value = leaf.getInheritableAttribute(key);
+    if (!entries.get(key) && value) entries.set(key, value);
+  }
+  entries.delete(PDFName.of('Parent'));
+  return [...entries];
 }
 
 const byteLength = (chunk: string | Uint8Array) =>
