@@ -66,8 +66,11 @@ const deflate = promisify(zlib.deflate);
 /** Font programs and ToUnicode maps, deflated, by face and glyph ids. */
 const subsets = new Map<string, Promise<{ data: Buffer; length: number }>>();
 const toUnicodes = new Map<string, Promise<Buffer>>();
-/** Enough for every glyph set a day of notices brings; the oldest go first. */
-const CACHE_LIMIT = 2000;
+/**
+ * Glyph sets kept per cache, the oldest dropped first: a batch's records mostly share the template's
+ * glyphs and differ by a name's, and a deflated subset is 2–50 KB (at most ~15 MB kept).
+ */
+const CACHE_LIMIT = 300;
 
 function remember<T>(cache: Map<string, T>, key: string, make: () => T): T {
   let value = cache.get(key);
