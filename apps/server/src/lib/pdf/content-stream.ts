@@ -130,15 +130,13 @@ export function rewriteContent(
       i++;
       if (depth++ === 0) arrayStart = i;
       continue;
-    } else if (c === 93) {
-      i++;
-      depth--;
-      continue;
-    } else if (c === 62) {
-      if (data[i + 1] !== 62) throw new UnreadableContent('a lone >');
-      i += 2;
-      depth--;
-      continue;
+    } else if (c === 93 || c === 62) {
+      if (c === 62 && data[i + 1] !== 62) throw new UnreadableContent('a lone >');
+      i += c === 62 ? 2 : 1;
+      // A whole array or dictionary is one operand.
+      if (--depth > 0) continue;
+      if (depth < 0) throw new UnreadableContent(`an unopened ${c === 62 ? '>>' : ']'}`);
+      kind = OTHER;
     } else if (c === 37) {
       while (i < n && data[i] !== 10 && data[i] !== 13) i++;
       continue;
