@@ -254,6 +254,42 @@ describe.skipIf(process.env.DATABASE_URL)('every script of India prints with the
     expect(text).toMatch(/\/ID \[ <[0-9a-f]{32}> <[0-9a-f]{32}> \]/);
   }, 60_000);
 
+  it('gives a notice the same bytes among other neighbours and in another order', async () => {
+    const latin = {
+      ...sentences[0]!,
+      script: 'english',
+      lang: 'en',
+      name: 'Rajesh Kumar Sharma',
+      line: 'Your loan account LN100234 shows ₹1,25,000.50 outstanding.',
+    };
+    const hindi = sentences[0]!;
+    const others = [
+      { ...latin, name: 'Zoë Quixley-Wójcik', line: 'Jump over the lazy fox: LN999999, ₹7,89,012.34.' },
+      { ...hindi, name: 'ज़ुबैर ख़ान', line: 'यह सूचना आपको औपचारिक रूप से भेजी जा रही है।' },
+      sentences.find((s) => s.script === 'tamil')!,
+      sentences.find((s) => s.script === 'urdu')!,
+    ];
+    // Batches that share fonts with the two notices (other Latin and Devanagari glyphs) and some
+    // that do not (Tamil, Urdu), in other orders, and a batch of the two alone.
+    const batches = [
+      [others[0]!, latin, others[2]!, hindi, others[3]!],
+      [hindi, others[1]!, others[3]!, latin, others[0]!],
+      [latin, hindi],
+    ];
+    const renderer = launch();
+    const printed = await Promise.all(batches.map((batch) => renderer.renderMany(batch.map(notice))));
+    const [first, ...rest] = printed.map((pdfs, b) => ({
+      latin: pdfs[batches[b]!.indexOf(latin)]!,
+      hindi: pdfs[batches[b]!.indexOf(hindi)]!,
+    }));
+    for (const [b, other] of rest.entries()) {
+      expect(other.latin.equals(first!.latin), `Latin, batch ${b + 2}`).toBe(true);
+      expect(other.hindi.equals(first!.hindi), `Hindi, batch ${b + 2}`).toBe(true);
+    }
+    expect(await pdftotext(first!.latin)).toContain('₹1,25,000.50');
+    expect(await pdftotext(first!.hindi)).toContain('₹1,25,000.50');
+  }, 60_000);
+
   it('refuses a notice with a character no bundled font covers, and prints the others of its batch', async () => {
     const outcomes = await renderers[0]!.renderEach([
       notice(sentences[0]!),

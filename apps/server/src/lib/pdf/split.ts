@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type * as PdfLibModule from 'pdf-lib';
 import type { PDFContext, PDFDocument, PDFName, PDFObject, PDFPage, PDFPageLeaf, PDFRef } from 'pdf-lib';
+import { BatchFonts, recordEntries, type RecordPages } from './record-fonts.ts';
 
 // pdf-lib loads on the first render, not at start: a process that never prints (an API process, a
 // worker busy with imports) does not carry it. The import is kept: each `import()` resolves the
@@ -35,27 +36,54 @@ export async function splitAtMarkers(
   // (with the batch's nonce) left in a record's file would make its bytes differ from print to print.
   pages.forEach((page, index) => removeMarkers(lib, page, markers[index]!));
   const shared = new WeakMap<PDFObject, string>();
-  const out: Buffer[] = [];
+  const fonts = new BatchFonts(lib, doc.context);
+  // Every record read first, its streams deflating on libuv's threads meanwhile; then written.
+  const prepared: RecordPages[] = [];
   for (let r = 0; r < records; r++) {
     const to = r + 1 < records ? starts[r + 1]! : pages.length;
-    const file = new RecordFile(lib, doc.context, shared);
-    const written = file.write(pages.slice(starts[r], to));
-    if (!written) return null;
-    out.push(withContentId(written));
+    prepared.push(recordPages(lib, fonts, pages.slice(starts[r], to)));
     // The event loop gets its turn between records: a batch takes tens of milliseconds to split.
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
+  const out: Buffer[] = [];
+  for (const record of prepared) {
+    await record.ready;
+    const written = new RecordFile(lib, doc.context, shared).write(record.pages);
+    if (!written) return null;
+    out.push(withContentId(written));
+  }
   return out;
+}
+
+/** A record's pages as its file will hold them: made independent of the batch where they can be. */
+function recordPages(
+  lib: PdfLib,
+  fonts: BatchFonts,
+  pages: PDFPage[],
+): RecordPages & { independent: boolean } {
+  const entries = pages.map((page) => pageEntries(lib, page.node));
+  const independent = recordEntries(fonts, entries);
+  return independent
+    ? { ...independent, independent: true }
+    : { pages: entries, ready: Promise.resolve(), independent: false };
 }
 
 /**
  * The same template and record give the same bytes on any day: no dates (Chromium stamps the time of
  * printing), a fixed producer instead of the browser's version, and a document id made from the content.
- * Saved without object streams, as Chromium writes its own, so the trailer is a plain dictionary after
- * the cross-reference table: the id goes into it without moving any object (no second save).
+ * A document in our fonts is written as a record split from a batch is, so that a record printed alone
+ * and one printed among others give the same bytes. Any other is saved by pdf-lib without object
+ * streams, as Chromium writes its own, so the trailer is a plain dictionary after the cross-reference
+ * table: the id goes into it without moving any object (no second save).
  */
 export async function reproducible(doc: PDFDocument): Promise<Buffer> {
-  const { PDFDict, PDFName } = await pdfLib();
+  const lib = await pdfLib();
+  const { PDFDict, PDFName } = lib;
+  // With our fonts, written as a record split from a batch is, so that both give the same bytes.
+  const record = recordPages(lib, new BatchFonts(lib, doc.context), doc.getPages());
+  await record.ready;
+  const written = record.independent && new RecordFile(lib, doc.context, new WeakMap()).write(record.pages);
+  if (written) return withContentId(written);
   doc.setProducer(PRODUCER);
   const info = doc.context.lookup(doc.context.trailerInfo.Info, PDFDict);
   // The title too: a shared document has none, and one printed alone says `about:blank`.
@@ -85,7 +113,9 @@ class UnexpectedObject extends Error {}
  * One record's pages as a file of their own, byte for byte what pdf-lib writes for
  * `PDFDocument.create()`, `copyPages`, `addPage` and `save({ useObjectStreams: false })` with the
  * producer set: the same numbering (page tree 1, catalog 2, then each object when first named, each
- * page after what it names, the info dictionary last), the same layout of every object.
+ * page after what it names, the info dictionary last), the same layout of every object. Pages that
+ * show text in our fonts are written with their fonts, resources and contents made the record's own
+ * first (record-fonts.ts): then the file depends on the record alone, not on its batch.
  *
  * Why not pdf-lib itself: it clones every object a page names, the fonts of the whole batch included,
  * for every record, and writes byte by byte. That took 0.7 ms a record, more than a quarter of the
@@ -108,13 +138,13 @@ class RecordFile {
     private readonly shared: WeakMap<PDFObject, string>,
   ) {}
 
-  /** The file, or null if the pages hold something a split cannot carry over. */
-  write(pages: PDFPage[]): Buffer | null {
+  /** The file of these pages (their entries), or null if they hold something a split cannot carry over. */
+  write(pages: [PDFName, PDFObject][][]): Buffer | null {
     const { PDFHeader, PDFCrossRefSection, PDFHexString, PDFRef } = this.lib;
     const kids: number[] = [];
     try {
       for (const page of pages) {
-        const body = this.dict(this.pageEntries(page.node));
+        const body = this.dict(page);
         const number = this.next++;
         this.objects[number] = [`${body.slice(0, -2)}/Parent 1 0 R\n>>`];
         kids.push(number);
@@ -151,22 +181,10 @@ class RecordFile {
     );
   }
 
-  /** A page's entries as pdf-lib copies them: inherited ones made its own, without its parent. */
-  private pageEntries(leaf: PDFPageLeaf): [PDFName, PDFObject][] {
-    const { PDFName, PDFPageLeaf } = this.lib;
-    const entries = new Map<PDFName, PDFObject>(leaf.entries());
-    for (const key of PDFPageLeaf.InheritableEntries.map((name) => PDFName.of(name))) {
-      const value = leaf.getInheritableAttribute(key);
-      if (!entries.get(key) && value) entries.set(key, value);
-    }
-    entries.delete(PDFName.of('Parent'));
-    return [...entries];
-  }
-
   private copy(value: PDFObject): string {
     const { PDFArray, PDFDict, PDFPageLeaf, PDFRef, PDFStream } = this.lib;
     if (value instanceof PDFRef) return this.reference(value);
-    if (value instanceof PDFPageLeaf) return this.dict(this.pageEntries(value));
+    if (value instanceof PDFPageLeaf) return this.dict(pageEntries(this.lib, value));
     if (value instanceof PDFStream) throw new UnexpectedObject();
     if (!(value instanceof PDFDict || value instanceof PDFArray)) return this.leaf(value);
     const known = this.written.get(value) ?? this.shared.get(value);
@@ -228,6 +246,17 @@ class RecordFile {
     if (!target.dict.has(length)) text += `/Length ${target.getContentsSize()}\n`;
     return [`${text}>>\nstream\n`, target.getContents(), '\nendstream'];
   }
+}
+
+/** A page's entries as pdf-lib copies them: inherited ones made its own, without its parent. */
+function pageEntries({ PDFName, PDFPageLeaf }: PdfLib, leaf: PDFPageLeaf): [PDFName, PDFObject][] {
+  const entries = new Map<PDFName, PDFObject>(leaf.entries());
+  for (const key of PDFPageLeaf.InheritableEntries.map((name) => PDFName.of(name))) {
+    const value = leaf.getInheritableAttribute(key);
+    if (!entries.get(key) && value) entries.set(key, value);
+  }
+  entries.delete(PDFName.of('Parent'));
+  return [...entries];
 }
 
 const byteLength = (chunk: string | Uint8Array) =>
