@@ -21,6 +21,7 @@ import * as whatsappApprovedTemplates from './migrations/20261125_whatsapp_01_ap
 import * as importColumnMappings from './migrations/20261125_061451_imports_column_mappings.ts';
 import * as usersDisabledAt from './migrations/20261125_061224_users_disabled_at.ts';
 import * as recordState from './migrations/20261126_151722_records_record_state.ts';
+import * as recordsArchivedPartialIndex from './migrations/20261126_185000_records_archived_partial_index.ts';
 
 /** Every migration, in order. A new migration file is added here with its date-prefixed name. */
 export const migrations: Record<string, Migration> = {
@@ -45,6 +46,7 @@ export const migrations: Record<string, Migration> = {
   '20261125_061451_imports_column_mappings': importColumnMappings,
   '20261125_061224_users_disabled_at': usersDisabledAt,
   '20261126_151722_records_record_state': recordState,
+  '20261126_185000_records_archived_partial_index': recordsArchivedPartialIndex,
 };
 
 /**
