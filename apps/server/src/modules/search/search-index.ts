@@ -27,7 +27,11 @@ export async function indexRecords(
     else byCampaign.set(record.campaign_id, [record]);
   }
   for (const [campaignId, group] of byCampaign) {
-    await search.insertSearchTerms(db, { owner_id: ownerId, kind, campaign_id: campaignId }, termsOf(kind, group));
+    await search.insertSearchTerms(
+      db,
+      { owner_id: ownerId, kind, campaign_id: campaignId },
+      termsOf(kind, group),
+    );
   }
 }
 

@@ -4,7 +4,6 @@ import { isPostgres, type Database } from '../../db/database.ts';
 import type { RecordKind, RecordSearchTable } from '../../db/schema.ts';
 import type { Lookup } from './search-terms.ts';
 
-
 /** A term that matched, with what the result shows of its record. */
 export interface MatchRow {
   term: string;
