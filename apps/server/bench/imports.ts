@@ -95,6 +95,13 @@ export async function timeExcelJsRead(file: string): Promise<{ seconds: number; 
   return { seconds: (performance.now() - start) / 1000, rows };
 }
 
+/** CPU seconds (user + system, every thread) the process has used: on a shared machine, what it cost. */
+function cpuSeconds(pid: number): number {
+  // Fields 14 and 15 of /proc/<pid>/stat, after the command name in parentheses.
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 function peakRssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
@@ -111,6 +118,8 @@ export interface ImportFigures {
   'vs xlsx': number | string;
   'rows imported': number;
   'server peak MB': number;
+  /** CPU the server used from upload to committed rows (with the probes' requests): load-independent. */
+  'server cpu s': number;
   /** Latency of the API while the import runs: one request after another, each kind on its own. */
   'health p99 ms': number;
   'health max ms': number;
@@ -165,10 +174,16 @@ export async function benchImport(
   });
   try {
     const user = await signUpOver(server.baseUrl, 'bench-import');
+    const cpuBefore = cpuSeconds(server.child.pid!);
     const start = performance.now();
     await startNoticeImportOver(server.baseUrl, user.headers, file);
-    const health = probe(`${server.baseUrl}/api/health`, {});
-    const list = probe(`${server.baseUrl}/api/notices/by-user-id?page=1&limit=10`, user.headers);
+    // BENCH_IMPORT_PROBES=0: no requests beside the import, so 'server cpu s' is the import's alone.
+    const probing = process.env.BENCH_IMPORT_PROBES !== '0';
+    const idle = { stop: async () => [0] };
+    const health = probing ? probe(`${server.baseUrl}/api/health`, {}) : idle;
+    const list = probing
+      ? probe(`${server.baseUrl}/api/notices/by-user-id?page=1&limit=10`, user.headers)
+      : idle;
     let progress: { status?: string; imported?: number; error?: string };
     for (;;) {
       const res = await fetch(`${server.baseUrl}/api/notices/by-user-id/progress-count`, {
@@ -179,6 +194,7 @@ export async function benchImport(
       await new Promise((r) => setTimeout(r, 100));
     }
     const seconds = (performance.now() - start) / 1000;
+    const cpu = cpuSeconds(server.child.pid!) - cpuBefore;
     const [healthTimes, listTimes] = [await health.stop(), await list.stop()];
     if (progress.status !== 'done') throw new Error(`bench import failed: ${progress.error}`);
     return {
@@ -190,6 +206,7 @@ export async function benchImport(
       'vs xlsx': xlsxSeconds ? Number((seconds / xlsxSeconds).toFixed(2)) : '',
       'rows imported': progress.imported ?? 0,
       'server peak MB': peakRssMb(server.child.pid!),
+      'server cpu s': Number(cpu.toFixed(2)),
       'health p99 ms': percentile(healthTimes, 99),
       'health max ms': Math.round(Math.max(...healthTimes)),
       'list p99 ms': percentile(listTimes, 99),

@@ -83,6 +83,19 @@ async function insertAsArrays(db: Database, table: string, columns: readonly str
       ).sql;
     statements.set(key, text);
   }
-  const arrays = columns.map((column) => chunk.map((row) => row[column] ?? ''));
+  const arrays = columns.map((column) => textArray(chunk.map((row) => row[column] ?? '')));
   await db.executeQuery(CompiledQuery.raw(text, arrays));
+}
+
+const NEEDS_ESCAPE = /["\\]/;
+
+/**
+ * The values as a PostgreSQL text[] literal, `{"a","b"}`: what the pg driver makes of an array, made
+ * with one join instead of two regular-expression replaces per value (an import sends millions).
+ */
+export function textArray(values: readonly string[]): string {
+  if (values.length === 0) return '{}';
+  const plain = !values.some((value) => NEEDS_ESCAPE.test(value));
+  const elements = plain ? values : values.map((value) => value.replace(/["\\]/g, '\\$&'));
+  return `{"${elements.join('","')}"}`;
 }

@@ -22,6 +22,8 @@ import * as importColumnMappings from './migrations/20261125_061451_imports_colu
 import * as usersDisabledAt from './migrations/20261125_061224_users_disabled_at.ts';
 import * as recordState from './migrations/20261126_151722_records_record_state.ts';
 import * as recordOwnerListIndex from './migrations/20261126_183500_records_owner_list_index.ts';
+import * as recordsArchivedPartialIndex from './migrations/20261126_185000_records_archived_partial_index.ts';
+import * as searchTermsCampaignTrigger from './migrations/20261126_185100_search_terms_campaign_trigger.ts';
 
 /** Every migration, in order. A new migration file is added here with its date-prefixed name. */
 export const migrations: Record<string, Migration> = {
@@ -47,6 +49,8 @@ export const migrations: Record<string, Migration> = {
   '20261125_061224_users_disabled_at': usersDisabledAt,
   '20261126_151722_records_record_state': recordState,
   '20261126_183500_records_owner_list_index': recordOwnerListIndex,
+  '20261126_185000_records_archived_partial_index': recordsArchivedPartialIndex,
+  '20261126_185100_search_terms_campaign_trigger': searchTermsCampaignTrigger,
 };
 
 /**

@@ -166,7 +166,8 @@ async function readIntoCampaign(
   await setCampaignMapping(db, campaignId, JSON.stringify(usedMapping(header, map, reader.sheetName)));
 
   const checker = new RowChecker(info, map);
-  const batchSize = isPostgres(db) ? BATCH.postgres : BATCH.sqlite;
+  const postgres = isPostgres(db);
+  const batchSize = postgres ? BATCH.postgres : BATCH.sqlite;
   let batch: records.RecordRow[] = [];
   let problems: ImportProblemRow[] = [];
   let imported = 0;
@@ -174,16 +175,26 @@ async function readIntoCampaign(
   let notedRows = 0;
   let dataRows = 0;
 
-  const flush = async () => {
-    const [toInsert, toReport] = [batch, problems];
-    batch = [];
-    problems = [];
+  const write = async (toInsert: records.RecordRow[], toReport: ImportProblemRow[]) => {
     await db.transaction().execute(async (trx) => {
       await records.insertRecords(trx, info, toInsert);
       // Found by search once the reveal hands the rows to their owner; gone with the campaign on failure.
       await indexRecords(trx, info.kind, job.owner_id, toInsert);
       await insertProblems(trx, toReport);
     });
+  };
+  // On PostgreSQL the database writes one batch while this thread checks the rows of the next (its
+  // statements run in another process); one batch at a time, so memory stays bounded. SQLite's driver
+  // runs on this thread, so there each batch is written before the next is read.
+  let writing: Promise<void> | undefined;
+  const flush = async () => {
+    const [toInsert, toReport] = [batch, problems];
+    batch = [];
+    problems = [];
+    await writing;
+    writing = write(toInsert, toReport);
+    writing.catch(() => undefined); // its failure is thrown where it is awaited: the next flush, or the end
+    if (!postgres) await writing;
     await context.progress(reader.progress() * 95);
     // Let the requests that arrived meanwhile in. Without this the import never gives the event loop
     // back while the reader keeps rows queued (every await above settles without waiting for I/O on
@@ -191,38 +202,44 @@ async function readIntoCampaign(
     await new Promise<void>((resolve) => setImmediate(resolve));
   };
 
-  for await (const row of rows) {
-    if (isBlank(row)) continue;
-    dataRows += 1;
-    if (dataRows > limits.maxRows) {
-      throw new PermanentJobError(
-        `The sheet has more than ${limits.maxRows.toLocaleString('en-US')} rows, the most one import takes; split it into smaller files.`,
-      );
+  try {
+    for await (const row of rows) {
+      if (isBlank(row)) continue;
+      dataRows += 1;
+      if (dataRows > limits.maxRows) {
+        throw new PermanentJobError(
+          `The sheet has more than ${limits.maxRows.toLocaleString('en-US')} rows, the most one import takes; split it into smaller files.`,
+        );
+      }
+      if (context.signal.aborted) throw new Error('The import was interrupted; it will be retried.');
+      const checked = checker.check(row);
+      if (checked.problems.length > 0) {
+        skippedRows += 1;
+        for (const p of checked.problems) problems.push(problem(job.id, row, p));
+      } else {
+        imported += 1;
+        if (checked.notes.length > 0) notedRows += 1;
+        for (const p of checked.notes) problems.push(problem(job.id, row, p));
+        // The row as it will be stored; hidden (importing) until the whole file is in.
+        const record: records.RecordRow = {
+          id: newId(),
+          owner_id: job.owner_id,
+          record_state: records.IMPORTING,
+          campaign_id: campaignId,
+          created_at: now,
+          updated_at: now,
+        };
+        for (const field of info.fields) record[field.key] = checked.values[field.key] ?? '';
+        batch.push(record);
+      }
+      if (batch.length >= batchSize || problems.length >= batchSize) await flush();
     }
-    if (context.signal.aborted) throw new Error('The import was interrupted; it will be retried.');
-    const checked = checker.check(row);
-    if (checked.problems.length > 0) {
-      skippedRows += 1;
-      for (const p of checked.problems) problems.push(problem(job.id, row, p));
-    } else {
-      imported += 1;
-      if (checked.notes.length > 0) notedRows += 1;
-      for (const p of checked.notes) problems.push(problem(job.id, row, p));
-      // The row as it will be stored; hidden (importing) until the whole file is in.
-      const record: records.RecordRow = {
-        id: newId(),
-        owner_id: job.owner_id,
-        record_state: records.IMPORTING,
-        campaign_id: campaignId,
-        created_at: now,
-        updated_at: now,
-      };
-      for (const field of info.fields) record[field.key] = checked.values[field.key] ?? '';
-      batch.push(record);
-    }
-    if (batch.length >= batchSize || problems.length >= batchSize) await flush();
+    await flush();
+    await writing;
+  } finally {
+    // A failure leaves no batch still being written when the job removes what the import wrote.
+    await writing?.catch(() => undefined);
   }
-  await flush();
   if (dataRows === 0) throw new PermanentJobError('The sheet has a header row but no data rows.');
   if (imported === 0) {
     throw new PermanentJobError(

@@ -19,19 +19,26 @@ export async function indexRecords(
   ownerId: string,
   records: IndexedRecord[],
 ): Promise<void> {
-  await search.insertSearchTerms(db, termRows(kind, ownerId, records));
+  // By campaign (an import's records are all of one), so what the terms of one campaign share is said once.
+  const byCampaign = new Map<string, IndexedRecord[]>();
+  for (const record of records) {
+    const group = byCampaign.get(record.campaign_id);
+    if (group) group.push(record);
+    else byCampaign.set(record.campaign_id, [record]);
+  }
+  for (const [campaignId, group] of byCampaign) {
+    await search.insertSearchTerms(
+      db,
+      { owner_id: ownerId, kind, campaign_id: campaignId },
+      termsOf(kind, group),
+    );
+  }
 }
 
 /** Made as they are inserted: an import's batch never holds all its terms at once. */
-function* termRows(
-  kind: RecordKind,
-  ownerId: string,
-  records: IndexedRecord[],
-): Generator<search.SearchTermRow> {
+function* termsOf(kind: RecordKind, records: IndexedRecord[]): Generator<search.RecordTerm> {
   for (const record of records) {
-    for (const [term, field] of recordTerms(kind, record)) {
-      yield { owner_id: ownerId, term, record_id: record.id, kind, field, campaign_id: record.campaign_id };
-    }
+    for (const [term, field] of recordTerms(kind, record)) yield [term, record.id, field];
   }
 }
 

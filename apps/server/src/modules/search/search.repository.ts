@@ -1,10 +1,8 @@
 import { CompiledQuery, sql } from 'kysely';
-import { insertTextRows } from '../../db/bulk-insert.ts';
+import { textArray } from '../../db/bulk-insert.ts';
 import { isPostgres, type Database } from '../../db/database.ts';
 import type { RecordKind, RecordSearchTable } from '../../db/schema.ts';
 import type { Lookup } from './search-terms.ts';
-
-export type SearchTermRow = RecordSearchTable;
 
 /** A term that matched, with what the result shows of its record. */
 export interface MatchRow {
@@ -20,13 +18,54 @@ export interface MatchRow {
   referenceNo: string | null;
 }
 
-const columns = ['owner_id', 'term', 'record_id', 'kind', 'field', 'campaign_id'] as const;
+/** The shared part of a set of terms: one owner's, one kind's, one campaign's. */
+export type TermScope = Pick<RecordSearchTable, 'owner_id' | 'kind' | 'campaign_id'>;
+/** One term of a record: [term, record_id, field]. */
+export type RecordTerm = [term: string, recordId: string, field: string];
+
 /** The highest code point: every text that starts with a prefix sorts below prefix + this, byte by byte. */
 const AFTER_EVERY_TEXT = '\u{10FFFF}';
+/** Terms per statement: an import's batch of rows (about five terms a row) in one. */
+const TERMS_PER_STATEMENT = 5000;
 
-/** Inserts terms; `rows` is read as it goes (an import writes hundreds of thousands). */
-export async function insertSearchTerms(db: Database, rows: Iterable<SearchTermRow>): Promise<void> {
-  await insertTextRows(db, 'record_search', columns, rows as Iterable<Record<string, string>>);
+const INSERT_SQLITE = `insert into record_search (owner_id, term, record_id, kind, field, campaign_id)
+  select ?, value ->> 0, value ->> 1, ?, value ->> 2, ? from json_each(?)`;
+const INSERT_POSTGRES = `insert into record_search (owner_id, term, record_id, kind, field, campaign_id)
+  select $1, term, record_id, $2, field, $3 from unnest($4::text[], $5::text[], $6::text[]) as t(term, record_id, field)`;
+
+/**
+ * Inserts terms that share an owner, a kind and a campaign; `terms` is read as it goes (an import
+ * writes hundreds of thousands). What the terms share is bound once, and the rest goes as one value per
+ * statement: a JSON array that SQLite spreads with json_each, or one array per column for PostgreSQL.
+ * Binding six values a term made the terms over half of a SQLite import's time; this takes a third
+ * off that (README, Where an import's time goes).
+ */
+export async function insertSearchTerms(
+  db: Database,
+  scope: TermScope,
+  terms: Iterable<RecordTerm>,
+): Promise<void> {
+  const postgres = isPostgres(db);
+  let chunk: RecordTerm[] = [];
+  const write = async () => {
+    const parameters = postgres
+      ? [0, 1, 2].map((column) => textArray(chunk.map((term) => term[column]!)))
+      : [JSON.stringify(chunk)];
+    await db.executeQuery(
+      CompiledQuery.raw(postgres ? INSERT_POSTGRES : INSERT_SQLITE, [
+        scope.owner_id,
+        scope.kind,
+        scope.campaign_id,
+        ...parameters,
+      ]),
+    );
+    chunk = [];
+  };
+  for (const term of terms) {
+    chunk.push(term);
+    if (chunk.length === TERMS_PER_STATEMENT) await write();
+  }
+  if (chunk.length) await write();
 }
 
 export async function deleteRecordTerms(db: Database, campaignId: string, recordId: string): Promise<void> {
