@@ -184,13 +184,49 @@ export class PdfRenderer {
     }
   }
 
+  /**
+   * One PDF per record. Several records share one document, each isolated (record-isolation.ts), then
+   * the PDF is split at their markers; a batch whose template needs a document of its own, or whose
+   * markers do not add up, prints one document per record.
+   *
+   * A tab goes back as soon as Chromium has printed: the split (or making a lone record's PDF
+   * reproducible) is the Node process's work, and the next batch is built in the tab meanwhile.
+   */
   private async renderBatch(batch: Printable[]): Promise<PrintOutcome[]> {
+    if (batch.length > 1) {
+      const prefix = markerPrefix(randomBytes(12).toString('hex'));
+      const pdf = await this.withTab((tab) => this.printShared(tab, batch, prefix));
+      if (pdf) {
+        const split = foreignFonts(pdf).length === 0 ? await splitAtMarkers(pdf, batch.length, prefix) : null;
+        if (split) return split;
+        this.options.log.warn(
+          { records: batch.length },
+          'record markers did not add up, or a font not bundled was used; printing records one by one',
+        );
+      }
+    }
+    const pdfs = await this.withTab((tab) => this.printAlone(tab, batch));
+    const { PDFDocument } = await pdfLib();
+    const outcomes: PrintOutcome[] = [];
+    for (const pdf of pdfs) {
+      const foreign = foreignFonts(pdf);
+      outcomes.push(
+        foreign.length > 0
+          ? new UnprintableError(`The notice asks for fonts that are not bundled: ${foreign.join(', ')}.`)
+          : await reproducible(await PDFDocument.load(pdf, { updateMetadata: false, parseSpeed: Infinity })),
+      );
+    }
+    return outcomes;
+  }
+
+  /** `use` with a warm tab, which goes back once it is done (or is dropped if it failed). */
+  private async withTab<T>(use: (tab: Tab) => Promise<T>): Promise<T> {
     const tab = await this.takeTab();
     let healthy = false;
     try {
-      const pdfs = await this.printRecords(tab, batch);
+      const result = await use(tab);
       healthy = true;
-      return pdfs;
+      return result;
     } catch (err) {
       // A browser that cannot print a batch in two minutes is wedged: it goes, the next use starts another.
       if (err instanceof PrintDeadlineError) void tab.browser.close().catch(() => undefined);
@@ -201,38 +237,28 @@ export class PdfRenderer {
     }
   }
 
-  /**
-   * One PDF per record. Several records share one document, each isolated (record-isolation.ts), then
-   * the PDF is split at their markers; a batch whose template needs a document of its own, or whose
-   * markers do not add up, prints one document per record.
-   */
-  private async printRecords(tab: Tab, batch: Printable[]): Promise<PrintOutcome[]> {
-    const { page } = tab;
-    if (batch.length > 1) {
-      const prefix = markerPrefix(randomBytes(12).toString('hex'));
-      const subsets = new Set(batch.flatMap((record) => [...record.subsets]));
-      let layout = await this.buildBatch(tab, batch, prefix, subsets);
-      // The page went elsewhere since the last batch: once more in a fresh shared document.
-      if (layout.stale) layout = await this.buildBatch(tab, batch, prefix, subsets, true);
-      if (layout.stale) throw new Error('The shared document was replaced while a batch was built.');
-      if (!layout.alone) {
-        const pdf = await this.print(tab);
-        const split = foreignFonts(pdf).length === 0 ? await splitAtMarkers(pdf, batch.length, prefix) : null;
-        if (split) return split;
-        this.options.log.warn(
-          { records: batch.length },
-          'record markers did not add up, or a font not bundled was used; printing records one by one',
-        );
-      } else {
-        this.options.log.debug(
-          { records: batch.length, reason: layout.alone },
-          'printing one record per document',
-        );
-      }
+  /** The batch printed as one document, or null when its records must print one document each. */
+  private async printShared(tab: Tab, batch: Printable[], prefix: string): Promise<Buffer | null> {
+    const subsets = new Set(batch.flatMap((record) => [...record.subsets]));
+    let layout = await this.buildBatch(tab, batch, prefix, subsets);
+    // The page went elsewhere since the last batch: once more in a fresh shared document.
+    if (layout.stale) layout = await this.buildBatch(tab, batch, prefix, subsets, true);
+    if (layout.stale) throw new Error('The shared document was replaced while a batch was built.');
+    if (layout.alone) {
+      this.options.log.debug(
+        { records: batch.length, reason: layout.alone },
+        'printing one record per document',
+      );
+      return null;
     }
-    const { PDFDocument } = await pdfLib();
-    const alone: PrintOutcome[] = [];
+    return this.print(tab);
+  }
+
+  /** Each record printed as a document of its own, as Chromium gives it. */
+  private async printAlone(tab: Tab, batch: Printable[]): Promise<Buffer[]> {
+    const { page } = tab;
     tab.shared = undefined;
+    const pdfs: Buffer[] = [];
     for (const record of batch) {
       await this.step(tab, page.setContent(standardsMode(record.html), { waitUntil: 'load' }));
       await this.step(
@@ -247,15 +273,9 @@ export class PdfRenderer {
           })()`,
         ),
       );
-      const pdf = await this.print(tab);
-      const foreign = foreignFonts(pdf);
-      alone.push(
-        foreign.length > 0
-          ? new UnprintableError(`The notice asks for fonts that are not bundled: ${foreign.join(', ')}.`)
-          : await reproducible(await PDFDocument.load(pdf, { updateMetadata: false, parseSpeed: Infinity })),
-      );
+      pdfs.push(await this.print(tab));
     }
-    return alone;
+    return pdfs;
   }
 
   /**
