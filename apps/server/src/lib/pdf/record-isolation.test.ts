@@ -60,6 +60,40 @@ describe.skipIf(process.env.DATABASE_URL)('each record prints alone, whatever it
   }
 });
 
+// A tab keeps one shared document from batch to batch (its fonts stay loaded): a batch must find in
+// it nothing of the batches before, neither their records nor the rules hoisted from their templates.
+describe.skipIf(process.env.DATABASE_URL)('a tab that printed other batches before', () => {
+  it('prints a batch to the same bytes as a fresh browser does', async () => {
+    const plain = [0, 1, 2].map(
+      (i) => `<h1>Notice for ${mark(i, 'OWN')}</h1><p>Closing ${mark(i, 'END')}</p>`,
+    );
+    // The last one's @page rule (A5, no margins) is hoisted to the shared document.
+    const before = [
+      'an @page margin box naming the record',
+      'styles that carry the record into every element',
+      'page-break tricks',
+      '@page with its own size and margins',
+    ];
+    const used = new PdfRenderer({
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      log: pino({ level: 'warn' }),
+      concurrency: 1,
+    });
+    const fresh = new PdfRenderer({
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      log: pino({ level: 'warn' }),
+      concurrency: 1,
+    });
+    try {
+      for (const layout of before) await used.renderMany([0, 1, 2].map((i) => recordHtml(layout, 100 + i)));
+      const [reused, expected] = await Promise.all([used.renderMany(plain), fresh.renderMany(plain)]);
+      reused.forEach((pdf, i) => expect(pdf.equals(expected[i]!), `record ${i}`).toBe(true));
+    } finally {
+      await Promise.all([used.close(), fresh.close()]);
+    }
+  }, 60_000);
+});
+
 /** A page as pdftoppm sees it: 8-bit grey pixels at 40 dpi. */
 async function greyPages(pdf: Buffer): Promise<Buffer[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pages-'));

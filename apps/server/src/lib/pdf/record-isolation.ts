@@ -19,21 +19,37 @@
 export interface BatchLayout {
   /** Why the records must print one document each, or null when the batch shares one document. */
   alone: string | null;
+  /**
+   * The page no longer holds the shared document this tab set up (it went elsewhere): nothing was
+   * built, and the tab sets up a fresh one with every font the batch needs.
+   */
+  stale?: true;
 }
 
 /** The markers' link prefix: a host that cannot resolve, plus the batch's nonce, which templates never see. */
 export const markerPrefix = (nonce: string) => `https://record-start.invalid/${nonce}/`;
 
-export const batchSkeleton =
-  '<!doctype html><html><head><meta charset="utf-8"><style>html,body{margin:0;padding:0}</style></head><body></body></html>';
+/**
+ * The shared document a tab prints every batch in, one after another: `session` (a nonce of the tab,
+ * which templates never see) tells the page is still this one when the next batch comes.
+ */
+export const batchSkeleton = (session: string) =>
+  `<!doctype html><html data-batch-session="${session}"><head><meta charset="utf-8"><style>html,body{margin:0;padding:0}</style></head><body></body></html>`;
 
 /**
  * Runs in the page (as a string: the server's bundler may wrap named functions in helpers the page
- * lacks). Builds the batch into `document.body` and answers a BatchLayout. `fontFaces` (the bundled
- * @font-face rules) go to the document, where shadow roots can use them; `prepareRecord(root)` runs on
- * each record's root once its HTML is in (fonts.ts maps its font families).
+ * lacks). Builds the batch into `document.body`, in place of the batch before, and answers a
+ * BatchLayout. `fontFaces` (bundled @font-face rules the document does not hold yet) go to the
+ * document, where shadow roots can use them, and stay for the batches after: their fonts are decoded
+ * once a tab, not once a batch. `prepareRecord(root)` runs on each record's root once its HTML is in
+ * (fonts.ts maps its font families).
+ *
+ * Nothing of a batch outlives it but those font rules: its records go with the body's children, and
+ * the rules hoisted from its templates (@page, @font-face) with their style element.
  */
-export const buildBatchInPage = String.raw`async ({ documents, prefix, fontFaces }, prepareRecord) => {
+export const buildBatchInPage = String.raw`async ({ documents, prefix, fontFaces, session }, prepareRecord) => {
+  if (document.documentElement.getAttribute('data-batch-session') !== session) return { alone: null, stale: true };
+  for (const previous of Array.from(document.head.querySelectorAll('style[data-hoisted]'))) previous.remove();
   const typeSelector = /(^|[\s>+~,(])(html|body|:root)(?=$|[\s>+~,.#:\[)])/gi;
   const emulate = 'nd-html{display:flow-root}nd-body{display:block;margin:8px}';
   const documentRules = [];
@@ -102,6 +118,7 @@ export const buildBatchInPage = String.raw`async ({ documents, prefix, fontFaces
     refuse('its records have different @page or @font-face rules');
   if (!alone && documentRules[0]) {
     const hoisted = document.createElement('style');
+    hoisted.setAttribute('data-hoisted', '');
     hoisted.textContent = documentRules[0];
     document.head.append(hoisted);
   }

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { randomBytes } from 'node:crypto';
 import {
   bundledFontNames,
@@ -39,7 +39,30 @@ export interface RendererOptions {
   batchSize?: number;
 }
 
-const pdfOptions = { format: 'A4', preferCSSPageSize: true, printBackground: true } as const;
+/**
+ * Chromium's print, asked directly (page.pdf's A4 and defaults, as playwright-core 1.65 sends them):
+ * the PDF comes back once, as base64 in the answer, instead of through a stream read in pieces and
+ * then encoded and decoded once more between playwright's client and server.
+ */
+const printParams = {
+  transferMode: 'ReturnAsBase64',
+  landscape: false,
+  displayHeaderFooter: false,
+  headerTemplate: '',
+  footerTemplate: '',
+  printBackground: true,
+  scale: 1,
+  paperWidth: 8.27,
+  paperHeight: 11.7,
+  marginTop: 0,
+  marginBottom: 0,
+  marginLeft: 0,
+  marginRight: 0,
+  pageRanges: '',
+  preferCSSPageSize: true,
+  generateTaggedPDF: false,
+  generateDocumentOutline: false,
+} as const;
 const launchArgs = [
   '--no-sandbox',
   '--disable-gpu',
@@ -61,6 +84,13 @@ interface RunningBrowser {
 /** A tab, with its browser and that browser's `gone`. */
 interface Tab extends RunningBrowser {
   page: Page;
+  cdp: CDPSession;
+  /**
+   * The shared document the tab prints its batches in, while the page holds it: its nonce and the
+   * font subsets whose @font-face rules it holds (buildBatchInPage). Unset until the first batch, and
+   * again once the page printed a record alone.
+   */
+  shared?: { session: string; subsets: Set<string> };
 }
 
 /** Longest a batch may take to print; past it the browser is taken for wedged and started afresh. */
@@ -154,13 +184,49 @@ export class PdfRenderer {
     }
   }
 
+  /**
+   * One PDF per record. Several records share one document, each isolated (record-isolation.ts), then
+   * the PDF is split at their markers; a batch whose template needs a document of its own, or whose
+   * markers do not add up, prints one document per record.
+   *
+   * A tab goes back as soon as Chromium has printed: the split (or making a lone record's PDF
+   * reproducible) is the Node process's work, and the next batch is built in the tab meanwhile.
+   */
   private async renderBatch(batch: Printable[]): Promise<PrintOutcome[]> {
+    if (batch.length > 1) {
+      const prefix = markerPrefix(randomBytes(12).toString('hex'));
+      const pdf = await this.withTab((tab) => this.printShared(tab, batch, prefix));
+      if (pdf) {
+        const split = foreignFonts(pdf).length === 0 ? await splitAtMarkers(pdf, batch.length, prefix) : null;
+        if (split) return split;
+        this.options.log.warn(
+          { records: batch.length },
+          'record markers did not add up, or a font not bundled was used; printing records one by one',
+        );
+      }
+    }
+    const pdfs = await this.withTab((tab) => this.printAlone(tab, batch));
+    const { PDFDocument } = await pdfLib();
+    const outcomes: PrintOutcome[] = [];
+    for (const pdf of pdfs) {
+      const foreign = foreignFonts(pdf);
+      outcomes.push(
+        foreign.length > 0
+          ? new UnprintableError(`The notice asks for fonts that are not bundled: ${foreign.join(', ')}.`)
+          : await reproducible(await PDFDocument.load(pdf, { updateMetadata: false, parseSpeed: Infinity })),
+      );
+    }
+    return outcomes;
+  }
+
+  /** `use` with a warm tab, which goes back once it is done (or is dropped if it failed). */
+  private async withTab<T>(use: (tab: Tab) => Promise<T>): Promise<T> {
     const tab = await this.takeTab();
     let healthy = false;
     try {
-      const pdfs = await this.printRecords(tab, batch);
+      const result = await use(tab);
       healthy = true;
-      return pdfs;
+      return result;
     } catch (err) {
       // A browser that cannot print a batch in two minutes is wedged: it goes, the next use starts another.
       if (err instanceof PrintDeadlineError) void tab.browser.close().catch(() => undefined);
@@ -171,41 +237,28 @@ export class PdfRenderer {
     }
   }
 
-  /**
-   * One PDF per record. Several records share one document, each isolated (record-isolation.ts), then
-   * the PDF is split at their markers; a batch whose template needs a document of its own, or whose
-   * markers do not add up, prints one document per record.
-   */
-  private async printRecords(tab: Tab, batch: Printable[]): Promise<PrintOutcome[]> {
-    const { page } = tab;
-    if (batch.length > 1) {
-      const prefix = markerPrefix(randomBytes(12).toString('hex'));
-      const subsets = new Set(batch.flatMap((record) => [...record.subsets]));
-      await this.step(tab, page.setContent(batchSkeleton, { waitUntil: 'load' }));
-      const args = { documents: batch.map((record) => record.html), prefix, fontFaces: fontCss(subsets) };
-      const layout = await this.step(
-        tab,
-        page.evaluate<BatchLayout>(
-          `(${buildBatchInPage})(${JSON.stringify(args)}, (root) => (${useBundledFontsInPage})(root, ${JSON.stringify(fontStacks)}))`,
-        ),
+  /** The batch printed as one document, or null when its records must print one document each. */
+  private async printShared(tab: Tab, batch: Printable[], prefix: string): Promise<Buffer | null> {
+    const subsets = new Set(batch.flatMap((record) => [...record.subsets]));
+    let layout = await this.buildBatch(tab, batch, prefix, subsets);
+    // The page went elsewhere since the last batch: once more in a fresh shared document.
+    if (layout.stale) layout = await this.buildBatch(tab, batch, prefix, subsets, true);
+    if (layout.stale) throw new Error('The shared document was replaced while a batch was built.');
+    if (layout.alone) {
+      this.options.log.debug(
+        { records: batch.length, reason: layout.alone },
+        'printing one record per document',
       );
-      if (!layout.alone) {
-        const pdf = await this.step(tab, page.pdf(pdfOptions));
-        const split = foreignFonts(pdf).length === 0 ? await splitAtMarkers(pdf, batch.length, prefix) : null;
-        if (split) return split;
-        this.options.log.warn(
-          { records: batch.length },
-          'record markers did not add up, or a font not bundled was used; printing records one by one',
-        );
-      } else {
-        this.options.log.debug(
-          { records: batch.length, reason: layout.alone },
-          'printing one record per document',
-        );
-      }
+      return null;
     }
-    const { PDFDocument } = await pdfLib();
-    const alone: PrintOutcome[] = [];
+    return this.print(tab);
+  }
+
+  /** Each record printed as a document of its own, as Chromium gives it. */
+  private async printAlone(tab: Tab, batch: Printable[]): Promise<Buffer[]> {
+    const { page } = tab;
+    tab.shared = undefined;
+    const pdfs: Buffer[] = [];
     for (const record of batch) {
       await this.step(tab, page.setContent(standardsMode(record.html), { waitUntil: 'load' }));
       await this.step(
@@ -220,15 +273,51 @@ export class PdfRenderer {
           })()`,
         ),
       );
-      const pdf = await this.step(tab, page.pdf(pdfOptions));
-      const foreign = foreignFonts(pdf);
-      alone.push(
-        foreign.length > 0
-          ? new UnprintableError(`The notice asks for fonts that are not bundled: ${foreign.join(', ')}.`)
-          : await reproducible(await PDFDocument.load(pdf, { updateMetadata: false, parseSpeed: Infinity })),
-      );
+      pdfs.push(await this.print(tab));
     }
-    return alone;
+    return pdfs;
+  }
+
+  /**
+   * The batch built in the tab's shared document, set up first when the tab has none (or `fresh`):
+   * only the font rules the document does not hold yet are sent, so a tab decodes each font once.
+   */
+  private async buildBatch(
+    tab: Tab,
+    batch: Printable[],
+    prefix: string,
+    subsets: Set<string>,
+    fresh = false,
+  ): Promise<BatchLayout> {
+    if (fresh || !tab.shared) {
+      tab.shared = undefined;
+      const session = randomBytes(12).toString('hex');
+      await this.step(tab, tab.page.setContent(batchSkeleton(session), { waitUntil: 'load' }));
+      tab.shared = { session, subsets: new Set() };
+    }
+    const { session, subsets: loaded } = tab.shared;
+    const missing = [...subsets].filter((subset) => !loaded.has(subset));
+    const args = {
+      documents: batch.map((record) => record.html),
+      prefix,
+      fontFaces: fontCss(missing),
+      session,
+    };
+    const layout = await this.step(
+      tab,
+      tab.page.evaluate<BatchLayout>(
+        `(${buildBatchInPage})(${JSON.stringify(args)}, (root) => (${useBundledFontsInPage})(root, ${JSON.stringify(fontStacks)}))`,
+      ),
+    );
+    if (layout.stale) tab.shared = undefined;
+    else for (const subset of missing) loaded.add(subset);
+    return layout;
+  }
+
+  /** The page printed to PDF (printParams). */
+  private async print(tab: Tab): Promise<Buffer> {
+    const { data } = await this.step(tab, tab.cdp.send('Page.printToPDF', printParams));
+    return Buffer.from(data, 'base64');
   }
 
   /** A browser call, abandoned when the browser dies or the call passes the print deadline. */
@@ -251,7 +340,8 @@ export class PdfRenderer {
     try {
       for (let tab = this.idle.pop(); tab; tab = this.idle.pop()) if (usable(tab.page)) return tab;
       const running = await this.start();
-      return { ...running, page: await whileAlive(running.context.newPage(), running.gone) };
+      const page = await whileAlive(running.context.newPage(), running.gone);
+      return { ...running, page, cdp: await whileAlive(running.context.newCDPSession(page), running.gone) };
     } catch (err) {
       this.release();
       throw err;

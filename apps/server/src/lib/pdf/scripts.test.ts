@@ -247,6 +247,11 @@ describe.skipIf(process.env.DATABASE_URL)('every script of India prints with the
       again.render(notice(sentences[0]!)),
     ]);
     batched.forEach((pdf, i) => expect(pdf.equals(printed[i]!), sentences[i]!.script).toBe(true));
+    // Again in the first launch, in the tab that printed them: its shared document has every font loaded.
+    const reprinted = await renderers[0]!.renderMany(sentences.map(notice));
+    reprinted.forEach((pdf, i) =>
+      expect(pdf.equals(printed[i]!), `${sentences[i]!.script} again`).toBe(true),
+    );
     const aloneFirst = await renderers[0]!.render(notice(sentences[0]!));
     expect(alone.equals(aloneFirst)).toBe(true);
     const text = alone.toString('latin1');
