@@ -193,7 +193,7 @@ export class PdfRenderer {
    * reproducible) is the Node process's work, and the next batch is built in the tab meanwhile.
    */
   private async renderBatch(batch: Printable[]): Promise<PrintOutcome[]> {
-    if (batch.length > 1) {
+    if (batch.length > 0) {
       const prefix = markerPrefix(randomBytes(12).toString('hex'));
       const pdf = await this.withTab((tab) => this.printShared(tab, batch, prefix));
       if (pdf) {
