@@ -330,7 +330,7 @@ function simpleGlyph(
 }
 
 /** The components a composite glyph draws. */
-function componentsOf(glyph: Buffer): number[] {
+export function componentsOf(glyph: Buffer): number[] {
   if (glyph.length < 10 || glyph.readInt16BE(0) >= 0) return [];
   const found: number[] = [];
   let pos = 10;

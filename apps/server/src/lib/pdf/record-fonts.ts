@@ -21,7 +21,14 @@ import {
   type ContentVisitor,
   type GlyphBits,
 } from './content-stream.ts';
-import { facesNamed, sourceFont, subsetFont, subsetTag, type SourceFont } from './font-subset.ts';
+import {
+  componentsOf,
+  facesNamed,
+  sourceFont,
+  subsetFont,
+  subsetTag,
+  type SourceFont,
+} from './font-subset.ts';
 import type { BundledFace } from './fonts.ts';
 
 type PdfLib = typeof PdfLibModule;
@@ -637,20 +644,7 @@ function outline(glyph: Buffer): string {
   if (glyph.length < 10) return '';
   const contours = glyph.readInt16BE(0);
   const box = [2, 4, 6, 8].map((at) => glyph.readInt16BE(at)).join(' ');
-  if (contours < 0) {
-    const components: number[] = [];
-    let pos = 10;
-    let flags: number;
-    do {
-      flags = glyph.readUInt16BE(pos);
-      components.push(glyph.readUInt16BE(pos + 2));
-      pos += 4 + (flags & 0x0001 ? 4 : 2);
-      if (flags & 0x0008) pos += 2;
-      else if (flags & 0x0040) pos += 4;
-      else if (flags & 0x0080) pos += 8;
-    } while (flags & 0x0020);
-    return `${box} composite ${components.join(',')}`;
-  }
+  if (contours < 0) return `${box} composite ${componentsOf(glyph).join(',')}`;
   let pos = 10;
   const ends: number[] = [];
   for (let c = 0; c < contours; c++, pos += 2) ends.push(glyph.readUInt16BE(pos));
