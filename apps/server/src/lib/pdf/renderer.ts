@@ -185,25 +185,23 @@ export class PdfRenderer {
   }
 
   /**
-   * One PDF per record. Several records share one document, each isolated (record-isolation.ts), then
-   * the PDF is split at their markers; a batch whose template needs a document of its own, or whose
+   * One PDF per record. The batch's records (one alone too, so its bytes are those it has in any batch)
+   * share one document, each isolated (record-isolation.ts), then the PDF is split at their markers; a batch whose template needs a document of its own, or whose
    * markers do not add up, prints one document per record.
    *
    * A tab goes back as soon as Chromium has printed: the split (or making a lone record's PDF
    * reproducible) is the Node process's work, and the next batch is built in the tab meanwhile.
    */
   private async renderBatch(batch: Printable[]): Promise<PrintOutcome[]> {
-    if (batch.length > 0) {
-      const prefix = markerPrefix(randomBytes(12).toString('hex'));
-      const pdf = await this.withTab((tab) => this.printShared(tab, batch, prefix));
-      if (pdf) {
-        const split = foreignFonts(pdf).length === 0 ? await splitAtMarkers(pdf, batch.length, prefix) : null;
-        if (split) return split;
-        this.options.log.warn(
-          { records: batch.length },
-          'record markers did not add up, or a font not bundled was used; printing records one by one',
-        );
-      }
+    const prefix = markerPrefix(randomBytes(12).toString('hex'));
+    const pdf = await this.withTab((tab) => this.printShared(tab, batch, prefix));
+    if (pdf) {
+      const split = foreignFonts(pdf).length === 0 ? await splitAtMarkers(pdf, batch.length, prefix) : null;
+      if (split) return split;
+      this.options.log.warn(
+        { records: batch.length },
+        'record markers did not add up, or a font not bundled was used; printing records one by one',
+      );
     }
     const pdfs = await this.withTab((tab) => this.printAlone(tab, batch));
     const { PDFDocument } = await pdfLib();
