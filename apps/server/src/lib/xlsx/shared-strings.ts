@@ -114,7 +114,7 @@ export async function readSharedStrings(
         run.add(data);
       },
     },
-    { badReferences: 'report' },
+    { badReferences: 'report', position: false },
   );
   let inflated = 0;
   let decoder: ReturnType<typeof xmlDecoder> | undefined;

@@ -1,4 +1,5 @@
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { PlainMarkupReader } from './plain-markup.ts';
 import { XlsxError } from './xlsx-error.ts';
 
 /** What a part's reader does with its markup; names are local (`x:c` is `c`). */
@@ -20,7 +21,11 @@ export interface XmlOptions {
    * cell is reported in the row report instead of refusing the whole file.
    */
   badReferences?: 'refuse' | 'report';
-  /** Line and column in messages: off for the sheet, where it costs time on every character. */
+  /**
+   * Line and column in messages. Off for the big parts (the sheet, the shared strings), which are then
+   * read by PlainMarkupReader as far as it can and by saxes from there: positions would cost time on
+   * every character, and after a hand-over they would count from it.
+   */
   position?: boolean;
 }
 
@@ -37,6 +42,10 @@ const MALFORMED_REFERENCE = 'malformed character entity.';
 export class XmlTokenizer {
   private readonly parser: SaxesParser<{ xmlns: false; position: boolean }>;
   private badReference = false;
+  /** Reads first, where `position` is off; until it meets something that is saxes's to read. */
+  private plain: PlainMarkupReader | undefined;
+  /** While saxes is brought to where the plain reader stopped: its events are not the part's. */
+  private muted = false;
 
   constructor(
     readonly part: string,
@@ -44,7 +53,8 @@ export class XmlTokenizer {
     options: XmlOptions = {},
   ) {
     const report = options.badReferences === 'report';
-    this.parser = new SaxesParser({ xmlns: false, position: options.position ?? true });
+    const position = options.position ?? true;
+    this.parser = new SaxesParser({ xmlns: false, position });
     this.parser.on('error', (err) => {
       if (report && err.message.endsWith(MALFORMED_REFERENCE)) this.badReference = true;
       else throw this.notWellFormed(err.message);
@@ -56,11 +66,16 @@ export class XmlTokenizer {
     });
     const { open, close, text } = handlers;
     this.parser.on('opentag', (tag: SaxesTagPlain) => {
+      if (this.muted) return;
       // A bad reference in an attribute value: no cell holds it, so it is the part's problem.
       if (this.badReference) throw this.notWellFormed(MALFORMED_REFERENCE);
       open?.(localName(tag.name), tag.attributes as Record<string, string>);
     });
-    if (close) this.parser.on('closetag', (tag: SaxesTagPlain) => close(localName(tag.name)));
+    if (close) {
+      this.parser.on('closetag', (tag: SaxesTagPlain) => {
+        if (!this.muted) close(localName(tag.name));
+      });
+    }
     if (text) {
       this.parser.on('text', (data) => {
         if (this.badReference) {
@@ -72,15 +87,42 @@ export class XmlTokenizer {
       });
       this.parser.on('cdata', (data) => text(data));
     }
+    if (!position) {
+      this.plain = new PlainMarkupReader({
+        open: (name, attributes) => open?.(localName(name), attributes),
+        close: (name) => close?.(localName(name)),
+        text: (data) => text?.(data),
+      });
+    }
   }
 
   write(text: string): void {
-    this.parser.write(text);
+    if (!this.plain) {
+      this.parser.write(text);
+      return;
+    }
+    const rest = this.plain.write(text);
+    if (rest !== undefined) this.handOver(rest);
   }
 
   /** The end of the part: anything left open makes it not well-formed. */
   end(): void {
+    if (this.plain) {
+      const rest = this.plain.end();
+      if (rest === undefined) return;
+      this.handOver(rest);
+    }
     this.parser.close();
+  }
+
+  /** Saxes reads on from where the plain reader stopped: brought there first, with its events muted. */
+  private handOver(rest: string): void {
+    const plain = this.plain!;
+    this.plain = undefined;
+    this.muted = true;
+    this.parser.write(plain.takeOver());
+    this.muted = false;
+    this.parser.write(rest);
   }
 
   private notWellFormed(detail: string): XlsxError {
