@@ -216,7 +216,7 @@ export class PlainMarkupReader {
     const decoded = text.replace(REFERENCE, (_, named: string, decimal: string, hex: string) => {
       if (named) return PREDEFINED[named]!;
       const code = decimal ? Number(decimal) : parseInt(hex, 16);
-      if (!isCharCode(code)) unknown = true;
+      if (!isXmlChar(code)) unknown = true;
       return unknown ? '' : String.fromCodePoint(code);
     });
     // A reference that is no character, or an '&' that starts none: saxes says which.
@@ -226,7 +226,8 @@ export class PlainMarkupReader {
   }
 }
 
-function isCharCode(code: number): boolean {
+/** XML 1.0's Char production. */
+export function isXmlChar(code: number): boolean {
   return (
     code === 0x9 ||
     code === 0xa ||

@@ -1,5 +1,5 @@
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
-import { PlainMarkupReader } from './plain-markup.ts';
+import { isXmlChar, PlainMarkupReader } from './plain-markup.ts';
 import { XlsxError } from './xlsx-error.ts';
 
 /** What a part's reader does with its markup; names are local (`x:c` is `c`). */
@@ -169,18 +169,6 @@ export function attributeByLocalName(attributes: Record<string, string>, name: s
 /** Text from the file shown in a message: hostile files have megabyte-long attributes. */
 export function shorten(text: string, length = 24): string {
   return text.length > length ? `${text.slice(0, length)}…` : text;
-}
-
-/** XML 1.0's Char production. */
-export function isXmlChar(code: number): boolean {
-  return (
-    code === 0x9 ||
-    code === 0xa ||
-    code === 0xd ||
-    (code >= 0x20 && code <= 0xd7ff) ||
-    (code >= 0xe000 && code <= 0xfffd) ||
-    (code >= 0x10000 && code <= 0x10ffff)
-  );
 }
 
 /** The first character reference in text that saxes left as written because it names no allowed character. */
