@@ -19,4 +19,27 @@ describe.skipIf(!databaseUrl)('PostgreSQL connections (PostgreSQL pass)', () => 
       await db.destroy();
     }
   });
+
+  it('keeps repeated statements prepared, and a column added meanwhile (another process migrating) breaks none', async () => {
+    const schema = `prepared_${process.pid}`;
+    const config = loadConfig({ DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, DATABASE_POOL_MAX: '1' });
+    const { db } = await openDatabase(config);
+    try {
+      await sql`create table t (id text primary key, a text not null)`.execute(db);
+      await sql`insert into t (id, a) values (${'1'}, ${'x'})`.execute(db);
+      const named = () => sql<{ id: string; a: string }>`select id, a from t where id = ${'1'}`.execute(db);
+      const every = () => sql`select * from t where id = ${'1'}`.execute(db);
+      for (let i = 0; i < 7; i++) await Promise.all([named(), every()]); // past PostgreSQL's five custom plans
+      const prepared = await sql<{
+        n: number;
+      }>`select count(*)::int as n from pg_prepared_statements`.execute(db);
+      expect(prepared.rows[0]!.n).toBeGreaterThan(0);
+      await sql`alter table t add column b text not null default 'y'`.execute(db);
+      expect((await named()).rows).toEqual([{ id: '1', a: 'x' }]);
+      expect((await every()).rows).toEqual([{ id: '1', a: 'x', b: 'y' }]);
+    } finally {
+      await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db);
+      await db.destroy();
+    }
+  });
 });
