@@ -35,7 +35,20 @@ export function prepareHandOver(db: Database): PreparedHandOver {
   // together put a 100,000-row import's peak about 120 MB higher for the whole import. Not after the
   // last row either: loading its TypeScript took 0.9-1.6 s (load 4), with nothing else left to do.
   let worker: Worker | undefined;
-  const start = () => (worker ??= startTsWorker(workerModule, {}));
+  // Whatever ends a warmed thread before run() listens (a failed load, a crash) is kept for run() to
+  // answer with; unheard, a worker's 'error' would end the server process.
+  let ended: Error | undefined;
+  const start = () => {
+    if (!worker) {
+      worker = startTsWorker(workerModule, {});
+      worker.once('error', (err) => (ended ??= err));
+      worker.once(
+        'exit',
+        (code) => (ended ??= new Error(`The import's last step stopped (exit code ${code}).`)),
+      );
+    }
+    return worker;
+  };
   const dispose = () => {
     void worker?.terminate();
     worker = undefined;
@@ -53,6 +66,7 @@ export function prepareHandOver(db: Database): PreparedHandOver {
       const thread = start();
       try {
         const result = await new Promise<HandOverAnswer>((resolve, reject) => {
+          if (ended) return reject(ended);
           thread.once('message', resolve);
           thread.once('error', reject);
           thread.once('exit', (code) =>
