@@ -119,7 +119,8 @@ const NAMED_MAX_LENGTH = 4096;
  * hash, so one text is one name. DDL and statements that read every column stay unnamed.
  */
 class NamingClient extends pg.Client {
-  private readonly named = new Set<string>();
+  /** Statement text to its name, for those sent named on this connection. */
+  private readonly named = new Map<string, string>();
 
   override query(...args: unknown[]): never {
     const [text, values] = args;
@@ -131,11 +132,12 @@ class NamingClient extends pg.Client {
   }
 
   private nameFor(text: string): string | undefined {
+    const known = this.named.get(text);
+    if (known) return known;
+    if (this.named.size >= NAMED_PER_CONNECTION) return undefined;
     if (text.length > NAMED_MAX_LENGTH || !DML.test(text) || ALL_COLUMNS.test(text)) return undefined;
     const name = `nd_${createHash('sha1').update(text).digest('base64url')}`;
-    if (this.named.has(name)) return name;
-    if (this.named.size >= NAMED_PER_CONNECTION) return undefined;
-    this.named.add(name);
+    this.named.set(text, name);
     return name;
   }
 }
