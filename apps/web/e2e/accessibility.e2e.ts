@@ -473,6 +473,9 @@ const screens: Screen[] = [
       );
       await page.goto('/');
       await heading(page, 'Dashboard');
+      // The dashboard's own requests first: one answered 401 would end the session on this page, and
+      // the reload below would then find no session, and no reason to give.
+      await page.waitForLoadState('networkidle');
       await api(`/api/users/${plain.user._id}`, {
         method: 'PATCH',
         body: JSON.stringify({ disabled: true }),

@@ -3,7 +3,10 @@ import path from 'node:path';
 import { SignJWT } from 'jose';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../db/database.ts';
+import { SessionTokens } from '../../lib/tokens.ts';
 import { createTestApp, signUp, type TestApp } from '../../test/app.ts';
+import { deleteSessions } from './auth.repository.ts';
+import { AuthService } from './auth.service.ts';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -274,6 +277,31 @@ describe('tokens', () => {
       expect(res.json().code).toBe('UNAUTHORIZED');
     }
     expect((await callWith(asha.token)).statusCode).toBe(200);
+  });
+
+  it('does not keep a check that read the session before a forget and finished after it', async () => {
+    const asha = await signUp(t.app, 'asha');
+    const { db } = await openDatabase(t.config);
+    try {
+      const tokens = new SessionTokens('test-secret-test-secret-test-secret-0123');
+      let release = (): void => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const auth = new AuthService({
+        db,
+        tokens: { verify: async (token: string) => (await held, tokens.verify(token)) } as never,
+      } as never);
+      // A request checks the token while an ADMIN disables the account: the check's read may land
+      // before the change and its answer after the forget that follows it.
+      const checking = auth.authenticate(asha.token);
+      auth.forgetCheckedSessions();
+      release();
+      expect(await checking).not.toBeNull();
+      await deleteSessions(db, asha.userId);
+      // The next request asks the database again, and the session is gone.
+      expect(await auth.authenticate(asha.token)).toBeNull();
+    } finally {
+      await db.destroy();
+    }
   });
 });
 

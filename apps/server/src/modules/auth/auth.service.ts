@@ -130,6 +130,11 @@ export const SESSION_CACHE_MS = 5000;
 export class AuthService {
   /** Recently checked tokens: every list page would otherwise verify a signature and read the session. */
   private readonly sessions = new Map<string, { session: Session; until: number }>();
+  /**
+   * Counts forgets: a check that read the database before one, and finished after it, must not put back
+   * what was just forgotten (a user disabled while their dashboard's requests were in flight).
+   */
+  private forgets = 0;
   /** Reset mails being sent after their request was answered. */
   private readonly mailing = new Set<Promise<void>>();
 
@@ -195,11 +200,13 @@ export class AuthService {
     const now = Date.now();
     const cached = this.sessions.get(token);
     if (cached && cached.until > now) return cached.session;
+    const forgets = this.forgets;
     const claims = await this.deps.tokens.verify(token);
     if (!claims) return null;
     const row = await users.findSessionUser(this.deps.db, claims.sessionId, claims.userId, nowIso());
     if (!row || claims.issuedAt < row.tokens_valid_after) return null;
     const session = { user: toUser(row), sessionId: claims.sessionId };
+    if (forgets !== this.forgets) return session;
     if (this.sessions.size >= 10_000) this.sessions.clear();
     this.sessions.set(token, { session, until: Math.min(now + SESSION_CACHE_MS, claims.expiresAt * 1000) });
     return session;
@@ -227,7 +234,7 @@ export class AuthService {
         if (isUniqueViolation(err)) throw conflict(USERNAME_TAKEN, { username: USERNAME_TAKEN });
         throw err;
       }
-      this.sessions.clear();
+      this.forgetCheckedSessions();
     }
     const row = await users.findUserById(db, userId);
     if (!row) throw unauthorized();
@@ -257,6 +264,7 @@ export class AuthService {
    * token they checked for up to SESSION_CACHE_MS more (README, 'Users').
    */
   forgetCheckedSessions(): void {
+    this.forgets += 1;
     this.sessions.clear();
   }
 
@@ -312,7 +320,7 @@ export class AuthService {
         summary: 'Password reset with an e-mailed link',
       });
     });
-    this.sessions.clear();
+    this.forgetCheckedSessions();
   }
 
   /** update-password: a new password, given the current one. */
@@ -359,7 +367,7 @@ export class AuthService {
         summary: 'Password changed; every other session ended',
       });
     });
-    this.sessions.clear();
+    this.forgetCheckedSessions();
   }
 }
 
