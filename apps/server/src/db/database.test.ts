@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/env.ts';
 import { openDatabase } from './database.ts';
+import { migrateToLatest } from './migrate.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
 
@@ -38,6 +40,45 @@ describe.skipIf(!databaseUrl)('PostgreSQL connections (PostgreSQL pass)', () => 
       expect((await named()).rows).toEqual([{ id: '1', a: 'x' }]);
       expect((await every()).rows).toEqual([{ id: '1', a: 'x', b: 'y' }]);
     } finally {
+      await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db);
+      await db.destroy();
+    }
+  });
+
+  it('migrates while other schemas of the same database are created and dropped, and reads only its own tables', async () => {
+    const schema = `own_${process.pid}`;
+    const config = loadConfig({ DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema });
+    const { db } = await openDatabase(config);
+    const churn = new pg.Client({ connectionString: databaseUrl });
+    await churn.connect();
+    let churning = true;
+    let cycles = 0;
+    // Another process's schemas coming and going, each with a table (Kysely's own introspector failed on
+    // one dropped while it read, with 'schema "…" does not exist', within a few reads).
+    const churned = (async () => {
+      while (churning) {
+        const other = `churn_${process.pid}_${cycles++}`;
+        await churn.query(`create schema ${other}; create table ${other}.t (id serial, a text)`);
+        await churn.query(`drop schema ${other} cascade`);
+      }
+    })();
+    try {
+      await migrateToLatest(db, schema);
+      const started = performance.now();
+      let reads = 0;
+      while (performance.now() - started < 2000 || reads < 50) {
+        const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+        expect(new Set(tables.map((table) => table.schema))).toEqual(new Set([schema]));
+        reads += 1;
+      }
+      expect(cycles).toBeGreaterThan(10);
+      const tables = await db.introspection.getTables();
+      expect(tables.map((table) => table.name)).toContain('users');
+      expect(tables.map((table) => table.name)).not.toContain('kysely_migration');
+    } finally {
+      churning = false;
+      await churned;
+      await churn.end();
       await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db);
       await db.destroy();
     }

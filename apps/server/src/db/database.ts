@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresAdapter, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config/env.ts';
 import type { DB } from './schema.ts';
+import { OwnSchemaPostgresDialect } from './own-schema-introspector.ts';
 
 export type Database = Kysely<DB>;
 export type DatabaseKind = 'sqlite' | 'postgres';
@@ -97,7 +98,7 @@ async function openPostgres({
   // ("not queryable", answered 503) and the pool drops it when it is released.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<DB>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
 }
 
 /** Statements a connection keeps prepared at most; past it, statements go unnamed as before. */
