@@ -1,10 +1,9 @@
 import { fork } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { SheetFormat } from '../sheet-source.ts';
+import { startTsWorker, workerScript } from '../ts-worker.ts';
 import type { ReadOptions, SheetReader, SheetRow } from './read-sheet.ts';
 import type { SheetWorkerData, SheetWorkerMessage } from './sheet-worker.ts';
+import { unpackRows } from './packed-rows.ts';
 import { XlsxError } from './xlsx-error.ts';
 
 const BATCH = 500;
@@ -23,13 +22,7 @@ export interface IsolationOptions {
   maxHeapMb?: number;
 }
 
-const require = createRequire(import.meta.url);
-// The reader runs TypeScript source like the rest of the server: it registers tsx's loader first,
-// whichever way the parent process was started (node --import tsx, or the test runner).
-const tsxApi = pathToFileURL(require.resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-const tsxLoader = pathToFileURL(require.resolve('tsx')).href;
 const workerModule = new URL('./sheet-worker.ts', import.meta.url);
-const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => tsx.tsImport(${JSON.stringify(workerModule.href)}, ${JSON.stringify(workerModule.href)}))`;
 
 /** The reader on the other side, thread or process, behind one shape. */
 interface ReaderChannel {
@@ -101,7 +94,7 @@ export async function openFirstSheetInWorker(
       if (message.type !== 'rows') return;
       progress = message.progress;
       channel.post('more');
-      yield* message.rows;
+      yield* unpackRows(message.rows);
     }
   }
   const sheet = first.type === 'ready' ? { sheetName: first.sheetName, sheetCount: first.sheetCount } : {};
@@ -115,8 +108,7 @@ function inThread(
   outOfMemory: () => SheetWorkerMessage,
   stopped: () => boolean,
 ): ReaderChannel {
-  const worker = new Worker(bootstrap, {
-    eval: true,
+  const worker = startTsWorker(workerModule, {
     workerData: data,
     resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
   });
@@ -142,8 +134,8 @@ function inProcess(
   outOfMemory: () => SheetWorkerMessage,
   stopped: () => boolean,
 ): ReaderChannel {
-  const child = fork(fileURLToPath(workerModule), [JSON.stringify(data)], {
-    execArgv: ['--import', tsxLoader, `--max-old-space-size=${heapMb}`, '--max-semi-space-size=8'],
+  const child = fork(workerScript(workerModule), [JSON.stringify(data)], {
+    execArgv: [`--max-old-space-size=${heapMb}`, '--max-semi-space-size=8'],
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });

@@ -1,13 +1,14 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openCsv } from '../csv/read-csv.ts';
 import type { SheetFormat, SheetOptions } from '../sheet-source.ts';
+import { packRows, type PackedRows } from './packed-rows.ts';
 import { openFirstSheet, type ReadOptions, type SheetRow } from './read-sheet.ts';
 import { XlsxError } from './xlsx-error.ts';
 
 /** Messages from the thread or process that reads a sheet (read-sheet-in-worker.ts is the other side). */
 export type SheetWorkerMessage =
   | { type: 'ready'; sheetName?: string; sheetCount?: number }
-  | { type: 'rows'; rows: SheetRow[]; progress: number }
+  | { type: 'rows'; rows: PackedRows; progress: number }
   | { type: 'end' }
   | { type: 'error'; message: string; xlsx: boolean };
 
@@ -51,7 +52,7 @@ async function run(): Promise<void> {
     // Stay at most `window` batches ahead of the importer, so memory stays bounded.
     while (credit <= 0) await new Promise<void>((r) => (resume = r));
     credit -= 1;
-    post({ type: 'rows', rows: batch, progress: reader.progress() });
+    post({ type: 'rows', rows: packRows(batch), progress: reader.progress() });
     batch = [];
     cells = 0;
   };

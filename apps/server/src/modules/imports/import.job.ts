@@ -13,7 +13,7 @@ import * as campaigns from '../campaigns/campaigns.repository.ts';
 import { recordKinds, type RecordKindInfo } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
 import { indexRecords } from '../search/search-index.ts';
-import { prepareHandOver, type PreparedHandOver } from './hand-over-in-worker.ts';
+import { runHandOver } from './hand-over-in-worker.ts';
 import type { ColumnMap } from './header-mapping.ts';
 import {
   columnMapFor,
@@ -68,8 +68,6 @@ export interface ImportLimits {
  * is synchronous), so every request that comes in meanwhile waits for it: half as many rows halve that wait.
  */
 const BATCH = { postgres: 500, sqlite: 250 };
-/** How much of the sheet is read when the last step is made ready (hand-over-in-worker.ts). */
-const WARM_HAND_OVER_AT = 0.9;
 
 /**
  * Imports one uploaded sheet. Rows are written as they are read, hidden (no owner) under a campaign
@@ -110,11 +108,10 @@ export function importJob(db: Database, store: FileStore, limits: ImportLimits) 
       throw asJobError(err);
     }
     const campaignId = newId();
-    const handOver = prepareHandOver(db);
     try {
-      const result = await readIntoCampaign(db, context, info, reader, payload, campaignId, limits, handOver);
+      const result = await readIntoCampaign(db, context, info, reader, payload, campaignId, limits);
       reader.close(); // every row is in: its thread's memory goes before the hand-over's comes
-      await handOver.run(context, {
+      await runHandOver(db, context, {
         kind: info.kind,
         campaignId,
         ownerId: job.owner_id,
@@ -128,7 +125,6 @@ export function importJob(db: Database, store: FileStore, limits: ImportLimits) 
       throw asJobError(err, reader);
     } finally {
       reader.close();
-      handOver.dispose();
     }
   };
 }
@@ -150,7 +146,6 @@ async function readIntoCampaign(
   payload: ImportPayload,
   campaignId: string,
   limits: ImportLimits,
-  handOver: PreparedHandOver,
 ): Promise<ImportResult> {
   const { job } = context;
   const rows = reader.rows;
@@ -201,7 +196,6 @@ async function readIntoCampaign(
     if (!postgres) await writing;
     const read = reader.progress();
     await context.progress(read * 95);
-    if (read >= WARM_HAND_OVER_AT) handOver.warm();
     // Let the requests that arrived meanwhile in. Without this the import never gives the event loop
     // back while the reader keeps rows queued (every await above settles without waiting for I/O on
     // SQLite, whose driver is synchronous), and the API stalled for the whole import.
