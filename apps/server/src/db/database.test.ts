@@ -24,7 +24,11 @@ describe.skipIf(!databaseUrl)('PostgreSQL connections (PostgreSQL pass)', () => 
 
   it('keeps repeated statements prepared, and a column added meanwhile (another process migrating) breaks none', async () => {
     const schema = `prepared_${process.pid}`;
-    const config = loadConfig({ DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, DATABASE_POOL_MAX: '1' });
+    // One connection, so the statements prepared are on the one that reads pg_prepared_statements.
+    const config = {
+      ...loadConfig({ DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema }),
+      databasePoolMax: 1,
+    };
     const { db } = await openDatabase(config);
     try {
       await sql`create table t (id text primary key, a text not null)`.execute(db);

@@ -24,29 +24,40 @@ export function importResult(h: HandOver): ImportResult {
 }
 
 /**
- * The one transaction that ends an import: its rows appear in their owner's lists, the campaign is
- * ready, the counts move, the job is done (`complete`, which throws when another worker took the job
- * over, rolling all of it back) and the audit log says so.
+ * The one transaction that ends an import on SQLite: its rows appear in their owner's lists, then
+ * finishImport. (On PostgreSQL the whole import is one transaction, and its rows are written live.)
  */
 export async function handOver(
   db: Database,
   h: HandOver,
   complete: (trx: Database) => Promise<void>,
 ): Promise<void> {
-  const info = recordKinds[h.kind];
-  const result = importResult(h);
   await db.transaction().execute(async (trx) => {
-    await records.revealCampaignRecords(trx, info, h.campaignId, h.ownerId);
-    await campaigns.markCampaignReady(trx, h.campaignId, result);
-    await records.adjustRecordCount(trx, h.ownerId, info.kind, h.imported);
-    await complete(trx);
-    await appendAudit(trx, {
-      actorId: h.ownerId,
-      action: 'campaign.import',
-      subjectType: 'campaign',
-      subjectId: h.campaignId,
-      summary: `${h.campaignName}: ${h.imported} ${info.label.toLowerCase()} record(s) imported, ${h.skipped} skipped`,
-      after: { file: h.campaignName, kind: info.kind, imported: h.imported, skipped: h.skipped },
-    });
+    await records.revealCampaignRecords(trx, recordKinds[h.kind], h.campaignId, h.ownerId);
+    await finishImport(trx, h, complete);
+  });
+}
+
+/**
+ * The end of an import, in the transaction that makes its rows visible: the campaign is ready, the
+ * counts move, the job is done (`complete`, which throws when another worker took the job over, rolling
+ * all of it back) and the audit log says so.
+ */
+export async function finishImport(
+  trx: Database,
+  h: HandOver,
+  complete: (trx: Database) => Promise<void>,
+): Promise<void> {
+  const info = recordKinds[h.kind];
+  await campaigns.markCampaignReady(trx, h.campaignId, importResult(h));
+  await records.adjustRecordCount(trx, h.ownerId, info.kind, h.imported);
+  await complete(trx);
+  await appendAudit(trx, {
+    actorId: h.ownerId,
+    action: 'campaign.import',
+    subjectType: 'campaign',
+    subjectId: h.campaignId,
+    summary: `${h.campaignName}: ${h.imported} ${info.label.toLowerCase()} record(s) imported, ${h.skipped} skipped`,
+    after: { file: h.campaignName, kind: info.kind, imported: h.imported, skipped: h.skipped },
   });
 }

@@ -25,10 +25,10 @@ describe('an import survives its process being killed', () => {
   it.each([
     ['as soon as it is queued', 0],
     ['once its first rows are written', 1],
-    ['past half of its rows', ROWS / 2],
+    ['past half of its rows', 50],
   ])(
     'killed %s: after restart, exactly one whole campaign',
-    async (_, killAtRows) => {
+    async (_, killAtPercent) => {
       const dataDir = fs.mkdtempSync(path.join(dir, 'data-'));
       const env: Record<string, string> = {
         DATA_DIR: dataDir,
@@ -44,18 +44,27 @@ describe('an import survives its process being killed', () => {
       let server = await startServerProcess(env);
       const user = await signUpOver(server.baseUrl, 'asha');
       await startNoticeImportOver(server.baseUrl, user.headers, sheet);
-      if (killAtRows > 0) {
-        // Watch the rows the import writes (hidden, importing) and kill at the chosen point.
+      if (killAtPercent > 0) {
+        // Watch the import and kill at the chosen point: on SQLite by the hidden rows it has written; on
+        // PostgreSQL, where the import is one transaction whose rows no other connection sees before
+        // the commit, by its progress (the share of the sheet read, a little ahead of the rows).
         const watch = await openDatabase(loadConfig(env));
-        for (let i = 0; i < 1000; i++) {
+        const reached = async () => {
+          if (env.DATABASE_URL) {
+            const job = await watch.db
+              .selectFrom('jobs')
+              .select((eb) => eb.fn.max('progress').as('progress'))
+              .executeTakeFirstOrThrow();
+            return Number(job.progress ?? 0) >= killAtPercent;
+          }
           const hidden = await watch.db
             .selectFrom('notices')
             .select((eb) => eb.fn.countAll<number>().as('n'))
             .where('record_state', '=', 'importing')
             .executeTakeFirstOrThrow();
-          if (Number(hidden.n) >= killAtRows) break;
-          await new Promise((r) => setTimeout(r, 5));
-        }
+          return Number(hidden.n) >= (ROWS * killAtPercent) / 100;
+        };
+        for (let i = 0; i < 2000 && !(await reached()); i++) await new Promise((r) => setTimeout(r, 5));
         await watch.db.destroy();
       }
       server.child.kill('SIGKILL');
@@ -76,7 +85,7 @@ describe('an import survives its process being killed', () => {
 
       server = await startServerProcess(env);
       // The job was taken over from a dead process: its file is now read in a child process of its own.
-      const readers = killAtRows > 0 ? watchSheetReaders(server.child.pid!) : undefined;
+      const readers = killAtPercent > 0 ? watchSheetReaders(server.child.pid!) : undefined;
       try {
         let progress: { status?: string; imported?: number } = {};
         for (let i = 0; i < 300 && progress.status !== 'done'; i++) {
@@ -203,7 +212,7 @@ describe('a file that takes the server down cannot do it again', () => {
 
   it('an import whose server process died twice is not started a third time: it fails, naming the file', async () => {
     const env = envFor(fs.mkdtempSync(path.join(dir, 'data-')));
-    /** Kills the server once it runs the import: it has claimed the job (after `takeovers` takeovers) and written a row. */
+    /** Kills the server once it runs the import: it has claimed the job (after `takeovers` takeovers). */
     const killWhileImporting = async (
       server: Awaited<ReturnType<typeof startServerProcess>>,
       takeovers: number,
@@ -215,16 +224,11 @@ describe('a file that takes the server down cannot do it again', () => {
         if (job?.status === 'running' && job.lost_leases >= takeovers) break;
         await new Promise((r) => setTimeout(r, 50));
       }
-      for (let i = 0; i < 2000; i++) {
-        const hidden = await watch.db
-          .selectFrom('notices')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('record_state', '=', 'importing')
-          .executeTakeFirstOrThrow();
-        if (Number(hidden.n) >= 1) break;
-        await new Promise((r) => setTimeout(r, 5));
-      }
       await watch.db.destroy();
+      // Into its rows (20,000 take seconds). Its rows are no sign on PostgreSQL, where the import is one
+      // transaction, nor is its progress after a takeover (the dead attempt's); either way the process
+      // dies holding the job, which is what counts.
+      await new Promise((r) => setTimeout(r, 500));
       server.child.kill('SIGKILL');
       await new Promise((r) => server.child.once('exit', r));
     };

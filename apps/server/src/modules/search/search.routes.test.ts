@@ -385,12 +385,24 @@ describe('an import killed mid-way', () => {
         ).n,
       );
     try {
-      for (let i = 0; i < 2000 && (await count('record_search')) === 0; i++)
+      // Killed once its first rows and terms are written (its progress moved). On SQLite they stay behind
+      // for the retry to remove; on PostgreSQL the import is one transaction, which the kill rolls back.
+      const jobProgress = async () =>
+        Number(
+          (
+            await watch.db
+              .selectFrom('jobs')
+              .select((eb) => eb.fn.max('progress').as('progress'))
+              .executeTakeFirstOrThrow()
+          ).progress ?? 0,
+        );
+      for (let i = 0; i < 2000 && (await jobProgress()) === 0; i++)
         await new Promise((r) => setTimeout(r, 5));
       server.child.kill('SIGKILL');
       await new Promise((r) => server.child.once('exit', r));
       const leftOver = await count('record_search');
-      expect(leftOver).toBeGreaterThan(0);
+      if (env.DATABASE_URL) expect(leftOver).toBe(0);
+      else expect(leftOver).toBeGreaterThan(0);
       expect(await count('notices')).toBeLessThan(ROWS); // killed before the end
 
       server = await startServerProcess(env);
