@@ -1,5 +1,8 @@
 import { sql } from 'kysely';
 import pg from 'pg';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/env.ts';
 import { openDatabase } from './database.ts';
@@ -85,6 +88,31 @@ describe.skipIf(!databaseUrl)('PostgreSQL connections (PostgreSQL pass)', () => 
       await churn.end();
       await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db);
       await db.destroy();
+    }
+  });
+});
+
+describe.skipIf(databaseUrl)('SQLite checkpoints (SQLite pass)', () => {
+  it('copies the write-ahead log into the database file on a thread of its own, long before the main connection would', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'checkpoint-'));
+    const { db } = await openDatabase(loadConfig({ DATA_DIR: dataDir }));
+    const main = path.join(dataDir, 'notice-desk.sqlite');
+    try {
+      await sql`create table t (id integer primary key, a text not null)`.execute(db);
+      const before = fs.statSync(main).size;
+      // About 2 MB of log: SQLite's own checkpoint would wait for 4 MB, the main connection's for 64 MB.
+      for (let i = 0; i < 20; i++) {
+        await sql`insert into t (a) select ${'x'.repeat(1000)} from (with recursive n(k) as (select 1 union all select k + 1 from n where k < 100) select k from n)`.execute(
+          db,
+        );
+      }
+      const end = Date.now() + 5000;
+      while (fs.statSync(main).size < before + 1_500_000 && Date.now() < end)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(fs.statSync(main).size).toBeGreaterThan(before + 1_500_000);
+    } finally {
+      await db.destroy();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
