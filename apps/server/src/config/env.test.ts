@@ -126,10 +126,12 @@ describe('configuration', () => {
 
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
-    [{ DATABASE_POOL_MAX: '0' }, 'DATABASE_POOL_MAX must be a whole number from 2 to 200'],
-    // An import on PostgreSQL holds a connection for its whole run; its progress needs another.
-    [{ DATABASE_POOL_MAX: '1' }, 'DATABASE_POOL_MAX must be a whole number from 2 to 200'],
-    [{ DATABASE_POOL_MAX: 'ten' }, 'DATABASE_POOL_MAX must be a whole number from 2 to 200'],
+    [{ DATABASE_POOL_MAX: '0' }, 'DATABASE_POOL_MAX must be a whole number from 5 to 200'],
+    // An import on PostgreSQL holds a connection for its whole run, up to 4 run at once (the in-process
+    // worker's job slots), and their progress and the API need more.
+    [{ DATABASE_POOL_MAX: '1' }, 'DATABASE_POOL_MAX must be a whole number from 5 to 200'],
+    [{ DATABASE_POOL_MAX: '4' }, 'DATABASE_POOL_MAX must be a whole number from 5 to 200'],
+    [{ DATABASE_POOL_MAX: 'ten' }, 'DATABASE_POOL_MAX must be a whole number from 5 to 200'],
     [
       { DATABASE_STATEMENT_TIMEOUT: '60' },
       'DATABASE_STATEMENT_TIMEOUT must be a length of time such as 500ms, 30s, 15m, 12h or 30d',

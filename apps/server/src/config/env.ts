@@ -83,10 +83,10 @@ const envSchema = z.object({
     .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'DATABASE_SCHEMA must be a lowercase SQL identifier')
     .default('public'),
   DATABASE_POOL_MAX: z.coerce
-    .number({ error: 'DATABASE_POOL_MAX must be a whole number from 2 to 200' })
-    .int('DATABASE_POOL_MAX must be a whole number from 2 to 200')
-    .min(2, 'DATABASE_POOL_MAX must be a whole number from 2 to 200')
-    .max(200, 'DATABASE_POOL_MAX must be a whole number from 2 to 200')
+    .number({ error: 'DATABASE_POOL_MAX must be a whole number from 5 to 200' })
+    .int('DATABASE_POOL_MAX must be a whole number from 5 to 200')
+    .min(5, 'DATABASE_POOL_MAX must be a whole number from 5 to 200')
+    .max(200, 'DATABASE_POOL_MAX must be a whole number from 5 to 200')
     .default(10),
   DATABASE_STATEMENT_TIMEOUT: duration('DATABASE_STATEMENT_TIMEOUT').prefault('5m'),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
