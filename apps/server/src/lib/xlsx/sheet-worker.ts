@@ -16,8 +16,9 @@ export interface SheetWorkerData {
   file: string;
   format?: SheetFormat;
   options: ReadOptions & Pick<SheetOptions, 'maxRows'>;
-  /** Rows per message, and the most cells per message (a row may have up to 16,384). */
+  /** Rows per message, and the most characters and cells per message (a row may have up to 16,384). */
   batchSize: number;
+  batchChars: number;
   batchCells: number;
   window: number;
 }
@@ -25,7 +26,7 @@ export interface SheetWorkerData {
 // The same module runs on a worker thread (workerData, parentPort) or, for a file that took a server
 // process down before, in a child process of its own (its data in argv, messages over IPC).
 const inProcess = !parentPort;
-const { file, format, options, batchSize, batchCells, window } = (
+const { file, format, options, batchSize, batchChars, batchCells, window } = (
   inProcess ? JSON.parse(process.argv[2] ?? '{}') : workerData
 ) as SheetWorkerData;
 const post = (message: SheetWorkerMessage) =>
@@ -48,6 +49,7 @@ async function run(): Promise<void> {
   post({ type: 'ready', sheetName: reader.sheetName, sheetCount: reader.sheetCount });
   let batch: SheetRow[] = [];
   let cells = 0;
+  let chars = 0;
   const send = async () => {
     // Stay at most `window` batches ahead of the importer, so memory stays bounded.
     while (credit <= 0) await new Promise<void>((r) => (resume = r));
@@ -55,13 +57,15 @@ async function run(): Promise<void> {
     post({ type: 'rows', rows: packRows(batch), progress: reader.progress() });
     batch = [];
     cells = 0;
+    chars = 0;
   };
   try {
     try {
       for await (const row of reader.rows) {
         batch.push(row);
         cells += row.cells.length + 1;
-        if (batch.length >= batchSize || cells >= batchCells) await send();
+        for (const cell of row.cells) chars += cell.length;
+        if (batch.length >= batchSize || cells >= batchCells || chars >= batchChars) await send();
       }
     } finally {
       // The rows read before a failure go first: the importer may need no more than them (the preview
