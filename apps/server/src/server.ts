@@ -1,3 +1,4 @@
+import './lib/heap-growth.ts'; // first: before any module fills the heap
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
 import { loadConfigOrExit } from './config/env.ts';

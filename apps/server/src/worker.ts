@@ -1,3 +1,4 @@
+import './lib/heap-growth.ts'; // first: before any module fills the heap
 import pino from 'pino';
 import { loadConfigOrExit } from './config/env.ts';
 import { stopOnSignals } from './lib/shutdown.ts';
