@@ -112,19 +112,32 @@ export interface ImportFigures {
   file: 'xlsx' | 'csv';
   'import s': number;
   'exceljs read s': number;
-  /** The import's time over exceljs's bare read of the .xlsx. */
+  /** The import's time over exceljs's bare read of the .xlsx, measured just before it. */
   ratio: number;
   /** For the CSV: its import's time over the .xlsx import's in the same run. */
   'vs xlsx': number | string;
   'rows imported': number;
+  /** For the .xlsx, the higher of its two runs (alone, and with the API probed). */
   'server peak MB': number;
-  /** CPU the server used from upload to committed rows (with the probes' requests): load-independent. */
+  /** CPU the server used from upload to committed rows: load-independent. */
   'server cpu s': number;
-  /** Latency of the API while the import runs: one request after another, each kind on its own. */
-  'health p99 ms': number;
-  'health max ms': number;
-  'list p99 ms': number;
-  'list max ms': number;
+  /** A second import of the same file while the API is asked one request after another, each kind on its own. */
+  'import with API s': number | string;
+  'health p99 ms': number | string;
+  'health max ms': number | string;
+  'list p99 ms': number | string;
+  'list max ms': number | string;
+}
+
+/** One import from upload to committed rows, through the HTTP API of a real server process. */
+interface ImportRun {
+  seconds: number;
+  imported: number;
+  peakMb: number;
+  cpuSeconds: number;
+  /** Request times of the API beside the import, when it was probed. */
+  health: number[];
+  list: number[];
 }
 
 /**
@@ -158,13 +171,16 @@ function percentile(times: number[], p: number): number {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0);
 }
 
-/** Upload to committed rows, through the HTTP API of a real server process. */
-export async function benchImport(
+/**
+ * Imports `file` on a fresh server. With `probing`, the API is asked for its health and a list page
+ * throughout, to measure its latency; those requests and the bench's own loops take CPU from the same
+ * two cores, so the import's time is measured in a run of its own, without them, as exceljs's read is.
+ */
+export async function runImport(
   label: BenchTarget['label'],
   file: string,
-  excelJsSeconds: number,
-  xlsxSeconds?: number,
-): Promise<ImportFigures> {
+  probing: boolean,
+): Promise<ImportRun> {
   const target = await benchTarget(label, 'imports');
   const server = await startServerProcess({
     ...target.env,
@@ -177,9 +193,7 @@ export async function benchImport(
     const cpuBefore = cpuSeconds(server.child.pid!);
     const start = performance.now();
     await startNoticeImportOver(server.baseUrl, user.headers, file);
-    // BENCH_IMPORT_PROBES=0: no requests beside the import, so 'server cpu s' is the import's alone.
-    const probing = process.env.BENCH_IMPORT_PROBES !== '0';
-    const idle = { stop: async () => [0] };
+    const idle = { stop: async () => [] };
     const health = probing ? probe(`${server.baseUrl}/api/health`, {}) : idle;
     const list = probing
       ? probe(`${server.baseUrl}/api/notices/by-user-id?page=1&limit=10`, user.headers)
@@ -198,19 +212,12 @@ export async function benchImport(
     const [healthTimes, listTimes] = [await health.stop(), await list.stop()];
     if (progress.status !== 'done') throw new Error(`bench import failed: ${progress.error}`);
     return {
-      database: label,
-      file: file.endsWith('.csv') ? 'csv' : 'xlsx',
-      'import s': Number(seconds.toFixed(2)),
-      'exceljs read s': Number(excelJsSeconds.toFixed(2)),
-      ratio: Number((seconds / excelJsSeconds).toFixed(2)),
-      'vs xlsx': xlsxSeconds ? Number((seconds / xlsxSeconds).toFixed(2)) : '',
-      'rows imported': progress.imported ?? 0,
-      'server peak MB': peakRssMb(server.child.pid!),
-      'server cpu s': Number(cpu.toFixed(2)),
-      'health p99 ms': percentile(healthTimes, 99),
-      'health max ms': Math.round(Math.max(...healthTimes)),
-      'list p99 ms': percentile(listTimes, 99),
-      'list max ms': Math.round(Math.max(...listTimes)),
+      seconds,
+      imported: progress.imported ?? 0,
+      peakMb: peakRssMb(server.child.pid!),
+      cpuSeconds: cpu,
+      health: healthTimes,
+      list: listTimes,
     };
   } finally {
     await server.stop();
@@ -218,17 +225,39 @@ export async function benchImport(
   }
 }
 
+const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+
 /**
- * The .xlsx import and the CSV import of the same rows on each database, against exceljs's bare read
- * of the .xlsx measured in the same run (the machine is shared: only ratios within one run compare).
+ * On each database: exceljs's bare read of the .xlsx, then the .xlsx import and the CSV import of the
+ * same rows, each alone (the machine is shared: only times measured together compare), then the .xlsx
+ * import again with the API probed throughout, for its latency.
  */
 export async function benchImports(withPostgres: boolean): Promise<ImportFigures[]> {
   const [sheet, csv] = [await benchSheet(), await benchCsv()];
-  const excelJs = await timeExcelJsRead(sheet);
   const figures: ImportFigures[] = [];
   for (const label of withPostgres ? (['SQLite', 'PostgreSQL'] as const) : (['SQLite'] as const)) {
-    const xlsx = await benchImport(label, sheet, excelJs.seconds);
-    figures.push(xlsx, await benchImport(label, csv, excelJs.seconds, xlsx['import s']));
+    const excelJs = (await timeExcelJsRead(sheet)).seconds;
+    const xlsx = await runImport(label, sheet, false);
+    const fromCsv = await runImport(label, csv, false);
+    const probed = await runImport(label, sheet, true);
+    const row = (file: 'xlsx' | 'csv', run: ImportRun, vsXlsx: number | string): ImportFigures => ({
+      database: label,
+      file,
+      'import s': round(run.seconds),
+      'exceljs read s': round(excelJs),
+      ratio: round(run.seconds / excelJs),
+      'vs xlsx': vsXlsx,
+      'rows imported': run.imported,
+      // The higher of the import alone and the import beside the API's requests.
+      'server peak MB': file === 'xlsx' ? Math.max(run.peakMb, probed.peakMb) : run.peakMb,
+      'server cpu s': round(run.cpuSeconds),
+      'import with API s': file === 'xlsx' ? round(probed.seconds) : '',
+      'health p99 ms': file === 'xlsx' ? percentile(probed.health, 99) : '',
+      'health max ms': file === 'xlsx' ? Math.round(Math.max(...probed.health)) : '',
+      'list p99 ms': file === 'xlsx' ? percentile(probed.list, 99) : '',
+      'list max ms': file === 'xlsx' ? Math.round(Math.max(...probed.list)) : '',
+    });
+    figures.push(row('xlsx', xlsx, ''), row('csv', fromCsv, round(fromCsv.seconds / xlsx.seconds)));
   }
   return figures;
 }
