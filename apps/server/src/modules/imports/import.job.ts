@@ -14,7 +14,7 @@ import * as campaigns from '../campaigns/campaigns.repository.ts';
 import { recordKinds, type RecordKindInfo } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
 import { indexRecords } from '../search/search-index.ts';
-import { handOverInWorker } from './hand-over-in-worker.ts';
+import { startHandOver, type HandOverThread } from './hand-over-in-worker.ts';
 import { finishImport, importResult, type HandOver } from './hand-over.ts';
 import type { ColumnMap } from './header-mapping.ts';
 import {
@@ -124,6 +124,7 @@ export function importJob(db: Database, store: FileStore, limits: ImportLimits) 
     });
     const read = (into: Database, state: RecordState) =>
       readIntoCampaign(into, context, info, reader, payload, campaignId, limits, state);
+    let handOverThread: HandOverThread | undefined;
     try {
       if (isPostgres(db)) {
         // The whole import is one transaction, so its rows are written live: no one sees them before
@@ -135,15 +136,17 @@ export function importJob(db: Database, store: FileStore, limits: ImportLimits) 
           await finishImport(trx, h, (t) => context.complete(t, importResult(h)));
         });
       } else {
+        handOverThread = await startHandOver(db, context);
         const h = handOverOf(await read(db, records.IMPORTING));
-        reader.close(); // every row is in: its thread's memory goes before the hand-over's comes
-        await handOverInWorker(db, context, h);
+        reader.close(); // every row is in: the reader's thread goes
+        await handOverThread.run(h);
       }
     } catch (err) {
       await campaigns.deleteUnfinishedImport(db, job.id).catch(() => undefined);
       throw asJobError(err, reader);
     } finally {
       reader.close();
+      handOverThread?.stop();
     }
   };
 }
