@@ -43,7 +43,7 @@ export async function openDatabase(config: Config): Promise<OpenDatabase> {
   file.pragma('synchronous = NORMAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
-  const checkpointer = isMainThread ? startCheckpointer(file, name) : undefined;
+  const checkpointer = isMainThread ? await startCheckpointer(file, name) : undefined;
   return {
     db: new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(file, checkpointer) }) }),
     kind: 'sqlite',
@@ -62,11 +62,11 @@ const MAIN_CHECKPOINT_PAGES = 16_384;
  * took 7.0-7.1 s without any checkpoint against 7.9-8.8 s with SQLite's own (alternated). Only the main
  * thread of a process starts one: a worker thread's connection (the import's hand-over) is short-lived.
  */
-function startCheckpointer(file: SqliteDatabase.Database, name: string): Checkpointer {
+async function startCheckpointer(file: SqliteDatabase.Database, name: string): Promise<Checkpointer> {
   file.pragma(`wal_autocheckpoint = ${MAIN_CHECKPOINT_PAGES}`);
   const closed = new Int32Array(new SharedArrayBuffer(4));
   const data: CheckpointerData = { file: name, everyMs: CHECKPOINT_EVERY_MS, closed };
-  const thread = startTsWorker(new URL('./checkpointer.ts', import.meta.url), { workerData: data });
+  const thread = await startTsWorker(new URL('./checkpointer.ts', import.meta.url), { workerData: data });
   let running = true;
   // A thread that failed leaves the checkpoints to the main connection (above); it must not end the process.
   thread.on('error', () => undefined);

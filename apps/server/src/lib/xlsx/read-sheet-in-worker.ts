@@ -1,6 +1,7 @@
 import { fork } from 'node:child_process';
 import type { SheetFormat } from '../sheet-source.ts';
-import { startTsWorker, workerScript } from '../ts-worker.ts';
+import { Worker } from 'node:worker_threads';
+import { workerScript } from '../ts-worker.ts';
 import type { ReadOptions, SheetReader, SheetRow } from './read-sheet.ts';
 import type { SheetWorkerData, SheetWorkerMessage } from './sheet-worker.ts';
 import { unpackRows } from './packed-rows.ts';
@@ -77,10 +78,11 @@ export async function openFirstSheetInWorker(
     xlsx: true,
     message: `Reading the workbook needed more than ${heapMb} MB of memory, the most an import may use: the file may be damaged or built to exhaust memory. Check it in Excel, or split it into smaller files.`,
   });
+  const script = await workerScript(workerModule);
   const channel =
     isolation.in === 'process'
-      ? inProcess(data, heapMb, push, outOfMemory, () => stopped)
-      : inThread(data, heapMb, push, outOfMemory, () => stopped);
+      ? inProcess(script, data, heapMb, push, outOfMemory, () => stopped)
+      : inThread(script, data, heapMb, push, outOfMemory, () => stopped);
 
   const next = async (): Promise<SheetWorkerMessage> => {
     while (queue.length === 0) await new Promise<void>((r) => (notify = r));
@@ -113,13 +115,14 @@ export async function openFirstSheetInWorker(
 }
 
 function inThread(
+  script: string,
   data: SheetWorkerData,
   heapMb: number,
   push: (message: SheetWorkerMessage) => void,
   outOfMemory: () => SheetWorkerMessage,
   stopped: () => boolean,
 ): ReaderChannel {
-  const worker = startTsWorker(workerModule, {
+  const worker = new Worker(script, {
     workerData: data,
     resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
   });
@@ -139,13 +142,14 @@ function inThread(
 }
 
 function inProcess(
+  script: string,
   data: SheetWorkerData,
   heapMb: number,
   push: (message: SheetWorkerMessage) => void,
   outOfMemory: () => SheetWorkerMessage,
   stopped: () => boolean,
 ): ReaderChannel {
-  const child = fork(workerScript(workerModule), [JSON.stringify(data)], {
+  const child = fork(script, [JSON.stringify(data)], {
     execArgv: [`--max-old-space-size=${heapMb}`, '--max-semi-space-size=8'],
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],

@@ -24,7 +24,7 @@ export interface HandOverThread {
  */
 export async function startHandOver(db: Database, context: JobContext): Promise<HandOverThread> {
   const dataDir = path.dirname(await sqliteFile(db));
-  const thread = startTsWorker(workerModule);
+  const thread = await startTsWorker(workerModule);
   // An answer or a failure that comes before run() asks is kept for it.
   const answer = new Promise<HandOverAnswer>((resolve, reject) => {
     thread.once('message', resolve);
