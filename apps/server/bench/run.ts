@@ -33,7 +33,9 @@ async function main(): Promise<void> {
   }
 
   if (runs('imports')) {
-    console.log('\n## Excel import: 100,000 rows x 38 columns (every notice field), upload to committed rows');
+    console.log(
+      '\n## Excel import: 100,000 rows x 38 columns (every notice field), upload to committed rows',
+    );
     console.log(
       "   target: at most 0.9 x (SQLite) and 1.3 x (PostgreSQL) exceljs's streaming reader merely reading the file; peak memory <= 400 MB",
     );
