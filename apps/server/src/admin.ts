@@ -243,7 +243,7 @@ async function main(argv: string[]): Promise<string> {
   const { command, flags } = parse(argv);
   if (!command) return usage;
   const config = loadConfig();
-  const { db, kind } = await openDatabase(config);
+  const { db, kind } = await openDatabase(config, { checkpointer: false });
   try {
     await migrateToLatest(db, kind === 'postgres' ? config.databaseSchema : undefined);
     await fillUsernameSkeletons(db);

@@ -33,7 +33,18 @@ export async function sqliteFile(db: Database): Promise<string> {
   return file;
 }
 
-export async function openDatabase(config: Config): Promise<OpenDatabase> {
+export interface OpenOptions {
+  /**
+   * A thread of this process that checkpoints SQLite's log (below): for a process that serves, and only
+   * from its main thread. A one-shot command (the admin CLI) leaves the checkpoint to SQLite, at close.
+   */
+  checkpointer?: boolean;
+}
+
+export async function openDatabase(
+  config: Config,
+  { checkpointer: withCheckpointer = isMainThread }: OpenOptions = {},
+): Promise<OpenDatabase> {
   if (config.databaseUrl)
     return { db: await openPostgres({ ...config, databaseUrl: config.databaseUrl }), kind: 'postgres' };
   fs.mkdirSync(config.dataDir, { recursive: true });
@@ -43,7 +54,7 @@ export async function openDatabase(config: Config): Promise<OpenDatabase> {
   file.pragma('synchronous = NORMAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
-  const checkpointer = isMainThread ? await startCheckpointer(file, name) : undefined;
+  const checkpointer = withCheckpointer ? await startCheckpointer(file, name) : undefined;
   return {
     db: new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(file, checkpointer) }) }),
     kind: 'sqlite',
