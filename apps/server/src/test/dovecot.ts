@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './server-process.ts';
 
 /** A throwaway Dovecot IMAP server on 127.0.0.1: one user, a Maildir under a temp dir. */
 export interface Dovecot {
@@ -25,17 +26,6 @@ export const dovecotMissing: string | undefined = DOVECOT
 function userIds(name: string): { uid: number; gid: number } {
   const id = (flag: string) => Number(spawnSync('id', [flag, name], { encoding: 'utf8' }).stdout.trim());
   return { uid: id('-u'), gid: id('-g') };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForPort(port: number, ms: number): Promise<void> {

@@ -31,8 +31,26 @@ export function freePort(): Promise<number> {
  */
 export const unlimitedSends = { SMTP_RATE: 'unlimited', WHATSAPP_RATE: 'unlimited' };
 
-/** Starts the real server as `npm start` runs it, on a free port of 127.0.0.1, and waits until it is healthy. */
+/** The port chosen was taken before the server bound it. */
+class PortTaken extends Error {}
+
+/**
+ * Starts the real server as `npm start` runs it, on a free port of 127.0.0.1, and waits until it is
+ * healthy. A port found free can be taken before the server binds it (by another test's server, or as
+ * the local port of any outgoing connection: both come from the same range), so a server that exits
+ * saying EADDRINUSE is started again on another port, up to three times.
+ */
 export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOnce(env);
+    } catch (err) {
+      if (!(err instanceof PortTaken) || attempt === 3) throw err;
+    }
+  }
+}
+
+async function startServerOnce(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const ownDataDir = !env.DATA_DIR;
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'notice-desk-proc-'));
@@ -48,12 +66,22 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'inherit', 'pipe'],
+  });
+  // Passed on as it comes; the start's last words kept, to tell a taken port from any other failure.
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    if (stderr.length < 8000) stderr += chunk.toString();
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (child.exitCode !== null) {
+      if (ownDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+      if (stderr.includes('EADDRINUSE')) throw new PortTaken(`port ${port} was taken`);
+      throw new Error(`server exited with ${child.exitCode}`);
+    }
     try {
       if ((await fetch(`${baseUrl}/api/health`)).ok) break;
     } catch {
