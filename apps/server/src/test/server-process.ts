@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type { Database } from '../db/database.ts';
 
 const repo = path.resolve(import.meta.dirname, '../../../..');
 
@@ -128,6 +129,19 @@ export async function signUpOver(baseUrl: string, username: string, password = '
   const login = await fetch(`${baseUrl}/api/auth/login`, body({ username, password }));
   const { token, user } = (await login.json()) as { token: string; user: { _id: string } };
   return { token, userId: user._id, headers: { authorization: `Bearer ${token}` } };
+}
+
+/**
+ * How far the import a test started has read its sheet (0-100): the highest progress of any job. On
+ * PostgreSQL an import's rows are unseen by other connections until it commits, so this is how a test
+ * tells that it is under way.
+ */
+export async function importProgress(db: Database): Promise<number> {
+  const job = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.max('progress').as('progress'))
+    .executeTakeFirstOrThrow();
+  return Number(job.progress ?? 0);
 }
 
 /**

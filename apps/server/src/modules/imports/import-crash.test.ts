@@ -7,7 +7,12 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/env.ts';
 import { openDatabase } from '../../db/database.ts';
-import { signUpOver, startNoticeImportOver, startServerProcess } from '../../test/server-process.ts';
+import {
+  importProgress,
+  signUpOver,
+  startNoticeImportOver,
+  startServerProcess,
+} from '../../test/server-process.ts';
 import { recordSheet, sheetXml, workbookOf, writeSheet } from '../../test/xlsx.ts';
 
 // Kills the server (API and in-process worker) with SIGKILL while it imports, restarts it on the same
@@ -50,13 +55,7 @@ describe('an import survives its process being killed', () => {
         // the commit, by its progress (the share of the sheet read, a little ahead of the rows).
         const watch = await openDatabase(loadConfig(env));
         const reached = async () => {
-          if (env.DATABASE_URL) {
-            const job = await watch.db
-              .selectFrom('jobs')
-              .select((eb) => eb.fn.max('progress').as('progress'))
-              .executeTakeFirstOrThrow();
-            return Number(job.progress ?? 0) >= killAtPercent;
-          }
+          if (env.DATABASE_URL) return (await importProgress(watch.db)) >= killAtPercent;
           const hidden = await watch.db
             .selectFrom('notices')
             .select((eb) => eb.fn.countAll<number>().as('n'))

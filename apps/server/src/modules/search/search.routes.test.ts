@@ -11,7 +11,12 @@ import { loadConfig } from '../../config/env.ts';
 import { openDatabase, type Database } from '../../db/database.ts';
 import { newId } from '../../lib/ids.ts';
 import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
-import { signUpOver, startNoticeImportOver, startServerProcess } from '../../test/server-process.ts';
+import {
+  importProgress,
+  signUpOver,
+  startNoticeImportOver,
+  startServerProcess,
+} from '../../test/server-process.ts';
 import { multipart, recordSheet, writeSheet } from '../../test/xlsx.ts';
 import { insertImportCampaign, deleteUnfinishedImport } from '../campaigns/campaigns.repository.ts';
 import { noticeKind } from '../records/record-kinds.ts';
@@ -387,16 +392,7 @@ describe('an import killed mid-way', () => {
     try {
       // Killed once its first rows and terms are written (its progress moved). On SQLite they stay behind
       // for the retry to remove; on PostgreSQL the import is one transaction, which the kill rolls back.
-      const jobProgress = async () =>
-        Number(
-          (
-            await watch.db
-              .selectFrom('jobs')
-              .select((eb) => eb.fn.max('progress').as('progress'))
-              .executeTakeFirstOrThrow()
-          ).progress ?? 0,
-        );
-      for (let i = 0; i < 2000 && (await jobProgress()) === 0; i++)
+      for (let i = 0; i < 2000 && (await importProgress(watch.db)) === 0; i++)
         await new Promise((r) => setTimeout(r, 5));
       server.child.kill('SIGKILL');
       await new Promise((r) => server.child.once('exit', r));
