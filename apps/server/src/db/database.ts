@@ -71,7 +71,8 @@ const MAIN_CHECKPOINT_PAGES = 16_384;
  * connection whose commit takes the log past 1,000 pages: on the main thread, during a 100,000-row
  * import, dozens of times. A thread of its own does it instead (checkpointer.ts); a 100,000-row import
  * took 7.0-7.1 s without any checkpoint against 7.9-8.8 s with SQLite's own (alternated). Only the main
- * thread of a process starts one: a worker thread's connection (the import's hand-over) is short-lived.
+ * thread of a serving process starts one (OpenOptions): a worker thread's connection (the import's
+ * hand-over) is short-lived, and so is the admin CLI.
  */
 async function startCheckpointer(file: SqliteDatabase.Database, name: string): Promise<Checkpointer> {
   file.pragma(`wal_autocheckpoint = ${MAIN_CHECKPOINT_PAGES}`);

@@ -1,10 +1,10 @@
 import { fork } from 'node:child_process';
-import type { SheetFormat } from '../sheet-source.ts';
 import { Worker } from 'node:worker_threads';
+import type { SheetFormat } from '../sheet-source.ts';
 import { workerScript } from '../ts-worker.ts';
+import { unpackRows } from './packed-rows.ts';
 import type { ReadOptions, SheetReader, SheetRow } from './read-sheet.ts';
 import type { SheetWorkerData, SheetWorkerMessage } from './sheet-worker.ts';
-import { unpackRows } from './packed-rows.ts';
 import { XlsxError } from './xlsx-error.ts';
 
 /**
