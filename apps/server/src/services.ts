@@ -31,6 +31,7 @@ import { BounceMailbox } from './modules/bounces/bounce-mailbox.ts';
 import { BouncesService } from './modules/bounces/bounces.service.ts';
 import { EmailWebhooks } from './modules/bounces/email-webhooks.service.ts';
 import { SearchService } from './modules/search/search.service.ts';
+import { mediaFailed } from './modules/sending/media-failures.repository.ts';
 import { SEND_JOB, SendingService } from './modules/sending/sending.service.ts';
 import { WhatsappWebhooks } from './modules/sending/webhooks.service.ts';
 import { TemplatesService } from './modules/templates/templates.service.ts';
@@ -121,7 +122,11 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     pdfs,
     mailer,
     whatsapp: cloudApi
-      ? cloudApiSender({ apiUrl: wa.apiUrl, ...cloudApi })
+      ? cloudApiSender({
+          apiUrl: wa.apiUrl,
+          ...cloudApi,
+          mediaFailed: (mediaId) => mediaFailed(db, mediaId),
+        })
       : outboxSender(path.join(config.dataDir, 'outbox')),
     approvedTemplates,
     // Only a real provider has a limit: the outbox takes files as fast as they come.

@@ -209,6 +209,8 @@ export interface DeliveriesTable {
   attempted_at: string | null;
   /** The record's e-mail or mobile at that moment; the message still goes to `recipient`. */
   record_address_at_send: string | null;
+  /** The WhatsApp media id its PDF went by (null for e-mail and the outbox). */
+  media_id: string | null;
 }
 
 export interface DeliveryEventsTable {
@@ -259,6 +261,13 @@ export interface UndeliverableAddressesTable {
   at: string;
 }
 
+/** A media id WhatsApp failed a message for (a status webhook's 131053): never used again (lib/whatsapp.ts). */
+export interface WhatsappMediaFailuresTable {
+  media_id: string;
+  /** WhatsApp's time of the failure. */
+  failed_at: string;
+}
+
 /** When each scheduled chore last ran (see modules/retention/retention.service.ts). */
 export interface ScheduledRunsTable {
   name: string;
@@ -287,4 +296,5 @@ export interface DB {
   audit_log: AuditLogTable;
   scheduled_runs: ScheduledRunsTable;
   undeliverable_addresses: UndeliverableAddressesTable;
+  whatsapp_media_failures: WhatsappMediaFailuresTable;
 }

@@ -14,6 +14,12 @@ export interface CloudApiError {
  */
 export const PAIR_RATE_WINDOW_MS = 6_000;
 
+/**
+ * 131053: WhatsApp could not use the media of a message (answered at once for a media id it no longer
+ * has, or by status webhook after taking the message): the PDF is uploaded again for the next one.
+ */
+export const MEDIA_UPLOAD_ERROR = 131053;
+
 /** Codes worth retrying: throttling, and Meta's own passing troubles. */
 const throttled = new Set([4, 80007, 130429]);
 const passing = new Set([1, 2, 131000, 131016, 131057, 133004]);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { FormData, request } from 'undici';
 import { newId } from './ids.ts';
 import { TransientSendError } from './send-errors.ts';
-import { classifyWhatsappError, type CloudApiError } from './whatsapp-errors.ts';
+import { classifyWhatsappError, MEDIA_UPLOAD_ERROR, type CloudApiError } from './whatsapp-errors.ts';
 
 export interface WhatsappDocument {
   /** E.164 digits. */
@@ -19,6 +19,8 @@ export interface WhatsappDocument {
 export interface WhatsappReceipt {
   messageId: string;
   via: 'cloud-api' | 'outbox';
+  /** The media id the PDF went by (Cloud API only). */
+  mediaId?: string;
 }
 
 /** An approved template message: the notice PDF as its header document, the body's parameters in order. */
@@ -43,6 +45,11 @@ export interface CloudApiOptions {
   apiUrl: string;
   token: string;
   phoneNumberId: string;
+  /**
+   * Whether WhatsApp failed a message for this media id after taking it (131053 by status webhook,
+   * which may reach another process): the id is then not used again.
+   */
+  mediaFailed?: (mediaId: string) => Promise<boolean>;
 }
 
 /** What WhatsApp's Cloud API answered: its body, or its error object when it refused. */
@@ -106,22 +113,23 @@ async function callCloudApi(
  * How long an uploaded PDF's media id is used again. WhatsApp keeps uploaded media for 30 days; a
  * resend (of failed messages, or of a whole campaign) within a week reuses the upload.
  */
-const MEDIA_REUSE_MS = 7 * 24 * 60 * 60 * 1000;
+export const MEDIA_REUSE_MS = 7 * 24 * 60 * 60 * 1000;
 /** Media ids remembered at most (about 100 bytes each). */
 const MEDIA_IDS_KEPT = 20_000;
 /** What WhatsApp answers a message whose media id it no longer has (deleted, expired): upload again. */
-const mediaGone = new Set([100, 131053]);
+const mediaGone = new Set([100, MEDIA_UPLOAD_ERROR]);
 
 /**
  * The Meta WhatsApp Cloud API: the PDF is uploaded as media, then sent as the header document of an
  * approved template message, or (session mode) as a document message with the WhatsApp text as caption.
  * A PDF is uploaded once per phone number: the same PDF under the same name (a resend) goes again by
- * the media id it got, while WhatsApp keeps it.
+ * the media id it got, while WhatsApp keeps it and no message with it has failed for its media since.
  */
 export function cloudApiSender(options: CloudApiOptions): WhatsappSender {
   const base = `${options.apiUrl.replace(/\/$/, '')}/${options.phoneNumberId}`;
   /** Media ids by PDF hash and file name, oldest first; an upload in flight is shared by its PDF's other messages. */
   const uploads = new Map<string, { id: Promise<string>; at: number }>();
+  const failed = options.mediaFailed ?? (() => Promise.resolve(false));
 
   async function upload(pdf: Buffer, filename: string): Promise<string> {
     const form = new FormData();
@@ -155,13 +163,19 @@ export function cloudApiSender(options: CloudApiOptions): WhatsappSender {
     const key = `${createHash('sha256').update(pdf).digest('hex')}:${filename}`;
     const held = uploads.get(key);
     if (held && Date.now() - held.at < MEDIA_REUSE_MS) {
-      const answer = await send({ id: await held.id, filename });
-      if (answer.ok || !mediaGone.has(answer.error?.code ?? 0)) return receiptOf(answer);
-      // WhatsApp no longer has it: nothing went out, so the message goes once more with a fresh upload.
+      const id = await held.id;
+      // Not an id WhatsApp took a message with and then failed it for its media (said by webhook): the
+      // same id would fail the same way.
+      if (!(await failed(id))) {
+        const answer = await send({ id, filename });
+        if (answer.ok || !mediaGone.has(answer.error?.code ?? 0)) return receiptOf(answer, id);
+        // WhatsApp no longer has it: nothing went out, so the message goes once more with a fresh upload.
+      }
       forget(key, held);
     }
     const entry = uploadOnce(key, pdf, filename);
-    return receiptOf(await send({ id: await entry.id, filename }));
+    const id = await entry.id;
+    return receiptOf(await send({ id, filename }), id);
   }
 
   function post(to: string, reference: string | undefined, message: object): Promise<CloudApiAnswer> {
@@ -208,12 +222,12 @@ export function cloudApiSender(options: CloudApiOptions): WhatsappSender {
   };
 }
 
-/** The message id WhatsApp gave a message it took; its refusal as a retry or a final failure. */
-function receiptOf(answer: CloudApiAnswer): WhatsappReceipt {
+/** The message id WhatsApp gave a message it took (sent by `mediaId`); its refusal as a retry or a final failure. */
+function receiptOf(answer: CloudApiAnswer, mediaId: string): WhatsappReceipt {
   if (!answer.ok) throw classifyWhatsappError(answer.status, answer.error);
   const id = (answer.body.messages as { id?: string }[] | undefined)?.[0]?.id;
   if (!id) throw new TransientSendError('WhatsApp answered without a message id.');
-  return { messageId: id, via: 'cloud-api' };
+  return { messageId: id, via: 'cloud-api', mediaId };
 }
 
 /** A message template as the WhatsApp Business Management API lists it. */

@@ -37,6 +37,7 @@ export async function seedDelivery(
       created_at: at,
       attempted_at: null,
       record_address_at_send: null,
+      media_id: null,
       ...seed,
       status: 'queued',
     },

@@ -118,7 +118,9 @@ async function appendEvent(
   await db.insertInto('delivery_events').values({ delivery_id: deliveryId, status, at, detail }).execute();
 }
 
-type StatusChanges = Partial<Pick<DeliveryRow, 'provider_message_id' | 'error' | 'pdf_sha256' | 'pdf_key'>>;
+type StatusChanges = Partial<
+  Pick<DeliveryRow, 'provider_message_id' | 'error' | 'pdf_sha256' | 'pdf_key' | 'media_id'>
+>;
 
 /** The forward move itself, guarded in SQL so a concurrent change between read and write cannot undo it. */
 async function moveForward(

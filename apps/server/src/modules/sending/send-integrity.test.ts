@@ -13,6 +13,7 @@ let t: TestApp;
 let db: Database;
 let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
 let peer: Awaited<ReturnType<typeof startWhatsappPeer>>;
+const APP_SECRET = 'peer-app-secret';
 let asha: SignedIn;
 /** How long both providers take to answer; read at each message, so a test may slow them mid-way. */
 let providers: { answerAfterMs: number };
@@ -27,6 +28,7 @@ beforeEach(async () => {
     WHATSAPP_TOKEN: 'peer-token',
     WHATSAPP_PHONE_NUMBER_ID: '1234567890',
     WHATSAPP_MODE: 'session', // free-form document messages, as these tests read them
+    WHATSAPP_APP_SECRET: APP_SECRET,
   });
   db = (await openDatabase(t.config)).db;
   asha = await signUp(t.app, 'asha');
@@ -365,6 +367,72 @@ describe('a PDF goes out once rendered and uploaded', () => {
     expect(peer.media.has(peer.messages.at(-1)!.mediaId)).toBe(true);
     const whatsapp = (await deliveriesOf(id)).filter((d) => d.channel === 'whatsapp');
     expect(whatsapp.map((d) => d.status)).toEqual(['sent', 'sent', 'sent', 'sent', 'sent']);
+  });
+
+  it('uploads a PDF again once WhatsApp says by webhook that a message with it failed for its media, and only then', async () => {
+    const id = await notice(3);
+    const other = await notice(4);
+    expect(await send(id, false)).toMatchObject({ sent: 2 });
+    expect(await send(other, false)).toMatchObject({ sent: 2 });
+    /** Posts WhatsApp's statuses for the messages as Meta would, signed; answers what was applied. */
+    const report = async (
+      ...statuses: { id: string; status: string; timestamp?: number; errors?: object[] }[]
+    ) => {
+      const { body, signature } = peer.statusWebhook(APP_SECRET, statuses);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/webhooks/whatsapp',
+        headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
+        payload: body,
+      });
+      expect(res.statusCode).toBe(200);
+      return res.json();
+    };
+    const mediaUploadError = { code: 131053, title: 'Media upload error' };
+    const [first, otherFirst] = peer.messages;
+    const lastMediaId = () => peer.messages.at(-1)!.mediaId;
+
+    // The media code on a status that is not a failure says nothing; on another record's PDF, nothing
+    // about this one. (A resend sends every channel again when none failed, only the failed one else.)
+    await report(
+      { id: first!.id, status: 'delivered', errors: [mediaUploadError] },
+      { id: otherFirst!.id, status: 'failed', errors: [mediaUploadError] },
+    );
+    expect(await send(id, true)).toMatchObject({ sent: 2, failed: 0 });
+    expect(lastMediaId()).toBe(first!.mediaId);
+
+    // A failure for another reason, or with no code, leaves the upload in use.
+    let taken = peer.messages.at(-1)!;
+    await report({ id: taken.id, status: 'failed', errors: [{ code: 131026 }, { title: 'Media?' }] });
+    expect(await send(id, true)).toMatchObject({ sent: 1, failed: 0 });
+    expect(lastMediaId()).toBe(first!.mediaId);
+
+    // WhatsApp took a message with it, then could not use the document: the id would fail again.
+    taken = peer.messages.at(-1)!;
+    expect(await report({ id: taken.id, status: 'failed', errors: [mediaUploadError] })).toMatchObject({
+      applied: 1,
+    });
+    expect(await send(id, true)).toMatchObject({ sent: 1, failed: 0 });
+    const fresh = lastMediaId();
+    expect(fresh).not.toBe(first!.mediaId);
+    expect(peer.media.has(fresh)).toBe(true);
+
+    // Each delivery says which upload its PDF went by; the fresh one goes on being used, also when the
+    // old failure comes again (Meta retries a webhook), which names the old one.
+    const whatsapp = (await deliveriesOf(id)).filter((d) => d.channel === 'whatsapp');
+    expect(whatsapp.map((d) => d.media_id)).toEqual([first!.mediaId, first!.mediaId, first!.mediaId, fresh]);
+    expect((await deliveriesOf(id)).filter((d) => d.channel === 'email').map((d) => d.media_id)).toEqual([
+      null,
+      null,
+    ]);
+    await report({ id: taken.id, status: 'failed', errors: [mediaUploadError] });
+    expect(await send(id, true)).toMatchObject({ sent: 2, failed: 0 });
+    expect(lastMediaId()).toBe(fresh);
+
+    // The other record's PDF goes again by a fresh id of its own.
+    expect(await send(other, true)).toMatchObject({ sent: 1, failed: 0 });
+    expect(lastMediaId()).not.toBe(otherFirst!.mediaId);
+    expect(peer.media.size).toBe(4);
   });
 
   it('renders a kept PDF again when its file went missing, and attaches it', async () => {

@@ -149,6 +149,7 @@ export class SendingService {
         created_at: now,
         attempted_at: null,
         record_address_at_send: null,
+        media_id: null,
       })),
     );
     const again = resend ? await this.resendKeys(owned, attempts) : new Set<string>();
@@ -458,6 +459,7 @@ export class SendingService {
               provider_message_id: receipt.messageId,
               pdf_sha256: pdf.sha256,
               pdf_key: pdf.key,
+              media_id: receipt.mediaId ?? null,
               error: null,
             },
           });
@@ -522,7 +524,7 @@ export class SendingService {
     templates: { subject: string; body: string; captionFor: (row: Record<string, string>) => string },
     /** In template mode, the approved template the WhatsApp message goes as (null: none is set). */
     approved?: TemplateToSend | null,
-  ): Promise<{ status: DeliveryStatus; messageId: string }> {
+  ): Promise<{ status: DeliveryStatus; messageId: string; mediaId?: string }> {
     const kind = delivery.record_kind;
     const filename = pdfFileName(kind, row);
     const merge = (template: string, output: MergeOutput) =>
@@ -579,7 +581,7 @@ export class SendingService {
         bodyParameters,
         reference: delivery.id,
       });
-      return { status: 'sent', messageId: receipt.messageId };
+      return { status: 'sent', messageId: receipt.messageId, mediaId: receipt.mediaId };
     }
     const receipt = await this.deps.whatsapp.sendDocument({
       to,
@@ -588,7 +590,11 @@ export class SendingService {
       caption: merge(templates.captionFor(row), 'text'),
       reference: delivery.id,
     });
-    return { status: receipt.via === 'outbox' ? 'outbox' : 'sent', messageId: receipt.messageId };
+    return {
+      status: receipt.via === 'outbox' ? 'outbox' : 'sent',
+      messageId: receipt.messageId,
+      mediaId: receipt.mediaId,
+    };
   }
 }
 

@@ -1,8 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../../db/database.ts';
 import { AppError, badRequest, forbidden } from '../../lib/errors.ts';
-import { whatsappErrorReason } from '../../lib/whatsapp-errors.ts';
+import { MEDIA_REUSE_MS } from '../../lib/whatsapp.ts';
+import { MEDIA_UPLOAD_ERROR, whatsappErrorReason } from '../../lib/whatsapp-errors.ts';
 import * as deliveries from './deliveries.repository.ts';
+import { noteMediaFailure } from './media-failures.repository.ts';
 import { deliveryStatusOf, readStatusUpdates, type StatusUpdate } from './whatsapp-status-body.ts';
 
 /** How far ahead of our clock a provider's timestamp may be and still be believed. */
@@ -112,6 +114,14 @@ export class WhatsappWebhooks {
         ...(status === 'failed' ? { error: failureReason(update) } : {}),
       });
       outcome[result] += 1;
+      // WhatsApp took the message, then could not use its document: its media id is not used again.
+      // Noted on a replay too, in case the first delivery of this status was cut short.
+      if (
+        status === 'failed' &&
+        delivery.media_id &&
+        update.errors?.some((e) => e.code === MEDIA_UPLOAD_ERROR)
+      )
+        await noteMediaFailure(this.db, delivery.media_id, isoOf(update.timestamp), MEDIA_REUSE_MS);
     }
     if (outcome.refused > 0 && outcome.refused === updates.length) {
       throw new AppError(
