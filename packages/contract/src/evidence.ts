@@ -28,6 +28,8 @@ export interface EvidenceDelivery {
   /** SHA-256 of the PDF that went out, and its name in the bundle. */
   pdfSha256: string | null;
   pdfFile: string | null;
+  /** WhatsApp: the media id the PDF went by (null for e-mail, the outbox, and sends before 27 Nov 2026). */
+  mediaId: string | null;
   history: EvidenceDeliveryEvent[];
 }
 

@@ -91,6 +91,10 @@ describe('an evidence bundle', () => {
     expect(email).toMatchObject({ recipient: 'c0@example.com', status: 'sent' });
     expect(email.history.map((h) => h.status)).toEqual(['queued', 'sent']);
     expect(email.providerMessageId).toMatch(/^<.+>$/);
+    // The WhatsApp message names the upload its PDF went by; an e-mail has none.
+    const whatsapp = record!.deliveries.find((d) => d.channel === 'whatsapp')!;
+    expect(email.mediaId).toBeNull();
+    expect(whatsapp.mediaId).toBe(peer.messages.find((m) => m.id === whatsapp.providerMessageId)!.mediaId);
 
     // The PDF in the bundle is the one that was mailed: same bytes, same hash.
     const pdf = byName.get(email.pdfFile!)!;

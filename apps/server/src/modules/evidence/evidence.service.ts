@@ -149,6 +149,7 @@ export class EvidenceService {
               error: d.error,
               pdfSha256: d.pdf_sha256,
               pdfFile,
+              mediaId: d.media_id,
               history: events
                 .filter((e) => e.delivery_id === d.id)
                 .map((e) => ({ status: e.status, at: e.at, detail: e.detail })),
