@@ -123,7 +123,7 @@ const mediaGone = new Set([100, MEDIA_UPLOAD_ERROR]);
  * The Meta WhatsApp Cloud API: the PDF is uploaded as media, then sent as the header document of an
  * approved template message, or (session mode) as a document message with the WhatsApp text as caption.
  * A PDF is uploaded once per phone number: the same PDF under the same name (a resend) goes again by
- * the media id it got, while WhatsApp keeps it and no message with it has failed for its media since.
+ * the media id it got, while WhatsApp keeps it and has failed no message sent by it for its media.
  */
 export function cloudApiSender(options: CloudApiOptions): WhatsappSender {
   const base = `${options.apiUrl.replace(/\/$/, '')}/${options.phoneNumberId}`;
