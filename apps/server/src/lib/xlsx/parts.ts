@@ -50,7 +50,8 @@ export async function findWorkbookParts(zip: ZipArchive): Promise<WorkbookParts>
           state: attributes.state ?? 'visible',
           relId: attributeByLocalName(attributes, 'id'),
         });
-      } else if (name === 'workbookPr') {
+      } else if (name === 'workbookPr' && open.at(-1) === 'workbook') {
+        // Only the workbook's own: Excel 2013 on writes another, x15:workbookPr, inside extLst, without date1904.
         date1904 = attributes.date1904 === '1' || attributes.date1904 === 'true';
       }
       open.push(name);

@@ -896,6 +896,19 @@ describe('markup, parts and cell types as any writer may write them (main thread
       });
       expect((await read(file)).rows).toEqual([['01-01-1904', '12-05-2024']]);
     });
+
+    it('1904 dates in a workbook of Excel 2013 and later: the x15:workbookPr in extLst changes nothing', async () => {
+      const extension =
+        '<extLst><ext uri="{140A7794-F4F9-4B5E-A3BA-CC21C3D6E59E}" xmlns:x15="http://schemas.microsoft.com/office/spreadsheetml/2010/11/main"><x15:workbookPr chartTrackingRefBase="1"/></ext></extLst>';
+      const file = standard('<row r="1"><c r="A1" s="1"><v>43962</v></c></row>', {
+        styles: styles('', [0, 14]),
+        'xl/workbook.xml': book(
+          '<sheet name="Data" sheetId="1" r:id="rId1"/>',
+          '<workbookPr date1904="1"/>',
+        ).replace('</workbook>', `${extension}</workbook>`),
+      });
+      expect((await read(file)).rows).toEqual([['12-05-2024']]);
+    });
   });
 
   describe('malformed XML in any part: refused, naming the part', () => {
