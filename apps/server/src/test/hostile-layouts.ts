@@ -26,6 +26,8 @@ export const hostile: Record<string, string> = {
   'a multi-column layout that overflows': `<div style="columns:4;column-fill:auto;height:30mm">${'<p>Column $</p>'.repeat(40)}</div>`,
   'a transform upwards': '<div style="transform:translateY(-297mm)">Moved up $</div>',
   'a transform downwards and scaled': '<div style="transform:translate(0,500mm) scale(3)">Moved down $</div>',
+  "a tall record whose absolute block falls onto the next record's pages":
+    '<div style="height:1200mm"></div><p>Body $</p><div style="position:absolute;bottom:-900mm">Bottom $</div>',
   'an element taller than a page': '<div style="height:1600mm">Tall $</div><p>After tall $</p>',
   'a negative margin': '<div style="margin-top:-400mm;margin-bottom:400mm">Margin $</div>',
   'page-break tricks': `<div style="break-before:page;break-after:avoid-page;page-break-inside:avoid">Break $</div>

@@ -9,7 +9,14 @@ import {
   uncoveredReason,
   useBundledFontsInPage,
 } from './fonts.ts';
-import { batchSkeleton, buildBatchInPage, markerPrefix, type BatchLayout } from './record-isolation.ts';
+import {
+  batchSkeleton,
+  buildBatchInPage,
+  dropRecordsInPage,
+  markerPrefix,
+  proveRecordsInPage,
+  type BatchLayout,
+} from './record-isolation.ts';
 import { pdfLib, reproducible, splitAtMarkers } from './split.ts';
 
 // playwright-core loads on the first render, not at start, as pdf-lib does (split.ts): a process that
@@ -91,6 +98,8 @@ interface Tab extends RunningBrowser {
    * again once the page printed a record alone.
    */
   shared?: { session: string; subsets: Set<string> };
+  /** The viewport the tab lays batches out at (layOutAs), in print media; unset until the first proof. */
+  viewport?: { width: number; height: number };
 }
 
 /** Longest a batch may take to print; past it the browser is taken for wedged and started afresh. */
@@ -194,27 +203,44 @@ export class PdfRenderer {
    */
   private async renderBatch(batch: Printable[]): Promise<PrintOutcome[]> {
     const prefix = markerPrefix(randomBytes(12).toString('hex'));
-    const pdf = await this.withTab((tab) => this.printShared(tab, batch, prefix));
-    if (pdf) {
-      const split = foreignFonts(pdf).length === 0 ? await splitAtMarkers(pdf, batch.length, prefix) : null;
-      if (split) return split;
-      this.options.log.warn(
-        { records: batch.length },
-        'record markers did not add up, or a font not bundled was used; printing records one by one',
-      );
+    const shared = await this.withTab((tab) => this.printShared(tab, batch, prefix));
+    const outcomes = new Array<PrintOutcome | undefined>(batch.length);
+    let alone = batch.map((_, i) => i);
+    if (shared) {
+      const proven = alone.filter((i) => !shared.unproven.has(i));
+      const split =
+        foreignFonts(shared.pdf).length === 0
+          ? await splitAtMarkers(shared.pdf, proven.length, prefix)
+          : null;
+      if (split) {
+        proven.forEach((index, i) => (outcomes[index] = split[i]!));
+        alone = [...shared.unproven];
+      } else {
+        this.options.log.warn(
+          { records: batch.length },
+          'record markers did not add up, or a font not bundled was used; printing records one by one',
+        );
+      }
     }
-    const pdfs = await this.withTab((tab) => this.printAlone(tab, batch));
-    const { PDFDocument } = await pdfLib();
-    const outcomes: PrintOutcome[] = [];
-    for (const pdf of pdfs) {
-      const foreign = foreignFonts(pdf);
-      outcomes.push(
-        foreign.length > 0
-          ? new UnprintableError(`The notice asks for fonts that are not bundled: ${foreign.join(', ')}.`)
-          : await reproducible(await PDFDocument.load(pdf, { updateMetadata: false, parseSpeed: Infinity })),
+    if (alone.length > 0) {
+      const pdfs = await this.withTab((tab) =>
+        this.printAlone(
+          tab,
+          alone.map((i) => batch[i]!),
+        ),
       );
+      const { PDFDocument } = await pdfLib();
+      for (const [i, pdf] of pdfs.entries()) {
+        const foreign = foreignFonts(pdf);
+        outcomes[alone[i]!] =
+          foreign.length > 0
+            ? new UnprintableError(`The notice asks for fonts that are not bundled: ${foreign.join(', ')}.`)
+            : await reproducible(
+                await PDFDocument.load(pdf, { updateMetadata: false, parseSpeed: Infinity }),
+              );
+      }
     }
-    return outcomes;
+    return outcomes as PrintOutcome[];
   }
 
   /** `use` with a warm tab, which goes back once it is done (or is dropped if it failed). */
@@ -235,21 +261,59 @@ export class PdfRenderer {
     }
   }
 
-  /** The batch printed as one document, or null when its records must print one document each. */
-  private async printShared(tab: Tab, batch: Printable[], prefix: string): Promise<Buffer | null> {
+  /**
+   * The batch's proven records printed as one document, with the indexes of those that are not proven
+   * to stay inside their own box (they print one document each); null when every record must.
+   */
+  private async printShared(
+    tab: Tab,
+    batch: Printable[],
+    prefix: string,
+  ): Promise<{ pdf: Buffer; unproven: Set<number> } | null> {
     const subsets = new Set(batch.flatMap((record) => [...record.subsets]));
     let layout = await this.buildBatch(tab, batch, prefix, subsets);
     // The page went elsewhere since the last batch: once more in a fresh shared document.
     if (layout.stale) layout = await this.buildBatch(tab, batch, prefix, subsets, true);
     if (layout.stale) throw new Error('The shared document was replaced while a batch was built.');
-    if (layout.alone) {
+    if (layout.alone || !layout.page) {
       this.options.log.debug(
-        { records: batch.length, reason: layout.alone },
+        { records: batch.length, reason: layout.alone ?? 'its @page rules cannot be read' },
         'printing one record per document',
       );
       return null;
     }
-    return this.print(tab);
+    await this.layOutAs(tab, layout.page);
+    const unproven = new Set(await this.step(tab, tab.page.evaluate<number[]>(`(${proveRecordsInPage})()`)));
+    if (unproven.size === batch.length) {
+      this.options.log.debug(
+        { records: batch.length, reason: 'no record is proven to stay inside its own box' },
+        'printing one record per document',
+      );
+      return null;
+    }
+    if (unproven.size > 0) {
+      this.options.log.debug(
+        { records: batch.length, unproven: unproven.size },
+        'printing the records not proven to stay inside their own box one per document',
+      );
+      await this.step(
+        tab,
+        tab.page.evaluate(`(${dropRecordsInPage})(${JSON.stringify({ drop: [...unproven], prefix })})`),
+      );
+    }
+    return { pdf: await this.print(tab), unproven };
+  }
+
+  /**
+   * The tab laid out as print lays the batch out: print media, a viewport the size of the page's content
+   * area (media queries, percentages and viewport units then read as they print).
+   */
+  private async layOutAs(tab: Tab, area: { width: number; height: number }): Promise<void> {
+    const size = { width: Math.max(1, Math.ceil(area.width)), height: Math.max(1, Math.ceil(area.height)) };
+    if (tab.viewport?.width === size.width && tab.viewport.height === size.height) return;
+    if (!tab.viewport) await this.step(tab, tab.page.emulateMedia({ media: 'print' }));
+    await this.step(tab, tab.page.setViewportSize(size));
+    tab.viewport = size;
   }
 
   /** Each record printed as a document of its own, as Chromium gives it. */
