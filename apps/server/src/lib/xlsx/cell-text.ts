@@ -1,4 +1,5 @@
 import SSF from 'ssf';
+import { regroupLakhs } from './lakh-grouping.ts';
 import { builtinDateFormat } from './locale-formats.ts';
 import type { SharedStrings } from './shared-strings.ts';
 import { shorten } from './xml.ts';
@@ -20,6 +21,8 @@ export class CellProblemError extends Error {
 export interface CellFormat {
   /** The number format code, or a built-in format's id. */
   code: string | number;
+  /** Digits grouped the Indian way (12,50,000.50): `code` groups them in threes, and they are regrouped after. */
+  lakhGrouping: boolean;
   /** Whether it shows numbers as dates or times (so a number Excel cannot show as one is a problem). */
   isDate: boolean;
   /** General: a date cell (t="d") under it shows as the locale's short date. */
@@ -72,7 +75,14 @@ export function formatCell(raw: RawCell, context: CellContext): string {
       }
       const number = Number(raw.value);
       if (!Number.isFinite(number)) return excelText(raw.value);
-      return formatSerial(number, raw.value, format?.code ?? 0, format?.isDate ?? false, context.date1904);
+      const text = formatSerial(
+        number,
+        raw.value,
+        format?.code ?? 0,
+        format?.isDate ?? false,
+        context.date1904,
+      );
+      return format?.lakhGrouping ? regroupLakhs(text) : text;
     }
   }
 }
@@ -93,7 +103,10 @@ function formatSerial(
   try {
     return SSF.format(code, number, { date1904 });
   } catch {
-    return SSF.format(0, number);
+    // Shown in General instead, 1250000.5 would be stored where Excel shows ₹12,50,000.50, and no one told.
+    throw new CellProblemError(
+      `The cell's number format ${typeof code === 'number' ? `#${code}` : `'${shorten(code, 60)}'`} is one the import cannot draw, so ${shorten(written)} cannot be read as Excel shows it. Give the column a standard number format in Excel (Home, Number Format), save, and import again.`,
+    );
   }
 }
 

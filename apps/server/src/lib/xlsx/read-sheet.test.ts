@@ -889,6 +889,28 @@ describe('markup, parts and cell types as any writer may write them (main thread
       expect((await read(file)).rows).toEqual([[shows]]);
     });
 
+    it('Indian grouping drawn as Excel draws it; a format the import cannot draw is the cell’s problem', async () => {
+      const file = standard(
+        '<row r="1"><c r="A1" s="1"><v>1250000.5</v></c><c r="B1" s="2"><v>1250000.5</v></c><c r="C1" s="3"><v>1250000.5</v></c></row>',
+        {
+          styles: styles(
+            '<numFmt numFmtId="164" formatCode="[$₹-4009]#,##,##0.00"/><numFmt numFmtId="165" formatCode="[$-4009]#,##,##0.00"/><numFmt numFmtId="166" formatCode="#,###,##0"/>',
+            [0, 164, 165, 166],
+          ),
+        },
+      );
+      const { rows, problems } = await read(file);
+      expect(rows).toEqual([['₹12,50,000.50', '12,50,000.50', '']]);
+      expect(problems).toEqual([
+        {
+          row: 1,
+          column: 2,
+          message:
+            "The cell's number format '#,###,##0' is one the import cannot draw, so 1250000.5 cannot be read as Excel shows it. Give the column a standard number format in Excel (Home, Number Format), save, and import again.",
+        },
+      ]);
+    });
+
     it('1904 dates', async () => {
       const file = standard('<row r="1"><c r="A1" s="1"><v>0</v></c><c r="B1" s="1"><v>43962</v></c></row>', {
         styles: styles('', [0, 14]),

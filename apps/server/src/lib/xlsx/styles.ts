@@ -1,5 +1,6 @@
 import SSF from 'ssf';
 import type { CellFormat } from './cell-text.ts';
+import { lakhGroupedCode } from './lakh-grouping.ts';
 import { builtinDateFormat } from './locale-formats.ts';
 import { parseXml } from './xml.ts';
 
@@ -28,8 +29,11 @@ export function parseStyles(xml: string, part: string, locale: string): CellForm
     const code =
       own === undefined ? (builtinDateFormat(id, locale) ?? id) : /^\s*(general)?\s*$/i.test(own) ? 0 : own;
     const text = typeof code === 'number' ? (SSF.get_table() as Record<number, string>)[code] : code;
+    const drawn = typeof code === 'string' ? withoutLocaleTags(code) : code;
+    const lakhCode = typeof drawn === 'string' ? lakhGroupedCode(drawn) : undefined;
     return {
-      code,
+      code: lakhCode ?? drawn,
+      lakhGrouping: lakhCode !== undefined,
       isDate: isDateFormat(text),
       isGeneral: code === 0,
       hasTextSection: typeof code === 'string' && (code.includes('@') || code.split(';').length >= 4),
@@ -43,4 +47,13 @@ function isDateFormat(text: string | undefined): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * A code without its locale-only tags ([$-4009], [$-409]): they choose the language of month names
+ * and show nothing, but SSF draws them as a dollar sign ($12,50,000.50). Tags with a symbol ([$₹-4009])
+ * are kept: SSF draws their symbol.
+ */
+function withoutLocaleTags(code: string): string {
+  return code.replace(/"[^"]*"|\\.|\[\$-[^\]]*\]/g, (token) => (token.startsWith('[') ? '' : token));
 }
