@@ -39,12 +39,16 @@ export interface RawCell {
   value: string | undefined;
   /** The text of an inline string (`<is>`), as a TextRun gave it. */
   inline: string | undefined;
+  /** The cell holds a formula (`<f>`): `value` is its result as last calculated, if it ever was. */
+  hasFormula: boolean;
 }
 
 export interface CellContext {
   shared: SharedStrings | undefined;
   formats: CellFormat[];
   date1904: boolean;
+  /** The workbook's formulas were never calculated (WorkbookParts.calculateOnLoad). */
+  calculateOnLoad: boolean;
   locale: string;
 }
 
@@ -54,6 +58,11 @@ const LAST_DATE = { 1900: 2_958_465, 1904: 2_957_003 };
 /** The text a person sees in the cell in Excel; a CellProblemError when Excel would show no such text. */
 export function formatCell(raw: RawCell, context: CellContext): string {
   const format = context.formats[raw.style];
+  if (raw.hasFormula && !isCalculated(raw, context)) {
+    throw new CellProblemError(
+      'The cell holds a formula that was not calculated when the file was written, so the file has no result for it. Open the file in Excel, save it, and import again.',
+    );
+  }
   switch (raw.type) {
     case 's':
       return withTextSection(context.shared?.get(Number(raw.value)) ?? '', format);
@@ -85,6 +94,17 @@ export function formatCell(raw: RawCell, context: CellContext): string {
       return format?.lakhGrouping ? regroupLakhs(text) : text;
     }
   }
+}
+
+/**
+ * Whether a formula cell holds a calculated result. openpyxl writes none (no `<v>`, or an empty one);
+ * xlsxwriter writes 0 and asks for the workbook to be calculated on load. An empty `<v>` of t="str" is
+ * Excel's own result for a formula giving empty text (=IF(A1="","",A1)).
+ */
+function isCalculated(raw: RawCell, context: CellContext): boolean {
+  if (raw.value === undefined) return false;
+  if (raw.value === '') return raw.type === 'str';
+  return !(context.calculateOnLoad && raw.value === '0' && (raw.type === undefined || raw.type === 'n'));
 }
 
 function formatSerial(

@@ -10,9 +10,13 @@ function shows(formatCode: string, value: number | string): string {
     shared: undefined,
     formats: parseStyles(styles, 'xl/styles.xml', 'en-IN'),
     date1904: false,
+    calculateOnLoad: false,
     locale: 'en-IN',
   };
-  return formatCell({ type: undefined, style: 1, value: String(value), inline: undefined }, context);
+  return formatCell(
+    { type: undefined, style: 1, value: String(value), inline: undefined, hasFormula: false },
+    context,
+  );
 }
 
 describe('Indian digit grouping: the last three digits, then twos, as Excel draws it', () => {

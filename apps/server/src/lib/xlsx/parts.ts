@@ -11,6 +11,11 @@ export interface WorkbookParts {
   sharedStrings?: string;
   styles?: string;
   date1904: boolean;
+  /**
+   * The workbook asks to be calculated when opened (calcPr fullCalcOnLoad): its writer did not calculate
+   * the formulas, and their stored results are placeholders (xlsxwriter stores 0).
+   */
+  calculateOnLoad: boolean;
 }
 
 interface Relationship {
@@ -41,6 +46,7 @@ export async function findWorkbookParts(zip: ZipArchive): Promise<WorkbookParts>
 
   const sheets: { name: string; state: string; relId: string | undefined }[] = [];
   let date1904 = false;
+  let calculateOnLoad = false;
   const open: string[] = [];
   parseXml(await zip.text(workbookEntry), workbookEntry, {
     open(name, attributes) {
@@ -53,6 +59,8 @@ export async function findWorkbookParts(zip: ZipArchive): Promise<WorkbookParts>
       } else if (name === 'workbookPr' && open.at(-1) === 'workbook') {
         // Only the workbook's own: Excel 2013 on writes another, x15:workbookPr, inside extLst, without date1904.
         date1904 = attributes.date1904 === '1' || attributes.date1904 === 'true';
+      } else if (name === 'calcPr' && open.at(-1) === 'workbook') {
+        calculateOnLoad = attributes.fullCalcOnLoad === '1' || attributes.fullCalcOnLoad === 'true';
       }
       open.push(name);
     },
@@ -104,6 +112,7 @@ export async function findWorkbookParts(zip: ZipArchive): Promise<WorkbookParts>
     sharedStrings: related('sharedStrings', 'sharedStrings.xml'),
     styles: related('styles', 'styles.xml'),
     date1904,
+    calculateOnLoad,
   };
 }
 

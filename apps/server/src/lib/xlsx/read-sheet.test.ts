@@ -911,6 +911,44 @@ describe('markup, parts and cell types as any writer may write them (main thread
       ]);
     });
 
+    describe('formulas the writer did not calculate: a problem of the cell, not empty or 0', () => {
+      const notCalculated =
+        'The cell holds a formula that was not calculated when the file was written, so the file has no result for it. Open the file in Excel, save it, and import again.';
+
+      it('openpyxl: no result, or an empty one; Excel’s empty text result reads as empty', async () => {
+        const file = standard(
+          '<row r="1"><c r="A1"><f>SUM(D1:E1)</f><v></v></c><c r="B1"><f>1+1</f></c><c r="C1" t="str"><f>IF(1,"","")</f><v></v></c><c r="D1"><f>2*3</f><v>6</v></c><c r="E1" t="b"><f>TRUE()</f><v/></c></row>',
+        );
+        const { rows, problems } = await read(file);
+        expect(rows).toEqual([['', '', '', '6', '']]);
+        expect(problems).toEqual([
+          { row: 1, column: 0, message: notCalculated },
+          { row: 1, column: 1, message: notCalculated },
+          { row: 1, column: 4, message: notCalculated },
+        ]);
+      });
+
+      it('xlsxwriter: 0 in a workbook calculated on load is no result; a plain 0 and a result given are', async () => {
+        const file = standard(
+          '<row r="1"><c r="A1"><f>SUM(B1:C1)</f><v>0</v></c><c r="B1"><v>0</v></c><c r="C1"><f>B1+5</f><v>5</v></c></row>',
+          {
+            'xl/workbook.xml': book('<sheet name="Data" sheetId="1" r:id="rId1"/>').replace(
+              '</workbook>',
+              '<calcPr calcId="124519" fullCalcOnLoad="1"/></workbook>',
+            ),
+          },
+        );
+        const { rows, problems } = await read(file);
+        expect(rows).toEqual([['', '0', '5']]);
+        expect(problems).toEqual([{ row: 1, column: 0, message: notCalculated }]);
+      });
+
+      it('a formula’s 0 is its result in a workbook Excel calculated', async () => {
+        const file = standard('<row r="1"><c r="A1"><f>B1*0</f><v>0</v></c></row>');
+        expect(await read(file)).toMatchObject({ rows: [['0']], problems: [] });
+      });
+    });
+
     it('1904 dates', async () => {
       const file = standard('<row r="1"><c r="A1" s="1"><v>0</v></c><c r="B1" s="1"><v>43962</v></c></row>', {
         styles: styles('', [0, 14]),

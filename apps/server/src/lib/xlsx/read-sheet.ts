@@ -92,7 +92,13 @@ export async function openFirstSheet(file: string, options: ReadOptions): Promis
     // inflated bytes against the entry's declared size.
     const entrySize = zip.entries.get(sheetPath)?.uncompressedSize || zip.compressedSize(sheetPath) || 1;
     stream.on('data', (chunk: Buffer) => (consumed += chunk.length));
-    const context: CellContext = { shared, formats, date1904: parts.date1904, locale };
+    const context: CellContext = {
+      shared,
+      formats,
+      date1904: parts.date1904,
+      calculateOnLoad: parts.calculateOnLoad,
+      locale,
+    };
     return {
       rows: readRows(stream, sheetPath, context),
       progress: () => Math.min(1, consumed / entrySize),
@@ -145,7 +151,13 @@ class SheetParser {
   private inInline = false;
   private hasInline = false;
   private phonetic = 0;
-  private readonly cell: RawCell = { type: undefined, style: 0, value: undefined, inline: undefined };
+  private readonly cell: RawCell = {
+    type: undefined,
+    style: 0,
+    value: undefined,
+    inline: undefined,
+    hasFormula: false,
+  };
   private ref: string | undefined;
   private badReference: string | undefined;
   private readonly run = new TextRun();
@@ -205,6 +217,7 @@ class SheetParser {
         this.cell.style = attributes.s === undefined ? 0 : Number(attributes.s);
         this.cell.value = undefined;
         this.cell.inline = undefined;
+        this.cell.hasFormula = false;
         this.hasInline = false;
         this.badReference = undefined;
         break;
@@ -213,6 +226,9 @@ class SheetParser {
           this.inValue = true;
           this.cell.value = '';
         }
+        break;
+      case 'f':
+        if (this.inCell) this.cell.hasFormula = true;
         break;
       case 'row':
         this.rowNumber = rowNumberOf(attributes.r, this.lastRow);
