@@ -84,6 +84,10 @@ export function formatCell(raw: RawCell, context: CellContext): string {
       }
       const number = Number(raw.value);
       if (!Number.isFinite(number)) return excelText(raw.value);
+      if (!format?.isDate) {
+        if (Math.abs(number) >= FIFTEEN_DIGITS) throw pastFifteenDigits(raw.value);
+        if (Number.isInteger(number) && showsAsGeneral(format)) return String(number);
+      }
       const text = formatSerial(
         number,
         raw.value,
@@ -94,6 +98,27 @@ export function formatCell(raw: RawCell, context: CellContext): string {
       return format?.lakhGrouping ? regroupLakhs(text) : text;
     }
   }
+}
+
+/**
+ * Excel keeps 15 significant digits: a 16-digit card number typed into a number cell is stored with a
+ * 0 for its last digit. A number this large cannot be trusted to the digit, and identifiers are.
+ */
+const FIFTEEN_DIGITS = 1e15;
+
+function pastFifteenDigits(written: string): CellProblemError {
+  return new CellProblemError(
+    `The number ${shorten(written)} has more than 15 digits, and Excel keeps only 15: the digits after the 15th are lost (Excel turns them into zeros). Format the column as Text in Excel, type the numbers again, and import again.`,
+  );
+}
+
+/**
+ * Under General (or Text, for a number typed before the cell was made Text) an integer reads whole:
+ * a mobile number 919876543210, not General's 9.19877E+11, which Excel shows only in a narrow column
+ * and to which no message can be sent.
+ */
+function showsAsGeneral(format: CellFormat | undefined): boolean {
+  return !format || format.isGeneral || format.code === 49 || format.code === '@';
 }
 
 /**

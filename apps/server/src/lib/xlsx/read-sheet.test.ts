@@ -949,6 +949,43 @@ describe('markup, parts and cell types as any writer may write them (main thread
       });
     });
 
+    it('identifiers: an integer under General or Text reads whole, never as 9.19877E+11', async () => {
+      const numbers = [
+        '919876543210',
+        '9.1987654321E+11',
+        '-919876543210',
+        '123456789012345',
+        '1234.5',
+        '0.30000000000000004',
+      ];
+      const file = standard(
+        `<row r="1">${numbers.map((v, i) => `<c r="${String.fromCharCode(65 + i)}1"><v>${v}</v></c>`).join('')}</row>` +
+          '<row r="2"><c r="A2" s="1"><v>919876543210</v></c><c r="B2" s="2"><v>919876543210</v></c><c r="C2" s="3"><v>560001</v></c></row>',
+        { styles: styles('<numFmt numFmtId="164" formatCode="0"/>', [0, 49, 164, 3]) },
+      );
+      const { rows, problems } = await read(file);
+      expect(rows).toEqual([
+        ['919876543210', '919876543210', '-919876543210', '123456789012345', '1234.5', '0.3'],
+        ['919876543210', '919876543210', '560,001'],
+      ]);
+      expect(problems).toEqual([]);
+    });
+
+    it('a number of more than 15 digits, whose last digits Excel has lost, is the cell’s problem', async () => {
+      const file = standard(
+        '<row r="1"><c r="A1"><v>4111111111111111</v></c><c r="B1"><v>4111111111111110</v></c><c r="C1" s="1"><v>12345678901234567890</v></c><c r="D1"><v>-1.5E+16</v></c></row>',
+        { styles: styles('<numFmt numFmtId="164" formatCode="0"/>', [0, 164]) },
+      );
+      const { rows, problems } = await read(file);
+      expect(rows).toEqual([['', '', '', '']]);
+      expect(problems.map((p) => p.message)).toEqual(
+        ['4111111111111111', '4111111111111110', '12345678901234567890', '-1.5E+16'].map(
+          (written) =>
+            `The number ${written} has more than 15 digits, and Excel keeps only 15: the digits after the 15th are lost (Excel turns them into zeros). Format the column as Text in Excel, type the numbers again, and import again.`,
+        ),
+      );
+    });
+
     it('1904 dates', async () => {
       const file = standard('<row r="1"><c r="A1" s="1"><v>0</v></c><c r="B1" s="1"><v>43962</v></c></row>', {
         styles: styles('', [0, 14]),
