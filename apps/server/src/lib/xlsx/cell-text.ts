@@ -75,7 +75,7 @@ export function formatCell(raw: RawCell, context: CellContext): string {
       throw new CellProblemError(`'${shorten(code)}' (an Excel error value)`, code);
     }
     case 'b':
-      return raw.value === '1' || raw.value === 'true' ? 'TRUE' : 'FALSE';
+      return formatBoolean(raw.value ?? '');
     case 'd':
       return formatIsoDate(raw.value ?? '', format, context);
     default: {
@@ -98,6 +98,16 @@ export function formatCell(raw: RawCell, context: CellContext): string {
       return format?.lakhGrouping ? regroupLakhs(text) : text;
     }
   }
+}
+
+/** A TRUE/FALSE cell holds 1 or 0; any other value (7, true) is not read as either. */
+function formatBoolean(value: string): string {
+  if (value === '1') return 'TRUE';
+  if (value === '0') return 'FALSE';
+  if (value === '') return '';
+  throw new CellProblemError(
+    `'${shorten(excelText(value))}' in a TRUE/FALSE cell is neither TRUE nor FALSE (Excel's TRUE/FALSE cells hold 1 or 0).`,
+  );
 }
 
 /**

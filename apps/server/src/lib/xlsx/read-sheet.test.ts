@@ -158,6 +158,21 @@ describe('hostile workbooks: refused with a clear message, or a problem of the c
         /row numbered 1048577; Excel's rows run from 1 to 1,048,576/,
       ],
       ['a row numbered 0', '<row r="0"><c r="A1"><v>1</v></c></row>', /row numbered 0/],
+      [
+        'a cell in row 0 (A0)',
+        '<row r="1"><c r="A0"><v>1</v></c></row>',
+        /The sheet has a cell A0; Excel's rows run from 1 to 1,048,576\./,
+      ],
+      [
+        'a cell one row past the last (XFD1048577)',
+        '<row r="1"><c r="XFD1048577"><v>1</v></c></row>',
+        /The sheet has a cell XFD1048577; Excel's rows run from 1 to 1,048,576\./,
+      ],
+      [
+        'a cell reference with text after its row',
+        '<row r="1"><c r="A1x"><v>1</v></c></row>',
+        /reference "A1x" is not one like A1/,
+      ],
       ['a row numbered -5', '<row r="-5"><c r="A1"><v>1</v></c></row>', /row numbered -5/],
       ['a row numbered 1e300', '<row r="1e300"><c r="A1"><v>1</v></c></row>', /row numbered 1e300/],
       [
@@ -189,6 +204,44 @@ describe('hostile workbooks: refused with a clear message, or a problem of the c
       );
       expect(rows[1_048_575]).toHaveLength(16_384);
       expect(rows[1_048_575]![16_383]).toBe('last');
+    });
+  });
+
+  describe('zip entries', () => {
+    it.each([
+      [
+        'the same name twice',
+        'xl/worksheets/sheet1.xml',
+        /two parts named xl\/worksheets\/sheet1\.xml, and a part name/,
+      ],
+      [
+        'names differing only in case',
+        'XL/Worksheets/Sheet1.xml',
+        /two parts named xl\/worksheets\/sheet1\.xml \(also written XL\/Worksheets\/Sheet1\.xml\)/,
+      ],
+    ])('two zip entries of one part name (%s) are refused', async (_, second, message) => {
+      const file = zipOfParts([
+        {
+          name: 'xl/workbook.xml',
+          data: Buffer.from(
+            '<workbook><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>',
+          ),
+        },
+        {
+          name: 'xl/_rels/workbook.xml.rels',
+          data: Buffer.from(
+            '<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>',
+          ),
+        },
+        {
+          name: 'xl/worksheets/sheet1.xml',
+          data: Buffer.from(sheetXml('<row r="1"><c r="A1"><v>1</v></c></row>')),
+        },
+        { name: second, data: Buffer.from(sheetXml('<row r="1"><c r="A1"><v>2</v></c></row>')) },
+      ]);
+      const read = readInWorker(file);
+      await expect(read).rejects.toThrow(message);
+      await expect(read).rejects.toBeInstanceOf(XlsxError);
     });
   });
 
@@ -836,6 +889,28 @@ describe('markup, parts and cell types as any writer may write them (main thread
           "'2024-02-30' in a date cell is not a date (Excel's date cells hold dates like 2024-05-12T09:05:00).",
         ],
         [5, "'soon' in a date cell is not a date (Excel's date cells hold dates like 2024-05-12T09:05:00)."],
+      ]);
+    });
+
+    it('t="b": 1 is TRUE and 0 is FALSE; any other value is the cell’s problem', async () => {
+      const file = standard(
+        '<row r="1"><c r="A1" t="b"><v>1</v></c><c r="B1" t="b"><v>0</v></c><c r="C1" t="b"><v>7</v></c><c r="D1" t="b"><v>true</v></c><c r="E1" t="b"/></row>',
+      );
+      const { rows, problems } = await read(file);
+      expect(rows).toEqual([['TRUE', 'FALSE', '', '', '']]);
+      expect(problems).toEqual([
+        {
+          row: 1,
+          column: 2,
+          message:
+            "'7' in a TRUE/FALSE cell is neither TRUE nor FALSE (Excel's TRUE/FALSE cells hold 1 or 0).",
+        },
+        {
+          row: 1,
+          column: 3,
+          message:
+            "'true' in a TRUE/FALSE cell is neither TRUE nor FALSE (Excel's TRUE/FALSE cells hold 1 or 0).",
+        },
       ]);
     });
 

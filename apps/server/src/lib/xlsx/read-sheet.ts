@@ -336,7 +336,8 @@ function rowNumberOf(r: string | undefined, lastRow: number): number {
 
 /**
  * 'A1' -> 0, 'AB7' -> 27. A reference without column letters, or whose letters are not followed by a
- * row number, is refused: guessing a column for it would put the value under another header.
+ * row number, is refused: guessing a column for it would put the value under another header. So is a
+ * row Excel does not have (A0, A1048577).
  */
 function columnIndex(ref: string): number {
   let index = 0;
@@ -348,9 +349,16 @@ function columnIndex(ref: string): number {
   }
   const digit = ref.charCodeAt(i);
   if (i > 3 && digit >= 65 && digit <= 90) return MAX_COLUMNS; // four or more letters: past XFD
-  if (i === 0 || !(digit >= 48 && digit <= 57)) {
+  const rowDigits = ref.slice(i);
+  if (i === 0 || !/^[0-9]+$/.test(rowDigits)) {
     throw new XlsxError(
       `The sheet has a cell whose reference "${shorten(ref)}" is not one like A1 or XFD1048576; the file may be damaged.`,
+    );
+  }
+  const row = Number(rowDigits);
+  if (row < 1 || row > MAX_ROWS) {
+    throw new XlsxError(
+      `The sheet has a cell ${shorten(ref)}; Excel's rows run from 1 to ${MAX_ROWS.toLocaleString('en-US')}. The file was not written by a spreadsheet program, or it is damaged.`,
     );
   }
   return index - 1;

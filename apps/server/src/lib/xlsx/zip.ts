@@ -4,6 +4,7 @@ import zlib from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { XlsxError } from './xlsx-error.ts';
 import { xmlText } from './xml-encoding.ts';
+import { shorten } from './xml.ts';
 
 /**
  * Bytes the inflater hands on at a time. yauzl's own inflater uses zlib's default, 16 KB: a
@@ -41,14 +42,26 @@ export class ZipArchive {
       );
     });
     const entries = new Map<string, Entry>();
+    const folded = new Map<string, string>();
     await new Promise<void>((resolve, reject) => {
       zip.on('entry', (entry: Entry) => {
-        entries.set(entry.fileName.replace(/^\//, ''), entry);
+        const name = entry.fileName.replace(/^\//, '');
+        // Which of two parts of one name a program reads is its own choice: the file is refused, not guessed at.
+        const twin = name.endsWith('/') ? undefined : folded.get(foldPartName(name));
+        if (twin !== undefined) {
+          reject(repeatedPart(twin, name));
+          return;
+        }
+        folded.set(foldPartName(name), name);
+        entries.set(name, entry);
         zip.readEntry();
       });
       zip.on('end', resolve);
       zip.on('error', (err: Error) => reject(new XlsxError(`The .xlsx file is damaged: ${err.message}.`)));
       zip.readEntry();
+    }).catch((err: unknown) => {
+      zip.close();
+      throw err;
     });
     return new ZipArchive(zip, entries, maxInflatedBytes);
   }
@@ -145,6 +158,13 @@ function inflated(raw: Readable, declared: number): Readable {
     },
   });
   return pipeline(raw, zlib.createInflateRaw({ chunkSize: INFLATE_CHUNK }), counted, () => undefined);
+}
+
+function repeatedPart(first: string, second: string): XlsxError {
+  const also = first === second ? '' : ` (also written ${shorten(second, 80)})`;
+  return new XlsxError(
+    `The file holds two parts named ${shorten(first, 80)}${also}, and a part name may appear once only, whatever its capitals: which of the two holds the workbook cannot be told. The file is damaged or was not written by a spreadsheet program; save the workbook again from the program that made it, and import the new file.`,
+  );
 }
 
 function foldPartName(name: string): string {
