@@ -159,10 +159,14 @@ function formatSerial(
     return SSF.format(code, number, { date1904 });
   } catch {
     // Shown in General instead, 1250000.5 would be stored where Excel shows ₹12,50,000.50, and no one told.
-    throw new CellProblemError(
-      `The cell's number format ${typeof code === 'number' ? `#${code}` : `'${shorten(code, 60)}'`} is one the import cannot draw, so ${shorten(written)} cannot be read as Excel shows it. Give the column a standard number format in Excel (Home, Number Format), save, and import again.`,
-    );
+    throw undrawable(code, shorten(written));
   }
+}
+
+function undrawable(code: string | number, shown: string): CellProblemError {
+  return new CellProblemError(
+    `The cell's number format ${typeof code === 'number' ? `#${code}` : `'${shorten(code, 60)}'`} is one the import cannot draw, so ${shown} cannot be read as Excel shows it. Give the column a standard number format in Excel (Home, Number Format), save, and import again.`,
+  );
 }
 
 /** A format's text section applied to text (`"Ref: "@` shows abc as Ref: abc); others show text as it is. */
@@ -171,7 +175,7 @@ function withTextSection(text: string, format: CellFormat | undefined): string {
   try {
     return SSF.format(format.code, text);
   } catch {
-    return text;
+    throw undrawable(format.code, `'${shorten(text)}'`);
   }
 }
 

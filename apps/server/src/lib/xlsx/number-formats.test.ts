@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CellProblemError, formatCell, type CellContext } from './cell-text.ts';
 import { parseStyles } from './styles.ts';
 
-/** The text a number cell shows under a custom format code, read as the reader reads it. */
+/** The text a cell shows under a custom format code: a number cell for a number, an inline string for text. */
 function shows(formatCode: string, value: number | string): string {
   const escaped = formatCode.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
   const styles = `<styleSheet><numFmts><numFmt numFmtId="164" formatCode="${escaped}"/></numFmts><cellXfs><xf numFmtId="0"/><xf numFmtId="164"/></cellXfs></styleSheet>`;
@@ -13,8 +13,9 @@ function shows(formatCode: string, value: number | string): string {
     calculateOnLoad: false,
     locale: 'en-IN',
   };
+  const cell = typeof value === 'number' ? { value: String(value) } : { type: 'inlineStr', inline: value };
   return formatCell(
-    { type: undefined, style: 1, value: String(value), inline: undefined, hasFormula: false },
+    { type: undefined, style: 1, value: undefined, inline: undefined, hasFormula: false, ...cell },
     context,
   );
 }
@@ -56,15 +57,20 @@ describe('a format the import cannot draw: a problem of the cell, never General 
     ['Indian grouping padded with zeros', '00,00,000'],
     ['Indian grouping beside a literal holding digits', '"Rs 1,000 x " #,##,##0'],
   ])('%s', (_, code) => {
-    let problem: unknown;
-    try {
-      shows(code, 1250000.5);
-    } catch (err) {
-      problem = err;
-    }
-    expect(problem).toBeInstanceOf(CellProblemError);
-    expect((problem as Error).message).toBe(
-      `The cell's number format '${code}' is one the import cannot draw, so 1250000.5 cannot be read as Excel shows it. Give the column a standard number format in Excel (Home, Number Format), save, and import again.`,
+    expect(() => shows(code, 1250000.5)).toThrow(
+      new CellProblemError(
+        `The cell's number format '${code}' is one the import cannot draw, so 1250000.5 cannot be read as Excel shows it. Give the column a standard number format in Excel (Home, Number Format), save, and import again.`,
+      ),
+    );
+  });
+});
+
+describe('a text section the import cannot draw: a problem of the cell, not the bare text', () => {
+  it('five sections, which no format has', () => {
+    expect(() => shows('#,##0;-0;0;"Ref "@;"y"@', 'LN-1')).toThrow(
+      new CellProblemError(
+        `The cell's number format '#,##0;-0;0;"Ref "@;"y"@' is one the import cannot draw, so 'LN-1' cannot be read as Excel shows it. Give the column a standard number format in Excel (Home, Number Format), save, and import again.`,
+      ),
     );
   });
 });
