@@ -199,7 +199,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     rememberTtlSeconds: config.rememberTtlSeconds,
     appUrl: config.appUrl,
   });
-  const evidence = new EvidenceService(db, pdfs, store);
+  const evidence = new EvidenceService(db, pdfs, store, config.defaultCountryCode);
   return {
     config,
     db,

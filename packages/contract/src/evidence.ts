@@ -11,10 +11,16 @@ export const evidencePaths = {
   campaign: (id: string) => `/api/campaigns/${encodeURIComponent(id)}/evidence`,
 };
 
+/** One event of a delivery's history; the history lists them in the order they reached us. */
 export interface EvidenceDeliveryEvent {
   status: string;
+  /** When it happened, by whoever reported it (a provider's own clock, to the second). */
   at: string;
+  /** When we recorded it; null for events recorded before 28 Nov 2026. */
+  recordedAt: string | null;
   detail: string | null;
+  /** Why this event did not change the delivery's status (null: it did, or it was a note). */
+  refused: string | null;
 }
 
 export interface EvidenceDelivery {

@@ -25,6 +25,7 @@ import * as recordOwnerListIndex from './migrations/20261126_183500_records_owne
 import * as recordsArchivedPartialIndex from './migrations/20261126_185000_records_archived_partial_index.ts';
 import * as searchTermsCampaignTrigger from './migrations/20261126_185100_search_terms_campaign_trigger.ts';
 import * as whatsappMediaFailures from './migrations/20261127_whatsapp_02_media_failures.ts';
+import * as eventRecordedRefused from './migrations/20261128_evidence_01_event_recorded_refused.ts';
 
 /** Every migration, in order. A new migration file is added here with its date-prefixed name. */
 export const migrations: Record<string, Migration> = {
@@ -53,6 +54,7 @@ export const migrations: Record<string, Migration> = {
   '20261126_185000_records_archived_partial_index': recordsArchivedPartialIndex,
   '20261126_185100_search_terms_campaign_trigger': searchTermsCampaignTrigger,
   '20261127_whatsapp_02_media_failures': whatsappMediaFailures,
+  '20261128_evidence_01_event_recorded_refused': eventRecordedRefused,
 };
 
 /**

@@ -220,6 +220,10 @@ export interface DeliveryEventsTable {
   detail: string | null;
   /** A provider-reported event's identity, '<status>@<Unix seconds>', unique per delivery; null for our own. */
   provider_event: string | null;
+  /** When we wrote the event (null before 28 Nov 2026): the history's order. */
+  recorded_at: string | null;
+  /** Why the event did not move the status; null when it did, or was only a note. */
+  refused: string | null;
 }
 
 export interface AuditLogTable {

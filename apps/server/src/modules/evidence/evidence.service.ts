@@ -6,6 +6,7 @@ import type { RecordKind } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
 import { escapeHtml } from '../../lib/escape-html.ts';
 import { safeFileName } from '../../lib/file-names.ts';
+import { toE164 } from '../../lib/send-errors.ts';
 import type { FileStore } from '../../lib/storage.ts';
 import { nowIso } from '../../lib/time.ts';
 import { zipStream } from '../../lib/zip-stream.ts';
@@ -35,6 +36,8 @@ export class EvidenceService {
     private readonly db: Database,
     private readonly pdfs: PdfsService,
     private readonly store: FileStore,
+    /** DEFAULT_COUNTRY_CODE: what a WhatsApp number without one was sent with. */
+    private readonly defaultCountryCode: string,
   ) {}
 
   /**
@@ -141,7 +144,7 @@ export class EvidenceService {
             }
             served.push({
               channel: d.channel,
-              recipient: d.recipient,
+              recipient: d.channel === 'whatsapp' ? this.whatsappNumberSent(d.recipient) : d.recipient,
               recipientName: d.recipient_name,
               status: d.status,
               statusAt: d.status_at,
@@ -152,7 +155,13 @@ export class EvidenceService {
               mediaId: d.media_id,
               history: events
                 .filter((e) => e.delivery_id === d.id)
-                .map((e) => ({ status: e.status, at: e.at, detail: e.detail })),
+                .map((e) => ({
+                  status: e.status,
+                  at: e.at,
+                  recordedAt: e.recorded_at,
+                  detail: e.detail,
+                  refused: e.refused,
+                })),
             });
           }
           evidence.push({
@@ -175,6 +184,18 @@ export class EvidenceService {
       zip.end();
     })().catch((err: unknown) => stream.destroy(err as Error));
     return { name: `${name}.zip`, stream };
+  }
+
+  /**
+   * The number a WhatsApp message went to, as the sender wrote it (E.164 digits: 9876543210 went to
+   * 919876543210). A number the sender could not read was never sent to: it stays as recorded.
+   */
+  private whatsappNumberSent(recipient: string): string {
+    try {
+      return toE164(recipient, this.defaultCountryCode);
+    } catch {
+      return recipient;
+    }
   }
 }
 
@@ -205,7 +226,7 @@ function summaryHtml(
               <td>${e(d.status)}<br><small>${e(d.statusAt)}</small></td>
               <td class="mono">${e(d.providerMessageId) || '—'}</td>
               <td class="mono">${e(d.pdfSha256) || '—'}</td>
-              <td>${d.history.map((h) => `${e(h.at)} ${e(h.status)}${h.detail ? ` (${e(h.detail)})` : ''}`).join('<br>')}${d.error ? `<br><b>Error:</b> ${e(d.error)}` : ''}</td>
+              <td>${d.history.map((h) => `${e(h.at)} ${e(h.status)}${h.detail ? ` (${e(h.detail)})` : ''}${h.refused ? ` <b>refused</b>: ${e(h.refused)}` : ''}`).join('<br>')}${d.error ? `<br><b>Error:</b> ${e(d.error)}` : ''}</td>
             </tr>`,
           )
           .join('')

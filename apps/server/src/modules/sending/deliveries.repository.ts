@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { Channel, DeliveriesTable, DeliveryEventsTable, DeliveryStatus } from '../../db/schema.ts';
+import { nowIso } from '../../lib/time.ts';
 
 export type DeliveryRow = DeliveriesTable;
 
@@ -30,6 +31,22 @@ function canMove(from: DeliveryStatus, to: DeliveryStatus): boolean {
   return next !== undefined && next > rank;
 }
 
+/**
+ * Why a status could not move from `from` to `to`, in words for the evidence; null when it could, or
+ * when `to` is a note on a queued send (a retry, an address change) rather than a move.
+ */
+export function refusalOf(from: DeliveryStatus, to: DeliveryStatus): string | null {
+  if (to === 'queued' || canMove(from, to)) return null;
+  if (from === to) return `not applied: the delivery was already ${from}`;
+  if (from === 'failed' || from === 'bounced')
+    return `not applied: the delivery had already ${from}, which is final`;
+  if (from === 'outbox')
+    return 'not applied: the message went to the outbox, which no provider saw, so none can report on it';
+  if (to === 'failed') return `not applied: the message was already ${from}, so it can no longer fail`;
+  if (to === 'bounced') return `not applied: only a sent e-mail can bounce, and it was ${from}`;
+  return `not applied: the delivery was already ${from}; a status never moves backwards`;
+}
+
 export const activeKey = (recordId: string, channel: Channel) => `${recordId}:${channel}`;
 
 /**
@@ -52,7 +69,15 @@ export async function claimDeliveries(db: Database, attempts: DeliveryRow[]): Pr
     const at = attempts[0]!.created_at;
     await db
       .insertInto('delivery_events')
-      .values(claimed.map((id) => ({ delivery_id: id, status: 'queued' as const, at, detail: null })))
+      .values(
+        claimed.map((id) => ({
+          delivery_id: id,
+          status: 'queued' as const,
+          at,
+          detail: null,
+          recorded_at: at,
+        })),
+      )
       .execute();
   }
   return claimed;
@@ -114,23 +139,30 @@ async function appendEvent(
   status: DeliveryStatus,
   at: string,
   detail: string | null,
+  refused: string | null = null,
 ) {
-  await db.insertInto('delivery_events').values({ delivery_id: deliveryId, status, at, detail }).execute();
+  await db
+    .insertInto('delivery_events')
+    .values({ delivery_id: deliveryId, status, at, detail, recorded_at: nowIso(), refused })
+    .execute();
 }
 
 type StatusChanges = Partial<
   Pick<DeliveryRow, 'provider_message_id' | 'error' | 'pdf_sha256' | 'pdf_key' | 'media_id'>
 >;
 
-/** The forward move itself, guarded in SQL so a concurrent change between read and write cannot undo it. */
+/**
+ * The forward move itself, guarded in SQL so a concurrent change between read and write cannot undo it.
+ * Answers null when the status moved, else why not (read again when another change came first).
+ */
 async function moveForward(
   db: Database,
   delivery: Pick<DeliveryRow, 'id' | 'status'>,
   status: DeliveryStatus,
   at: string,
   changes: StatusChanges,
-): Promise<boolean> {
-  if (!canMove(delivery.status, status)) return false;
+): Promise<string | null> {
+  if (!canMove(delivery.status, status)) return refusalOf(delivery.status, status);
   const allowedFrom = statuses.filter((from) => canMove(from, status));
   const result = await db
     .updateTable('deliveries')
@@ -144,12 +176,18 @@ async function moveForward(
     .where('id', '=', delivery.id)
     .where('status', 'in', allowedFrom)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  if (Number(result.numUpdatedRows) === 1) return null;
+  const now = await db
+    .selectFrom('deliveries')
+    .select('status')
+    .where('id', '=', delivery.id)
+    .executeTakeFirst();
+  return now ? refusalOf(now.status, status) : 'not applied: the delivery is gone';
 }
 
 /**
  * Moves a delivery to a new status when that is forward (a late 'delivered' never undoes 'read'),
- * recording the event either way. Answers whether the status changed.
+ * recording the event either way, as refused with why when it did not move. Answers whether it moved.
  */
 export async function advanceStatus(
   db: Database,
@@ -158,8 +196,9 @@ export async function advanceStatus(
   at: string,
   changes: StatusChanges = {},
 ): Promise<boolean> {
-  await appendEvent(db, delivery.id, status, at, changes.error ?? null);
-  return moveForward(db, delivery, status, at, changes);
+  const refused = await moveForward(db, delivery, status, at, changes);
+  await appendEvent(db, delivery.id, status, at, changes.error ?? null, refused);
+  return refused === null;
 }
 
 /** What a provider's report did: moved the status, was recorded without moving it, or was already known. */
@@ -185,13 +224,22 @@ export function recordProviderEvent(
         at: event.at,
         detail: event.error ?? null,
         provider_event: event.eventKey,
+        recorded_at: nowIso(),
       })
       .onConflict((oc) => oc.columns(['delivery_id', 'provider_event']).doNothing())
       .returning('delivery_id')
       .executeTakeFirst();
     if (!inserted) return 'replayed';
     const changes = event.error !== undefined ? { error: event.error } : {};
-    return (await moveForward(trx, delivery, event.status, event.at, changes)) ? 'applied' : 'unchanged';
+    const refused = await moveForward(trx, delivery, event.status, event.at, changes);
+    if (refused === null) return 'applied';
+    await trx
+      .updateTable('delivery_events')
+      .set({ refused })
+      .where('delivery_id', '=', delivery.id)
+      .where('provider_event', '=', event.eventKey)
+      .execute();
+    return 'unchanged';
   });
 }
 
@@ -245,7 +293,7 @@ export interface StatusMove {
   changes: StatusChanges;
 }
 
-/** advanceStatus for several deliveries, in one transaction: their events in one statement, then the moves. */
+/** advanceStatus for several deliveries, in one transaction: the moves, then their events in one statement. */
 export async function advanceStatuses(db: Database, moves: StatusMove[]): Promise<void> {
   if (moves.length === 1) {
     const [{ delivery, status, at, changes }] = moves as [StatusMove];
@@ -253,19 +301,23 @@ export async function advanceStatuses(db: Database, moves: StatusMove[]): Promis
     return;
   }
   await db.transaction().execute(async (trx) => {
+    const refusals: (string | null)[] = [];
+    for (const { delivery, status, at, changes } of moves)
+      refusals.push(await moveForward(trx, delivery, status, at, changes));
+    const recordedAt = nowIso();
     await trx
       .insertInto('delivery_events')
       .values(
-        moves.map(({ delivery, status, at, changes }) => ({
+        moves.map(({ delivery, status, at, changes }, i) => ({
           delivery_id: delivery.id,
           status,
           at,
           detail: changes.error ?? null,
+          recorded_at: recordedAt,
+          refused: refusals[i],
         })),
       )
       .execute();
-    for (const { delivery, status, at, changes } of moves)
-      await moveForward(trx, delivery, status, at, changes);
   });
 }
 
@@ -319,7 +371,10 @@ export async function deliveriesForRecords(db: Database, recordIds: string[]): P
   return rows;
 }
 
-/** Every status change of these deliveries, in the order they happened. */
+/**
+ * Every event of these deliveries in the order they reached us (a provider's time may be earlier than
+ * our own queued event); events written before that was recorded go by their own time.
+ */
 export async function eventsForDeliveries(
   db: Database,
   deliveryIds: string[],
@@ -331,6 +386,7 @@ export async function eventsForDeliveries(
         .selectFrom('delivery_events')
         .selectAll()
         .where('delivery_id', 'in', deliveryIds.slice(i, i + 500))
+        .orderBy((eb) => eb.fn.coalesce('recorded_at', 'at'))
         .orderBy('at')
         .execute()),
     );
