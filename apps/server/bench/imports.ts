@@ -172,6 +172,12 @@ function percentile(times: number[], p: number): number {
 }
 
 /**
+ * What a server alone on its database must never log: it lost its own job's lease (nobody else could
+ * have taken it). A run that logs it fails, whatever its times.
+ */
+const LOST_OWN_LEASE = 'job lease taken over by another worker';
+
+/**
  * Imports `file` on a fresh server. With `probing`, the API is asked for its health and a list page
  * throughout, to measure its latency; those requests and the bench's own loops take CPU from the same
  * two cores, so the import's time is measured in a run of its own, without them, as exceljs's read is.
@@ -182,12 +188,22 @@ export async function runImport(
   probing: boolean,
 ): Promise<ImportRun> {
   const target = await benchTarget(label, 'imports');
-  const server = await startServerProcess({
-    ...target.env,
-    // The CSV of the same rows is about 50 MB, the default limit.
-    UPLOAD_MAX_MB: '200',
-    NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS ?? '',
-  });
+  // The last words seen, so a line split over two chunks is still found.
+  let tail = '';
+  let lostLease = false;
+  const server = await startServerProcess(
+    {
+      ...target.env,
+      // The CSV of the same rows is about 50 MB, the default limit.
+      UPLOAD_MAX_MB: '200',
+      NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS ?? '',
+    },
+    (text) => {
+      tail = (tail + text).slice(-(text.length + LOST_OWN_LEASE.length));
+      lostLease ||= tail.includes(LOST_OWN_LEASE);
+    },
+  );
+  let run: ImportRun;
   try {
     const user = await signUpOver(server.baseUrl, 'bench-import');
     const cpuBefore = cpuSeconds(server.child.pid!);
@@ -211,7 +227,7 @@ export async function runImport(
     const cpu = cpuSeconds(server.child.pid!) - cpuBefore;
     const [healthTimes, listTimes] = [await health.stop(), await list.stop()];
     if (progress.status !== 'done') throw new Error(`bench import failed: ${progress.error}`);
-    return {
+    run = {
       seconds,
       imported: progress.imported ?? 0,
       peakMb: peakRssMb(server.child.pid!),
@@ -223,6 +239,10 @@ export async function runImport(
     await server.stop();
     await target.cleanup();
   }
+  // Checked once the server has stopped, so a renewal that answered late has written its line.
+  if (lostLease)
+    throw new Error(`bench import: the server, alone on its database, logged '${LOST_OWN_LEASE}'`);
+  return run;
 }
 
 const round = (n: number, digits = 2) => Number(n.toFixed(digits));

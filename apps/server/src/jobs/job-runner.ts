@@ -147,16 +147,25 @@ export class JobRunner extends EventEmitter<{ settled: [jobId: string] }> {
     const lease = new AbortController();
     const abortOnStop = () => lease.abort();
     this.stopping.signal.addEventListener('abort', abortOnStop);
+    // A renewal still waiting (for SQLite's write lock, say) when the attempt ends answers too late to
+    // matter: the attempt's own end (done, failed, retry) is not a takeover.
+    let settled = false;
     const renew = setInterval(() => {
       jobs.renewLease(db, job.id, this.workerId, this.leaseMs).then(
-        (held) => {
-          if (held) return;
+        (renewal) => {
+          if (renewal === 'held' || settled) return;
+          if (renewal === 'ended') {
+            // Finished in a transaction of its own (an import's hand-over thread): nothing to renew.
+            clearInterval(renew);
+            return;
+          }
           log.warn({ jobId: job.id }, 'job lease taken over by another worker; stopping this attempt');
           lease.abort();
         },
         // Unable to renew, the lease will run out and another worker take the job over: this one
         // stops rather than work on beside it.
         (err: unknown) => {
+          if (settled) return;
           log.error({ err, jobId: job.id }, 'job lease renewal failed; stopping this attempt');
           lease.abort();
         },
@@ -181,8 +190,10 @@ export class JobRunner extends EventEmitter<{ settled: [jobId: string] }> {
     };
     try {
       await handler(context, parsed.payload);
+      settled = true;
       if (!completed) await jobs.completeJob(db, job.id, this.workerId, null, nowIso());
     } catch (err) {
+      settled = true;
       if (err instanceof LostLeaseError || lease.signal.aborted) {
         log.warn({ jobId: job.id }, 'job lease lost or runner stopping; another attempt will finish it');
       } else {
@@ -200,6 +211,7 @@ export class JobRunner extends EventEmitter<{ settled: [jobId: string] }> {
         await jobs.failJob(db, job.id, this.workerId, message, retry, nowIso()).catch(() => undefined);
       }
     } finally {
+      settled = true;
       clearInterval(renew);
       this.stopping.signal.removeEventListener('abort', abortOnStop);
       // Done, failed or waiting to retry: whoever waits on this job in this process may look now.

@@ -74,7 +74,8 @@ export async function claimJob(
     where id = (
       select j.id from jobs j
       where j.kind in (${sql.join(kinds)})
-        and ((j.status = 'queued' and j.run_after <= ${now}) or (j.status = 'running' and j.lease_until < ${now}))
+        and ((j.status = 'queued' and j.run_after <= ${now})
+          or (j.status = 'running' and j.lease_until < ${now} and j.locked_by <> ${workerId}))
         and not exists (
           select 1 from jobs o
           where o.owner_id = j.owner_id and o.kind = j.kind and o.subject = j.subject and o.id <> j.id
@@ -84,18 +85,26 @@ export async function claimJob(
       limit 1
       ${lock}
     )
-    and (status = 'queued' or (status = 'running' and lease_until < ${now}))
+    and (status = 'queued' or (status = 'running' and lease_until < ${now} and locked_by <> ${workerId}))
     returning *`.execute(db);
   return result.rows[0];
 }
 
-/** Extends the lease while the worker still holds the job; false when another worker has taken it. */
+/**
+ * What a renewal found: the lease is this worker's still (extended), the attempt already ended under
+ * this worker (done or failed in a transaction of its own, such as an import's hand-over on its own
+ * connection, which a renewal waiting for SQLite's write lock meets afterwards), or another worker holds
+ * the job. Decided by who holds the job, never by comparing times.
+ */
+export type LeaseRenewal = 'held' | 'ended' | 'taken';
+
+/** Extends the lease while the worker still holds the job, whatever the time. */
 export async function renewLease(
   db: Database,
   id: string,
   workerId: string,
   leaseMs: number,
-): Promise<boolean> {
+): Promise<LeaseRenewal> {
   const result = await db
     .updateTable('jobs')
     .set({ lease_until: databaseNow(db, leaseMs) })
@@ -103,7 +112,15 @@ export async function renewLease(
     .where('locked_by', '=', workerId)
     .where('status', '=', 'running')
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  if (Number(result.numUpdatedRows) === 1) return 'held';
+  const now = await db
+    .selectFrom('jobs')
+    .select(['locked_by', 'status'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  // Gone (pruned) or finished by this worker: nobody took it over.
+  if (!now || (now.locked_by === workerId && now.status !== 'running')) return 'ended';
+  return 'taken';
 }
 
 export async function setJobProgress(

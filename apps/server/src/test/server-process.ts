@@ -41,17 +41,24 @@ class PortTaken extends Error {}
  * the local port of any outgoing connection: both come from the same range), so a server that exits
  * saying EADDRINUSE is started again on another port, up to three times.
  */
-export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string> = {},
+  /** Sees everything the server writes (its logs), as it comes. */
+  onOutput?: (text: string) => void,
+): Promise<ServerProcess> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startServerOnce(env);
+      return await startServerOnce(env, onOutput);
     } catch (err) {
       if (!(err instanceof PortTaken) || attempt === 3) throw err;
     }
   }
 }
 
-async function startServerOnce(env: Record<string, string>): Promise<ServerProcess> {
+async function startServerOnce(
+  env: Record<string, string>,
+  onOutput?: (text: string) => void,
+): Promise<ServerProcess> {
   const port = await freePort();
   const ownDataDir = !env.DATA_DIR;
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'notice-desk-proc-'));
@@ -67,12 +74,17 @@ async function startServerOnce(env: Record<string, string>): Promise<ServerProce
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
     },
-    stdio: ['ignore', 'inherit', 'pipe'],
+    stdio: ['ignore', onOutput ? 'pipe' : 'inherit', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    process.stdout.write(chunk);
+    onOutput?.(chunk.toString());
   });
   // Passed on as it comes; the start's last words kept, to tell a taken port from any other failure.
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     process.stderr.write(chunk);
+    onOutput?.(chunk.toString());
     if (stderr.length < 8000) stderr += chunk.toString();
   });
   const baseUrl = `http://127.0.0.1:${port}`;
