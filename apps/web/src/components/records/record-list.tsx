@@ -8,7 +8,7 @@ import { toastApiProblem } from '../../lib/api-error.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { DeletePreviewNote, type DeletePreviewQuery } from '../ui/delete-preview-note.tsx';
 import { DataTable, type DataTableColumn } from '../ui/data-table.tsx';
-import { tableQueryProps, type PagedQuery } from '../ui/table-query.ts';
+import { pagedTableProps, type PagedQuery } from '../ui/table-query.ts';
 import { RecordActions, recordPdfHref } from './record-actions.tsx';
 
 /** The spec sets the default (10); the other sizes are this list's choice. */
@@ -61,8 +61,6 @@ export type RecordListProps<TRecord extends StoredRecord> = {
   importExcel?: ReactNode;
 };
 
-const recordId = (record: StoredRecord) => record._id;
-
 /** A list of the signed-in user's records of one kind, with add, import, delete and Delete All. */
 export function RecordList<TRecord extends StoredRecord>({
   api: { useRecords, useDeleteRecord, useDeleteAll, useDeleteAllPreview },
@@ -81,8 +79,8 @@ export function RecordList<TRecord extends StoredRecord>({
   importExcel,
 }: RecordListProps<TRecord>) {
   const { text: searchText, setText: setSearchText, search } = useListSearch();
-  const { page, limit, setPage, setLimit } = usePagination(PAGE_SIZES[0], search);
-  const query = useRecords({ page, limit, search });
+  const paging = usePagination(PAGE_SIZES[0], search);
+  const query = useRecords({ page: paging.page, limit: paging.limit, search });
   const { data } = query;
   const [deleteRecord] = useDeleteRecord();
   const [deleteAll, { isLoading: deletingAll }] = useDeleteAll();
@@ -112,7 +110,7 @@ export function RecordList<TRecord extends StoredRecord>({
       await deleteAll().unwrap();
       // The spec words this toast for credit cards and uses it for notices too.
       toast.success(messages.allDeleted);
-      setPage(1);
+      paging.setPage(1);
     } catch (error) {
       toastApiProblem(error, deleteAllFailedMessage);
     } finally {
@@ -166,13 +164,7 @@ export function RecordList<TRecord extends StoredRecord>({
       <DataTable
         label={label}
         columns={columns}
-        {...tableQueryProps(query)}
-        rowId={recordId}
-        page={page}
-        limit={limit}
-        pageSizes={PAGE_SIZES}
-        onPageChange={setPage}
-        onLimitChange={setLimit}
+        {...pagedTableProps(query, paging, PAGE_SIZES)}
         serverSearch={{ text: searchText, onTextChange: setSearchText, searchedFor: search }}
         errorMessage={loadFailedMessage}
       />

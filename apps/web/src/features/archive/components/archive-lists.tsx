@@ -4,7 +4,7 @@ import { archivePaths, type ArchivedCampaign, type ArchivedRecord } from '@notic
 import type { CampaignType } from '@notice-desk/contract/campaigns';
 import { DownloadEvidenceButton } from '../../../components/deliveries/download-evidence-button.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
-import { tableQueryProps } from '../../../components/ui/table-query.ts';
+import { pagedTableProps } from '../../../components/ui/table-query.ts';
 import { usePagination } from '../../../hooks/use-pagination.ts';
 import { useGetArchivedCampaignsQuery, useGetArchivedRecordsQuery } from '../api/archive-api.ts';
 
@@ -16,9 +16,6 @@ export const NO_ARCHIVED_CAMPAIGNS = 'No archived campaigns.';
 
 /** Local time, to the minute. */
 export const archivedTime = (at: string) => dayjs(at).format('D MMM YYYY, HH:mm');
-
-const recordId = (record: ArchivedRecord) => record._id;
-const campaignId = (campaign: ArchivedCampaign) => campaign._id;
 
 const recordColumns = (kind: CampaignType): DataTableColumn<ArchivedRecord>[] => [
   { id: 'number', header: 'No.', cell: (_record, rowNumber) => rowNumber, card: 'number' },
@@ -86,22 +83,19 @@ const campaignColumns: DataTableColumn<ArchivedCampaign>[] = [
 
 function ArchivedRecords({ kind, title }: { kind: CampaignType; title: string }) {
   const headingId = useId();
-  const { page, limit, setPage, setLimit } = usePagination(PAGE_SIZES[0]);
+  const paging = usePagination(PAGE_SIZES[0]);
   // Every visit asks again: any delete may have archived more.
-  const query = useGetArchivedRecordsQuery({ kind, page, limit }, { refetchOnMountOrArgChange: true });
+  const query = useGetArchivedRecordsQuery(
+    { kind, page: paging.page, limit: paging.limit },
+    { refetchOnMountOrArgChange: true },
+  );
   return (
     <section aria-labelledby={headingId}>
       <h2 id={headingId}>{title}</h2>
       <DataTable
         label={title}
         columns={columnsByKind[kind]}
-        {...tableQueryProps(query)}
-        rowId={recordId}
-        page={page}
-        limit={limit}
-        pageSizes={PAGE_SIZES}
-        onPageChange={setPage}
-        onLimitChange={setLimit}
+        {...pagedTableProps(query, paging, PAGE_SIZES)}
         errorMessage={`The ${title.toLowerCase()} could not be loaded.`}
         emptyMessage={NO_ARCHIVED_RECORDS}
       />
@@ -111,21 +105,18 @@ function ArchivedRecords({ kind, title }: { kind: CampaignType; title: string })
 
 function ArchivedCampaigns() {
   const headingId = useId();
-  const { page, limit, setPage, setLimit } = usePagination(PAGE_SIZES[0]);
-  const query = useGetArchivedCampaignsQuery({ page, limit }, { refetchOnMountOrArgChange: true });
+  const paging = usePagination(PAGE_SIZES[0]);
+  const query = useGetArchivedCampaignsQuery(
+    { page: paging.page, limit: paging.limit },
+    { refetchOnMountOrArgChange: true },
+  );
   return (
     <section aria-labelledby={headingId}>
       <h2 id={headingId}>Archived campaigns</h2>
       <DataTable
         label="Archived campaigns"
         columns={campaignColumns}
-        {...tableQueryProps(query)}
-        rowId={campaignId}
-        page={page}
-        limit={limit}
-        pageSizes={PAGE_SIZES}
-        onPageChange={setPage}
-        onLimitChange={setLimit}
+        {...pagedTableProps(query, paging, PAGE_SIZES)}
         errorMessage="The archived campaigns could not be loaded."
         emptyMessage={NO_ARCHIVED_CAMPAIGNS}
       />

@@ -4,7 +4,7 @@ import timezone from 'dayjs/plugin/timezone.js';
 import utc from 'dayjs/plugin/utc.js';
 import { auditActionLabels, type AuditEntry } from '@notice-desk/contract/audit';
 import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
-import { tableQueryProps } from '../../../components/ui/table-query.ts';
+import { pagedTableProps } from '../../../components/ui/table-query.ts';
 import { usePagination } from '../../../hooks/use-pagination.ts';
 import { readApiProblem } from '../../../lib/api-error.ts';
 import { useGetAuditLogQuery } from '../api/audit-api.ts';
@@ -17,8 +17,6 @@ import styles from './audit-log.module.css';
 const PAGE_SIZES = [25, 50, 100] as const;
 
 export const NO_AUDIT_ENTRIES = 'No audit entries match these filters';
-
-const entryId = (entry: AuditEntry) => entry._id;
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
@@ -78,17 +76,18 @@ const queryFilters = ({ action, actor, from, to }: AuditFilterValues) => ({
 
 /** /audit-log (ADMIN only): who did what and when, newest first, filtered and paged. */
 export function AuditLog() {
-  const { page, limit, setPage, setLimit } = usePagination(PAGE_SIZES[0]);
+  const paging = usePagination(PAGE_SIZES[0]);
   const [filters, setFilters] = useState<AuditFilterValues>(noAuditFilters);
   // Every visit asks again: the log grows with everything anyone does.
   const query = useGetAuditLogQuery(
-    { page, limit, ...queryFilters(filters) },
+    { page: paging.page, limit: paging.limit, ...queryFilters(filters) },
     { refetchOnMountOrArgChange: true },
   );
 
   const timeZone = query.data?.timeZone;
   const columns = useMemo(() => auditColumns(timeZone), [timeZone]);
 
+  const { setPage } = paging;
   const applyFilters = useCallback(
     (next: AuditFilterValues) => {
       setFilters(next);
@@ -103,13 +102,7 @@ export function AuditLog() {
       <DataTable
         label="Audit entries"
         columns={columns}
-        {...tableQueryProps(query)}
-        rowId={entryId}
-        page={page}
-        limit={limit}
-        pageSizes={PAGE_SIZES}
-        onPageChange={setPage}
-        onLimitChange={setLimit}
+        {...pagedTableProps(query, paging, PAGE_SIZES)}
         errorMessage={readApiProblem(query.error).message ?? 'The audit log could not be loaded.'}
         emptyMessage={NO_AUDIT_ENTRIES}
       />

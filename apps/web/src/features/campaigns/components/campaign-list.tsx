@@ -5,7 +5,7 @@ import type { Campaign, CampaignType } from '@notice-desk/contract/campaigns';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { DeletePreviewNote } from '../../../components/ui/delete-preview-note.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
-import { tableQueryProps } from '../../../components/ui/table-query.ts';
+import { pagedTableProps } from '../../../components/ui/table-query.ts';
 import { paths } from '../../../config/paths.ts';
 import { useListSearch } from '../../../hooks/use-list-search.ts';
 import { usePagination } from '../../../hooks/use-pagination.ts';
@@ -22,13 +22,11 @@ import styles from './campaign-list.module.css';
 /** The spec's campaign list page sizes; 10 is the default. */
 const PAGE_SIZES = [10, 25, 2500] as const;
 
-const campaignId = (campaign: Campaign) => campaign._id;
-
 /** /campaign/credit-card and /campaign/notice: the user's imports (history entries) of a kind. */
 export function CampaignList({ type }: { type: CampaignType }) {
   const { text: searchText, setText: setSearchText, search } = useListSearch();
-  const { page, limit, setPage, setLimit } = usePagination(PAGE_SIZES[0], search);
-  const query = useGetCampaignsQuery({ type, page, limit, search });
+  const paging = usePagination(PAGE_SIZES[0], search);
+  const query = useGetCampaignsQuery({ type, page: paging.page, limit: paging.limit, search });
   const [deleteCampaign, { isLoading: deleting }] = useDeleteCampaignMutation();
   const [confirming, setConfirming] = useState<Campaign | null>(null);
 
@@ -93,13 +91,7 @@ export function CampaignList({ type }: { type: CampaignType }) {
       <DataTable
         label="Campaigns"
         columns={columns}
-        {...tableQueryProps(query)}
-        rowId={campaignId}
-        page={page}
-        limit={limit}
-        pageSizes={PAGE_SIZES}
-        onPageChange={setPage}
-        onLimitChange={setLimit}
+        {...pagedTableProps(query, paging, PAGE_SIZES)}
         serverSearch={{ text: searchText, onTextChange: setSearchText, searchedFor: search }}
         errorMessage="The campaigns could not be loaded."
         emptyMessage="No campaigns yet. Import an Excel file from Forms to start one."

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
-import { tableQueryProps, type PagedQuery } from '../../../components/ui/table-query.ts';
+import { pagedTableProps, type PagedQuery } from '../../../components/ui/table-query.ts';
 import { usePagination } from '../../../hooks/use-pagination.ts';
 import { TemplateEditLink } from './template-edit-link.tsx';
 import styles from './template-list.module.css';
@@ -12,7 +12,6 @@ type StoredTemplate = { _id: string; name: string };
 /** No columns of the kind's own: a module constant, so the table's columns stay stable. */
 const NO_COLUMNS: readonly never[] = [];
 
-const templateId = (template: StoredTemplate) => template._id;
 const templateName = (template: StoredTemplate) => template.name;
 
 type TemplateListProps<TTemplate extends StoredTemplate> = {
@@ -36,8 +35,8 @@ export function TemplateList<TTemplate extends StoredTemplate>({
   columns: templateColumns = NO_COLUMNS,
   editHref,
 }: TemplateListProps<TTemplate>) {
-  const { page, limit, setPage, setLimit } = usePagination(defaultPageSize);
-  const query = useTemplates({ page, limit });
+  const paging = usePagination(defaultPageSize);
+  const query = useTemplates({ page: paging.page, limit: paging.limit });
 
   const columns = useMemo<DataTableColumn<TTemplate>[]>(
     () => [
@@ -58,13 +57,7 @@ export function TemplateList<TTemplate extends StoredTemplate>({
     <DataTable
       label={label}
       columns={columns}
-      {...tableQueryProps(query)}
-      rowId={templateId}
-      page={page}
-      limit={limit}
-      pageSizes={PAGE_SIZES}
-      onPageChange={setPage}
-      onLimitChange={setLimit}
+      {...pagedTableProps(query, paging, PAGE_SIZES)}
       searchText={templateName}
       errorMessage="The templates could not be loaded."
       emptyMessage="No templates found."

@@ -6,7 +6,7 @@ import { CheckboxField } from '../../../components/ui/checkbox-field.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
-import { tableQueryProps } from '../../../components/ui/table-query.ts';
+import { pagedTableProps } from '../../../components/ui/table-query.ts';
 import { usePagination } from '../../../hooks/use-pagination.ts';
 import { toastApiProblem } from '../../../lib/api-error.ts';
 import { selectSignedInUser, userUpdated } from '../../../lib/session.ts';
@@ -84,8 +84,6 @@ function UserActions({
   );
 }
 
-const userId = (user: ManagedUser) => user._id;
-
 /**
  * /users (ADMIN only): every account, with a Create user form and, per row, Disable or Enable, Make ADMIN
  * or Make user, and Reset password. The server refuses what must not happen (the last ADMIN disabled or
@@ -94,9 +92,12 @@ const userId = (user: ManagedUser) => user._id;
 export function UsersScreen() {
   const me = useAppSelector(selectSignedInUser);
   const dispatch = useAppDispatch();
-  const { page, limit, setPage, setLimit } = usePagination(PAGE_SIZES[0]);
+  const paging = usePagination(PAGE_SIZES[0]);
   // Every visit asks again: another ADMIN may have changed accounts meanwhile.
-  const query = useGetManagedUsersQuery({ page, limit }, { refetchOnMountOrArgChange: true });
+  const query = useGetManagedUsersQuery(
+    { page: paging.page, limit: paging.limit },
+    { refetchOnMountOrArgChange: true },
+  );
   const [updateUser, update] = useUpdateManagedUserMutation();
   const [resetPassword, reset] = useResetUserPasswordMutation();
   const [creating, setCreating] = useState(false);
@@ -213,13 +214,7 @@ export function UsersScreen() {
       <DataTable
         label="Users"
         columns={columns}
-        {...tableQueryProps(query)}
-        rowId={userId}
-        page={page}
-        limit={limit}
-        pageSizes={PAGE_SIZES}
-        onPageChange={setPage}
-        onLimitChange={setLimit}
+        {...pagedTableProps(query, paging, PAGE_SIZES)}
         errorMessage="The users could not be loaded."
         emptyMessage="No users yet: create one with Create user."
       />
