@@ -126,14 +126,25 @@ export interface ImportPreview {
   /** The header row used, as Excel numbers it, and the rows it could be (the first with text in them). */
   headerRow: number;
   headerRows: { rowNumber: number; text: string }[];
+  /**
+   * Columns of the header row: the first 100, and any other that fills or could fill a field. A
+   * header row may have up to 16,384; columnCount says how many it has.
+   */
   columns: PreviewColumn[];
+  columnCount: number;
   /** The kind's fields, in the wizard's order. */
   fields: { key: string; label: string; required: boolean }[];
   /** Where the mapping came from: found by the headers, confirmed for these headers before, or asked about. */
   source: 'automatic' | 'remembered' | 'chosen';
-  /** The first 5 data rows, exactly as they will be stored: the text of each column, by index. */
+  /**
+   * The first 5 data rows, exactly as they will be stored: the text of each column, by index ('' for a
+   * column not in columns; a cell longer than a field stores is cut one character past it).
+   */
   rows: { rowNumber: number; cells: string[] }[];
-  /** Data rows, and those with a problem (skipped, or noted in the report); null when not scanned. */
+  /**
+   * Data rows, and those with a problem the import skips them for; null when not scanned. A row only
+   * noted in the report (a language no template knows) is imported, and not counted.
+   */
   dataRows: number | null;
   problemRows: number | null;
   /** When the whole file was scanned and has more rows than one import takes. */

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import { pipeline } from 'node:stream';
+import { pipeline, Transform, type TransformCallback } from 'node:stream';
 import { CsvError, parse, type Info } from 'csv-parse';
 import iconv from 'iconv-lite';
-import type { SheetReader, SheetRow } from '../xlsx/read-sheet.ts';
+import { MAX_COLUMNS, MAX_ROWS, type SheetReader, type SheetRow } from '../xlsx/read-sheet.ts';
 import { XlsxError } from '../xlsx/xlsx-error.ts';
 import { sniffDelimiter, type Delimiter } from './sniff-delimiter.ts';
 import { detectEncoding, type TextEncoding } from './text-encoding.ts';
@@ -23,7 +23,13 @@ export interface CsvReadOptions {
  */
 const ROWS_ABOVE_DATA = 21;
 
-const CHUNK = 256 * 1024;
+/**
+ * Bytes read at a time. The parser turns a whole chunk into records before the loop below takes one,
+ * each with its info object: a 256 KB chunk of one-character lines was 128,000 records at once, and
+ * a million such lines (2 MB) ran the reader out of memory before the first row came out. 16 KB is at
+ * most 8,000 records waiting.
+ */
+const CHUNK = 16 * 1024;
 /** Bytes of the file the delimiter is told from. */
 const SNIFF_BYTES = 64 * 1024;
 /** The most text one row may hold, as for a sheet's row: past it the file is refused, not buffered on. */
@@ -81,8 +87,9 @@ async function* readRows(
   // Anything but UTF-8 is decoded first: the parser reads UTF-8. A failure anywhere ends the parser
   // with it, and so the loop below.
   const done = () => undefined;
-  if (encoding === 'utf8') pipeline(source, parser, done);
-  else pipeline(source, iconv.decodeStream(encoding, { stripBOM: false }), parser, done);
+  const columns = new ColumnGuard(delimiter, encoding === 'utf8');
+  if (encoding === 'utf8') pipeline(source, columns, parser, done);
+  else pipeline(source, iconv.decodeStream(encoding, { stripBOM: false }), columns, parser, done);
   let rowNumber = 0;
   let rowsWithText = 0;
   let lastLine = 0;
@@ -90,6 +97,12 @@ async function* readRows(
     for await (const { record: cells, info } of parser as AsyncIterable<{ record: string[]; info: Info }>) {
       rowNumber += 1;
       lastLine = info.lines;
+      if (cells.length > MAX_COLUMNS) throw tooWide(rowNumber);
+      if (rowNumber > MAX_ROWS) {
+        throw new XlsxError(
+          `The file has more than ${MAX_ROWS.toLocaleString('en-US')} rows, the most a sheet of Excel holds: it is not a sheet saved as CSV. Check it, or split it into smaller files.`,
+        );
+      }
       for (let i = 0; i < cells.length; i++) {
         if (cells[i]!.includes('\r')) cells[i] = cells[i]!.replace(/\r\n?/g, '\n');
       }
@@ -102,6 +115,7 @@ async function* readRows(
       yield { rowNumber, cells };
     }
   } catch (err) {
+    if (err instanceof TooWide) throw tooWide(rowNumber + 1);
     throw describe(err, rowNumber + 1, lastLine + 1);
   } finally {
     source.destroy();
@@ -124,5 +138,50 @@ function describe(error: unknown, row: number, line: number): unknown {
       );
     default:
       return new XlsxError(`${at} could not be read as CSV: ${error.message}`);
+  }
+}
+
+const tooWide = (row: number) =>
+  new XlsxError(
+    `Row ${row.toLocaleString('en-US')} has more than ${MAX_COLUMNS.toLocaleString('en-US')} columns, the most a sheet of Excel has: the file is not a sheet saved as CSV. Check it in Excel and save it again, keeping only the columns the import needs.`,
+  );
+
+class TooWide extends Error {}
+
+/**
+ * Delimiters a line may hold, outside quotes, before the reader stops: far above MAX_COLUMNS, so that
+ * this rough count (a quote inside a cell is taken to open a quoted cell) never refuses a real sheet;
+ * the exact count of each record is checked after parsing.
+ */
+const MAX_DELIMITERS = 4 * MAX_COLUMNS;
+
+/**
+ * Passes the text on unchanged, counting delimiters outside quotes since the last line end, and fails
+ * with TooWide past MAX_DELIMITERS: so a line of millions of empty cells is refused before the parser
+ * builds a cell for each (a 1 MB header of 500,000 cells took seconds and 29 MB of preview).
+ */
+class ColumnGuard extends Transform {
+  private readonly delimiter: number;
+  private quoted = false;
+  private count = 0;
+
+  constructor(
+    delimiter: Delimiter,
+    private readonly bytes: boolean,
+  ) {
+    super({ decodeStrings: false });
+    this.delimiter = delimiter.charCodeAt(0);
+  }
+
+  override _transform(chunk: Buffer | string, _encoding: BufferEncoding, callback: TransformCallback): void {
+    const at = (i: number) => (this.bytes ? (chunk as Buffer)[i]! : (chunk as string).charCodeAt(i));
+    for (let i = 0; i < chunk.length; i++) {
+      const code = at(i);
+      if (code === 0x22) this.quoted = !this.quoted;
+      else if (this.quoted) continue;
+      else if (code === 0x0a || code === 0x0d) this.count = 0;
+      else if (code === this.delimiter && ++this.count > MAX_DELIMITERS) return callback(new TooWide());
+    }
+    callback(null, chunk);
   }
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ImportPreview } from '@notice-desk/contract/imports';
+import { FIELD_MAX } from '@notice-desk/contract/record-fields';
 import type { SheetReader, SheetRow } from '../../lib/xlsx/read-sheet.ts';
 import type { RecordKindInfo } from '../records/record-kinds.ts';
 import { candidateFields, normalizeHeader, type ChosenColumns } from './header-mapping.ts';
@@ -9,6 +10,14 @@ import { columnMapFor, HEADER_SEARCH, isBlank, namesFields, RowChecker } from '.
 const SHOWN_ROWS = 5;
 /** Characters of a row shown in the header row selector. */
 const ROW_TEXT = 80;
+/**
+ * Columns of the header row the preview lists, besides those that fill or could fill a field: what a
+ * person can review. A header of 16,384 columns listed whole, with each column's candidates and every
+ * shown row's cells, was megabytes of answer for a screen nobody reads to its end.
+ */
+export const SHOWN_COLUMNS = 100;
+/** Characters of a shown cell: one past the longest a field stores, so a cell too long still shows as one. */
+const CELL_TEXT = FIELD_MAX + 1;
 
 /** A header row the user named that is not one the import would look at. */
 export class HeaderRowError extends Error {}
@@ -77,6 +86,14 @@ export async function previewSheet(
   const chosen = header ? await options.mappingFor(headerCells) : undefined;
   const map = columnMapFor(info, headerCells, chosen?.columns);
   const checker = new RowChecker(info, map);
+  // The columns listed: the first SHOWN_COLUMNS, and any other that fills or could fill a field (a
+  // mapping shown without them would seem to lack a field the import has).
+  const shownColumns = new Set<number>();
+  for (let index = 0; index < Math.min(headerCells.length, SHOWN_COLUMNS); index++) shownColumns.add(index);
+  for (const index of map.columns.keys()) shownColumns.add(index);
+  for (const tie of map.ambiguous) for (const index of tie.columns) shownColumns.add(index);
+  const listed = [...shownColumns].sort((a, b) => a - b);
+  const width = listed.length ? listed.at(-1)! + 1 : 0;
   const rows: ImportPreview['rows'] = [];
   let dataRows = 0;
   let problemRows = 0;
@@ -89,9 +106,9 @@ export async function previewSheet(
       return false;
     }
     if (rows.length < SHOWN_ROWS)
-      rows.push({ rowNumber: row.rowNumber, cells: row.cells.map((c) => c.trim()) });
-    const checked = checker.check(row);
-    if (checked.problems.length || checked.notes.length) problemRows += 1;
+      rows.push({ rowNumber: row.rowNumber, cells: shownCells(row.cells, shownColumns, width) });
+    // A note (a language no template knows) imports the row all the same: only problems skip one.
+    if (checker.check(row).problems.length) problemRows += 1;
     return options.scan || rows.length < SHOWN_ROWS;
   };
   let going = true;
@@ -117,12 +134,13 @@ export async function previewSheet(
         .join(' | ')
         .slice(0, ROW_TEXT),
     })),
-    columns: headerCells.map((cell, index) => ({
+    columns: listed.map((index) => ({
       index,
-      header: cell.trim(),
+      header: headerCells[index]!.trim().slice(0, CELL_TEXT),
       field: map.columns.get(index) ?? null,
-      candidates: candidateFields(info.kind, info.fields, cell),
+      candidates: candidateFields(info.kind, info.fields, headerCells[index]!),
     })),
+    columnCount: headerCells.length,
     fields: info.fields.map((field) => ({ key: field.key, label: field.label, required: !!field.required })),
     source: chosen?.source ?? 'automatic',
     rows,
@@ -133,4 +151,12 @@ export async function previewSheet(
     ambiguous: map.ambiguous.map((a) => ({ field: a.field.key, columns: a.columns })),
     complete: missing.length === 0 && map.ambiguous.length === 0 && !!header,
   };
+}
+
+/** A data row's cells as stored, by index, for the listed columns only (the others are left empty). */
+function shownCells(cells: string[], shown: Set<number>, width: number): string[] {
+  const out: string[] = [];
+  for (let index = 0; index < Math.min(cells.length, width); index++)
+    out.push(shown.has(index) ? cells[index]!.trim().slice(0, CELL_TEXT) : '');
+  return out;
 }

@@ -36,6 +36,7 @@ function previewOf(overrides: Partial<ImportPreview> = {}): ImportPreview {
       { index: 1, header: 'CUSTOMER NAME', field: 'custName', candidates: ['custName'] },
       { index: 2, header: 'NOTES', field: null, candidates: [] },
     ],
+    columnCount: 3,
     fields,
     source: 'automatic',
     rows: [{ rowNumber: 2, cells: ['LN1', 'Asha', 'call after 5'] }],

@@ -124,6 +124,13 @@ export function ReviewMapping({ kind, file, initial, onChange }: ReviewMappingPr
                 />
               ))}
             </ul>
+            {current.columnCount > current.columns.length && (
+              <p className={styles.hint}>
+                The header row has {current.columnCount.toLocaleString('en-US')} columns;{' '}
+                {current.columns.length} are listed: the first ones, and any other that fills or could fill a
+                field. Columns not listed are ignored.
+              </p>
+            )}
           </fieldset>
 
           <p id={blockersId} className={blockers ? styles.error : styles.ok} role="status">
@@ -137,7 +144,7 @@ export function ReviewMapping({ kind, file, initial, onChange }: ReviewMappingPr
                 ? 'Counting the rows with problems…'
                 : current.tooManyRows
                   ? 'The file has more rows than one import takes: split it into smaller files.'
-                  : `${current.problemRows} of ${current.dataRows} ${current.dataRows === 1 ? 'row has' : 'rows have'} problems: the import skips or notes them, and its report lists them.`}
+                  : `${current.problemRows} of ${current.dataRows} ${current.dataRows === 1 ? 'row has' : 'rows have'} problems: the import skips them, and its report lists them.`}
           </p>
 
           <div

@@ -1,0 +1,102 @@
+import { noticeFields } from '@notice-desk/contract/notice';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, signUp, uploadFile, type SignedIn, type TestApp } from '../../test/app.ts';
+
+const MAX_ROWS = 1000;
+
+let t: TestApp;
+let users = 0;
+beforeAll(async () => {
+  t = await createTestApp({ IMPORT_MAX_ROWS: String(MAX_ROWS), UPLOAD_MAX_MB: '20' });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** Each test previews as a user of its own. */
+const someone = () => signUp(t.app, `previewer${++users}`);
+
+const preview = (who: SignedIn, file: string, query = '') =>
+  t.app.inject({
+    method: 'GET',
+    url: `/api/imports/uploads/${file}/preview?kind=notice${query}`,
+    headers: who.headers,
+  });
+
+/** The slowest answer of /api/health, asked every 20 ms while `work` runs. */
+async function slowestHealthDuring<T>(work: Promise<T>): Promise<{ result: T; slowestMs: number }> {
+  let done = false;
+  let slowestMs = 0;
+  const watching = (async () => {
+    while (!done) {
+      const started = performance.now();
+      await t.app.inject({ method: 'GET', url: '/api/health' });
+      slowestMs = Math.max(slowestMs, performance.now() - started);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  const result = await work.finally(() => (done = true));
+  await watching;
+  return { result, slowestMs };
+}
+
+describe('previewing a CSV built to stop the server', () => {
+  it('refuses a header of millions of cells with a 400 naming the column limit, while /api/health answers', async () => {
+    const who = await someone();
+    // 5 MB: 2.5 million empty headers after the loan number.
+    const file = await uploadFile(
+      t.app,
+      who,
+      'wide.csv',
+      Buffer.from(`Loan No.,${'H,'.repeat(2_500_000)}\n1,2\n`),
+    );
+    const { result, slowestMs } = await slowestHealthDuring(preview(who, file));
+    expect(result.statusCode, result.body.slice(0, 500)).toBe(400);
+    expect(result.json().message).toBe(
+      'Row 1 has more than 16,384 columns, the most a sheet of Excel has: the file is not a sheet saved as CSV. Check it in Excel and save it again, keeping only the columns the import needs.',
+    );
+    expect(slowestMs).toBeLessThan(1000);
+  }, 60_000);
+
+  it('lists the first 100 columns and every column that fills a field, and says how many there are', async () => {
+    const who = await someone();
+    // 16,384 columns, Excel's most: the wizard's headers at the far end, fillers before them.
+    const fillers = Array.from({ length: 16_384 - noticeFields.length }, (_, i) => `Extra ${i + 1}`);
+    const headers = [...fillers, ...noticeFields.map((f) => f.label)];
+    const row = [...fillers.map(() => 'x'), ...noticeFields.map((f) => `${f.key} r1`)];
+    const file = await uploadFile(
+      t.app,
+      who,
+      'wide.csv',
+      Buffer.from(`${headers.join(',')}\n${row.join(',')}\n`),
+    );
+    const { result, slowestMs } = await slowestHealthDuring(preview(who, file));
+    expect(result.statusCode, result.body.slice(0, 500)).toBe(200);
+    const body = result.json();
+    expect(body.columnCount).toBe(16_384);
+    expect(body.columns).toHaveLength(100 + noticeFields.length);
+    expect(body.columns.at(-1)).toMatchObject({ index: 16_383, header: noticeFields.at(-1)!.label });
+    expect(body).toMatchObject({ complete: true, dataRows: 1, problemRows: 0 });
+    expect(body.rows[0].cells[16_384 - noticeFields.length]).toBe(`${noticeFields[0]!.key} r1`);
+    expect(body.rows[0].cells[200]).toBe(''); // a column not listed
+    expect(result.body.length).toBeLessThan(200_000);
+    expect(slowestMs).toBeLessThan(1000);
+  }, 60_000);
+
+  it('stops reading a million short lines at the import limit instead of running out of memory', async () => {
+    const who = await someone();
+    const headers = noticeFields.map((f) => f.label).join(',');
+    const file = await uploadFile(
+      t.app,
+      who,
+      'long.csv',
+      Buffer.from(`${headers}\n${'1\n'.repeat(1_000_000)}`),
+    );
+    const started = performance.now();
+    const { result, slowestMs } = await slowestHealthDuring(preview(who, file));
+    expect(result.statusCode, result.body.slice(0, 500)).toBe(200);
+    expect(result.json()).toMatchObject({ tooManyRows: true, dataRows: MAX_ROWS });
+    expect(performance.now() - started).toBeLessThan(15_000);
+    expect(slowestMs).toBeLessThan(1000);
+  }, 60_000);
+});
