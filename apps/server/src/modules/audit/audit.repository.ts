@@ -1,4 +1,5 @@
-import type { AuditAction, AuditQuery } from '@notice-desk/contract/audit';
+import { sql } from 'kysely';
+import type { AuditAction } from '@notice-desk/contract/audit';
 import type { Database } from '../../db/database.ts';
 import type { AuditLogTable } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
@@ -48,17 +49,20 @@ export type AuditRow = AuditLogTable & {
   actor_name: string | null;
 };
 
+/** Which entries a list shows: `after` and `before` are instants (ISO), `before` exclusive. */
+export interface AuditFilter {
+  action?: AuditAction | undefined;
+  actor?: string | undefined;
+  after?: string | undefined;
+  before?: string | undefined;
+}
+
 /**
- * Newest first. Filters use the (action, id) and (actor_id, id) indexes; `after` and `before` are instants
- * (ISO), `before` exclusive. The
- * actor filter matches the username an entry was written under and the actor's username now, so a
- * renamed user's entries are found by either name.
+ * The entries the filter keeps. Filters use the (action, id) and (actor_id, id) indexes. The actor filter
+ * matches the username an entry was written under and the actor's username now, so a renamed user's
+ * entries are found by either name.
  */
-export async function listAudit(
-  db: Database,
-  { page, limit, action, actor }: AuditQuery,
-  { after, before }: { after?: string; before?: string } = {},
-): Promise<{ rows: AuditRow[]; total: number }> {
+function auditEntries(db: Database, { action, actor, after, before }: AuditFilter) {
   let query = db.selectFrom('audit_log').leftJoin('users', 'users.id', 'audit_log.actor_id');
   if (action) query = query.where('audit_log.action', '=', action);
   if (actor)
@@ -67,15 +71,51 @@ export async function listAudit(
     );
   if (after) query = query.where('audit_log.at', '>=', after);
   if (before) query = query.where('audit_log.at', '<', before);
-  const [rows, count] = await Promise.all([
-    query
-      .selectAll('audit_log')
-      .select(['users.username as actor_current_username', 'users.name as actor_name'])
-      .orderBy('audit_log.id', 'desc')
-      .limit(limit)
-      .offset((page - 1) * limit)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
+  return query;
+}
+
+/** A page of entries, newest first: `offset` rows on from the entry `fromId` (included) when given. */
+export function listAudit(
+  db: Database,
+  filter: AuditFilter,
+  { offset, limit, fromId }: { offset: number; limit: number; fromId?: string },
+): Promise<AuditRow[]> {
+  return auditEntries(db, filter)
+    .$if(fromId !== undefined, (query) => query.where('audit_log.id', '<=', fromId!))
+    .selectAll('audit_log')
+    .select(['users.username as actor_current_username', 'users.name as actor_name'])
+    .orderBy('audit_log.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+/** The ids at positions 0, stride, 2·stride, … of the filtered entries, newest first. */
+export async function auditBoundaries(db: Database, filter: AuditFilter, stride: number): Promise<string[]> {
+  const ranked = auditEntries(db, filter).select([
+    'audit_log.id',
+    sql<number>`row_number() over (order by audit_log.id desc)`.as('position'),
   ]);
-  return { rows, total: Number(count?.n ?? 0) };
+  const rows = await db
+    .selectFrom(ranked.as('ranked'))
+    .select('ranked.id')
+    .where(sql<boolean>`(ranked.position - 1) % ${stride} = 0`)
+    .orderBy('ranked.id', 'desc')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * How many entries the filter keeps, and a version of that list. The log is only appended to, so a new
+ * entry (a newer id) or a rename that moves entries in or out of an actor filter (the count) changes it.
+ */
+export async function auditState(
+  db: Database,
+  filter: AuditFilter,
+): Promise<{ total: number; version: string }> {
+  const row = await auditEntries(db, filter)
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('audit_log.id').as('newest')])
+    .executeTakeFirst();
+  const total = Number(row?.n ?? 0);
+  return { total, version: `${total}:${row?.newest ?? ''}` };
 }

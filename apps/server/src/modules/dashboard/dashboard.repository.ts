@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DeliveriesTable, DeliveryStatus } from '../../db/schema.ts';
 
@@ -42,14 +43,18 @@ function liveDeliveries(db: Database, ownerId: string, status?: DeliveryStatus) 
   return query;
 }
 
-/** The owner's latest deliveries, newest first, from `offset`, leaving out those of archived records. */
+/**
+ * The owner's latest deliveries, newest first, leaving out those of archived records: `offset` rows on
+ * from the delivery `fromId` (included) when given, else from the newest.
+ */
 export function recentLiveDeliveries(
   db: Database,
   ownerId: string,
   limit: number,
-  { offset = 0, status }: { offset?: number; status?: DeliveryStatus } = {},
+  { offset = 0, status, fromId }: { offset?: number; status?: DeliveryStatus; fromId?: string } = {},
 ): Promise<DeliveriesTable[]> {
   return liveDeliveries(db, ownerId, status)
+    .$if(fromId !== undefined, (query) => query.where('d.id', '<=', fromId!))
     .selectAll('d')
     .orderBy('d.id', 'desc')
     .limit(limit)
@@ -57,13 +62,42 @@ export function recentLiveDeliveries(
     .execute();
 }
 
-export async function countLiveDeliveries(
+/** The ids at positions 0, stride, 2·stride, … of the owner's newest-first deliveries (of one status). */
+export async function liveDeliveryBoundaries(
+  db: Database,
+  ownerId: string,
+  stride: number,
+  status?: DeliveryStatus,
+): Promise<string[]> {
+  const ranked = liveDeliveries(db, ownerId, status).select([
+    'd.id',
+    sql<number>`row_number() over (order by d.id desc)`.as('position'),
+  ]);
+  const rows = await db
+    .selectFrom(ranked.as('ranked'))
+    .select('ranked.id')
+    .where(sql<boolean>`(ranked.position - 1) % ${stride} = 0`)
+    .orderBy('ranked.id', 'desc')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * How many of the owner's live deliveries (of one status) there are, and a version of that list: it
+ * changes when one joins it (a newer id, a status moved in at a newer time) or leaves it (the count).
+ */
+export async function liveDeliveriesState(
   db: Database,
   ownerId: string,
   status?: DeliveryStatus,
-): Promise<number> {
+): Promise<{ total: number; version: string }> {
   const row = await liveDeliveries(db, ownerId, status)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .select((eb) => [
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.max('d.id').as('newest'),
+      eb.fn.max('d.status_at').as('moved'),
+    ])
     .executeTakeFirst();
-  return Number(row?.n ?? 0);
+  const total = Number(row?.n ?? 0);
+  return { total, version: `${total}:${row?.newest ?? ''}:${row?.moved ?? ''}` };
 }

@@ -2,13 +2,27 @@ import type { DashboardInfo, MailDetails, MailDetailsQuery, MailInfo } from '@no
 import type { Database } from '../../db/database.ts';
 import { getRecordCount } from '../records/records.repository.ts';
 import type { DeliveriesTable } from '../../db/schema.ts';
-import { countCampaignsByKind, countLiveDeliveries, recentLiveDeliveries } from './dashboard.repository.ts';
+import { DeepPages, PAGE_STRIDE } from '../../lib/deep-pages.ts';
+import {
+  countCampaignsByKind,
+  liveDeliveriesState,
+  liveDeliveryBoundaries,
+  recentLiveDeliveries,
+} from './dashboard.repository.ts';
 
 const MAIL_DETAILS = 100;
 
 /** The caller's totals and latest deliveries; records and campaigns a delete archived count in none. */
 export class DashboardService {
-  constructor(private readonly db: Database) {}
+  /** Mails Details' deep pages, per owner and status filter. */
+  private readonly deepPages: DeepPages<string>;
+
+  constructor(
+    private readonly db: Database,
+    pageStride = PAGE_STRIDE,
+  ) {
+    this.deepPages = new DeepPages(pageStride);
+  }
 
   async info(ownerId: string): Promise<DashboardInfo> {
     const [cards, notices, campaigns, recent] = await Promise.all([
@@ -29,10 +43,15 @@ export class DashboardService {
 
   /** Mails Details a page at a time, newest first, of one status or all. */
   async mails(ownerId: string, { page, limit, status }: MailDetailsQuery): Promise<MailDetails> {
-    const [rows, total] = await Promise.all([
-      recentLiveDeliveries(this.db, ownerId, limit, { offset: (page - 1) * limit, status }),
-      countLiveDeliveries(this.db, ownerId, status),
-    ]);
+    const { total, version } = await liveDeliveriesState(this.db, ownerId, status);
+    const offset = (page - 1) * limit;
+    if (offset >= total) return { items: [], total };
+    const rows = await this.deepPages.page(`${ownerId}:${status ?? ''}`, version, offset, limit, {
+      fromTop: (skip, size) => recentLiveDeliveries(this.db, ownerId, size, { offset: skip, status }),
+      boundaries: (stride) => liveDeliveryBoundaries(this.db, ownerId, stride, status),
+      fromKey: (fromId, skip, size) =>
+        recentLiveDeliveries(this.db, ownerId, size, { offset: skip, status, fromId }),
+    });
     return { items: rows.map(mailInfoOf), total };
   }
 }

@@ -5,6 +5,7 @@ import type { Database } from '../../db/database.ts';
 import { notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { PDF_URL, type PdfLinks } from '../../lib/pdf/links.ts';
+import { DeepPages, PAGE_STRIDE } from '../../lib/deep-pages.ts';
 import { nowIso } from '../../lib/time.ts';
 import { appendAudit } from '../audit/audit.repository.ts';
 import { changedFields } from '../audit/audit.service.ts';
@@ -40,24 +41,18 @@ export function toRecordResponse(
   return out;
 }
 
-/** Deep pages start from the nearest boundary, so no page query skips more than this many rows. */
-const DEFAULT_PAGE_STRIDE = 100;
-
-interface Boundaries {
-  version: number;
-  ids: Promise<string[]>;
-}
-
 /** Credit cards and notices: every read and write is scoped to the signed-in owner. */
 export class RecordsService {
   /** Per owner and kind, valid while the owner's write version is unchanged (any process may write). */
-  private readonly boundaries = new Map<string, Boundaries>();
+  private readonly deepPages: DeepPages<string>;
 
   constructor(
     private readonly db: Database,
     private readonly links: PdfLinks,
-    private readonly pageStride = DEFAULT_PAGE_STRIDE,
-  ) {}
+    pageStride = PAGE_STRIDE,
+  ) {
+    this.deepPages = new DeepPages(pageStride);
+  }
 
   async list(
     info: RecordKindInfo,
@@ -96,19 +91,11 @@ export class RecordsService {
     offset: number,
     limit: number,
   ): Promise<records.RecordRow[]> {
-    if (offset < this.pageStride) return records.listRecords(this.db, info, ownerId, offset, limit);
-    const key = `${info.kind}:${ownerId}`;
-    let cached = this.boundaries.get(key);
-    if (!cached || cached.version !== version) {
-      cached = { version, ids: records.listBoundaries(this.db, info, ownerId, this.pageStride) };
-      this.boundaries.set(key, cached);
-      cached.ids.catch(() => this.boundaries.delete(key));
-    }
-    const ids = await cached.ids;
-    const index = Math.min(Math.floor(offset / this.pageStride), ids.length - 1);
-    const fromId = ids[index];
-    if (fromId === undefined) return [];
-    return records.listRecordsFrom(this.db, info, ownerId, fromId, offset - index * this.pageStride, limit);
+    return this.deepPages.page(`${info.kind}:${ownerId}`, String(version), offset, limit, {
+      fromTop: (skip, size) => records.listRecords(this.db, info, ownerId, skip, size),
+      boundaries: (stride) => records.listBoundaries(this.db, info, ownerId, stride),
+      fromKey: (fromId, skip, size) => records.listRecordsFrom(this.db, info, ownerId, fromId, skip, size),
+    });
   }
 
   async get(info: RecordKindInfo, ownerId: string, id: string): Promise<RecordResponse> {
