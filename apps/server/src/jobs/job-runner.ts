@@ -150,9 +150,11 @@ export class JobRunner extends EventEmitter<{ settled: [jobId: string] }> {
     // A renewal still waiting (for SQLite's write lock, say) when the attempt ends answers too late to
     // matter: the attempt's own end (done, failed, retry) is not a takeover.
     let settled = false;
+    let renewedAt = Date.now();
     const renew = setInterval(() => {
       jobs.renewLease(db, job.id, this.workerId, this.leaseMs).then(
         (renewal) => {
+          if (renewal === 'held') renewedAt = Date.now();
           if (renewal === 'held' || settled) return;
           if (renewal === 'ended') {
             // Finished in a transaction of its own (an import's hand-over thread): nothing to renew.
@@ -163,9 +165,14 @@ export class JobRunner extends EventEmitter<{ settled: [jobId: string] }> {
           lease.abort();
         },
         // Unable to renew, the lease will run out and another worker take the job over: this one
-        // stops rather than work on beside it.
+        // stops rather than work on beside it. A renewal refused while the lease still has time (SQLite
+        // busy behind an import's hand-over on another connection) is tried again at the next tick.
         (err: unknown) => {
           if (settled) return;
+          if (Date.now() - renewedAt < (this.leaseMs * 2) / 3) {
+            log.warn({ err, jobId: job.id }, 'job lease renewal failed; trying again while the lease lasts');
+            return;
+          }
           log.error({ err, jobId: job.id }, 'job lease renewal failed; stopping this attempt');
           lease.abort();
         },
