@@ -33,15 +33,24 @@ export const headerRowNumber = z.coerce
  * The column mapping a person confirmed: the header row, and for columns of it (0-based index) the
  * field each fills, or null to ignore it. Columns left out are mapped automatically.
  */
+const columnKeyError = (key: string) =>
+  `Column "${key.slice(0, 20)}" is not a column index: a column is named by its 0-based index, such as "0" or "12".`;
 const chosenColumns = z
-  .record(z.string().regex(/^\d{1,5}$/), z.string().max(100).nullable(), {
-    // A key that fails is zod's 'invalid_key' issue, whose own message ('Invalid key in record')
-    // names neither the key nor what a key must be: this one does both.
-    error: (issue) =>
-      issue.code === 'invalid_key'
-        ? `Column "${String(issue.input).slice(0, 20)}" is not a column index: a column is named by its 0-based index, such as "0" or "12".`
-        : undefined,
-  })
+  // zod drops an own "__proto__" key without a word (the choice would vanish): refused by name first.
+  .custom<unknown>(
+    (input) => !(input !== null && typeof input === 'object' && Object.hasOwn(input, '__proto__')),
+    {
+      error: columnKeyError('__proto__'),
+    },
+  )
+  // One spelling per column: "00" would be a second key for column 0 ("0").
+  .pipe(
+    z.record(z.string().regex(/^(0|[1-9]\d{0,4})$/), z.string().max(100).nullable(), {
+      // A key that fails is zod's 'invalid_key' issue, whose own message ('Invalid key in record')
+      // names neither the key nor what a key must be: this one does both.
+      error: (issue) => (issue.code === 'invalid_key' ? columnKeyError(String(issue.input)) : undefined),
+    }),
+  )
   .refine((columns) => Object.keys(columns).length <= 16_384, { error: 'More columns than a sheet has.' });
 
 export const columnMapping = z.object({ headerRow: headerRowNumber, columns: chosenColumns });

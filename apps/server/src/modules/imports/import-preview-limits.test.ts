@@ -100,3 +100,41 @@ describe('previewing a CSV built to stop the server', () => {
     expect(slowestMs).toBeLessThan(1000);
   }, 60_000);
 });
+
+describe('column keys of a mapping', () => {
+  const csv = () =>
+    Buffer.from(
+      `${noticeFields.map((f) => f.label).join(',')}\n${noticeFields.map((f) => `${f.key} r1`).join(',')}\n`,
+    );
+  const columnKey = (key: string) =>
+    `Column "${key}" is not a column index: a column is named by its 0-based index, such as "0" or "12".`;
+
+  it('refuses "00" beside "0" and a "__proto__" key with a 400 naming the key, in the preview and the start', async () => {
+    const who = await someone();
+    const file = await uploadFile(t.app, who, 'keys.csv', csv());
+    for (const [columns, key] of [
+      ['{"0":null,"00":"loanNo"}', '00'],
+      ['{"__proto__":"loanNo"}', '__proto__'],
+    ] as const) {
+      const answer = await preview(who, file, `&columns=${encodeURIComponent(columns)}`);
+      expect(answer.statusCode, answer.body).toBe(400);
+      expect(answer.json().message).toContain(columnKey(key));
+    }
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/api/notices/upload-notice-info',
+      headers: { ...who.headers, 'content-type': 'application/json' },
+      payload: `{"file":"${file}","mapping":{"headerRow":1,"columns":{"0":"loanNo","00":null}}}`,
+    });
+    expect(started.statusCode, started.body).toBe(400);
+    expect(started.json().message).toContain(columnKey('00'));
+    const proto = await t.app.inject({
+      method: 'POST',
+      url: '/api/notices/upload-notice-info',
+      headers: { ...who.headers, 'content-type': 'application/json' },
+      payload: `{"file":"${file}","mapping":{"headerRow":1,"columns":{"__proto__":"loanNo"}}}`,
+    });
+    expect(proto.statusCode, proto.body).toBe(400);
+    expect(proto.json().message).toMatch(/uses __proto__ .* as a key; those keys are not allowed/);
+  });
+});
