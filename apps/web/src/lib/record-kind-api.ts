@@ -1,4 +1,9 @@
-import type { MutationDefinition, QueryDefinition } from '@reduxjs/toolkit/query/react';
+import type {
+  MutationDefinition,
+  QueryDefinition,
+  TypedUseMutation,
+  TypedUseQuery,
+} from '@reduxjs/toolkit/query/react';
 import {
   deletePreviewPaths,
   type DeleteAllAnswer,
@@ -42,16 +47,29 @@ export type RecordKindEndpoints<TOne extends string, TMany extends string, TReco
   [K in `get${TMany}DeletePreview`]: Query<void, DeletePreview>;
 };
 
+/** A kind's hooks under kind-neutral names, so one list, wizard and edit screen serve every kind. */
+export type RecordKindHooks<TRecord, TFields, TList> = {
+  useRecords: TypedUseQuery<TList, RecordPageArgs, ApiBaseQuery>;
+  useRecord: TypedUseQuery<TRecord, string, ApiBaseQuery>;
+  useCreate: TypedUseMutation<TRecord, TFields, ApiBaseQuery>;
+  useUpdate: TypedUseMutation<TRecord, { id: string; fields: TFields }, ApiBaseQuery>;
+  useDeleteRecord: TypedUseMutation<DeleteAnswer, string, ApiBaseQuery>;
+  useDeleteAll: TypedUseMutation<DeleteAllAnswer, void, ApiBaseQuery>;
+  useDeleteAllPreview: TypedUseQuery<DeletePreview, void, ApiBaseQuery>;
+};
+
 /**
  * Adds a record kind's endpoints (list, one, create, update, delete, Delete All and its preview) to
- * the app's one API. Notices and credit cards differ only in the words and URLs of `kind`.
- * Called as `recordKindApi<Notice, NoticeFields, NoticeList>()(kind)`, so the names are inferred.
+ * the app's one API and answers their hooks. Notices and credit cards differ only in the words and
+ * URLs of `kind`. Called as `recordKindApi<Notice, NoticeFields, NoticeList>()(kind)`.
  */
 export function recordKindApi<TRecord, TFields, TList>() {
-  return <TOne extends string, TMany extends string>(kind: RecordKind<TOne, TMany>) => {
+  return <TOne extends string, TMany extends string>(
+    kind: RecordKind<TOne, TMany>,
+  ): RecordKindHooks<TRecord, TFields, TList> => {
     const { one, many, baseUrl, listTag, recordTag } = kind;
     const recordUrl = (id: string) => `${baseUrl}/${encodeURIComponent(id)}`;
-    return api.injectEndpoints({
+    const { endpoints } = api.injectEndpoints({
       endpoints: (build) =>
         // Names built from the kind's words are plain strings to TypeScript; the type above names them.
         ({
@@ -95,5 +113,16 @@ export function recordKindApi<TRecord, TFields, TList>() {
           }),
         }) as unknown as RecordKindEndpoints<TOne, TMany, TRecord, TFields, TList>,
     });
+    // The endpoint names stay the kind's own (one API holds both kinds); the screens see these.
+    const byName = endpoints as unknown as Record<string, { useQuery?: unknown; useMutation?: unknown }>;
+    return {
+      useRecords: byName[`get${many}`]!.useQuery,
+      useRecord: byName[`get${one}`]!.useQuery,
+      useCreate: byName[`create${one}`]!.useMutation,
+      useUpdate: byName[`update${one}`]!.useMutation,
+      useDeleteRecord: byName[`delete${one}`]!.useMutation,
+      useDeleteAll: byName[`deleteAll${many}`]!.useMutation,
+      useDeleteAllPreview: byName[`get${many}DeletePreview`]!.useQuery,
+    } as RecordKindHooks<TRecord, TFields, TList>;
   };
 }

@@ -1,62 +1,37 @@
 import toast from 'react-hot-toast';
-import { StepWizard, wizardValues, type WizardFieldErrors, type WizardStep } from '../wizard/step-wizard.tsx';
+import { StepWizard, wizardValues, type WizardFieldErrors } from '../wizard/step-wizard.tsx';
 import { showApiProblem } from '../../lib/api-error.ts';
+import { capitalised, recordKinds, type RecordKindScreens } from './record-kinds.ts';
 
-type Unwrappable = { unwrap: () => Promise<unknown> };
-
-/** The kind's RTK Query hooks that store a record: create and update. */
-export type RecordFormApi<TFields> = {
-  useCreate: () => readonly [(fields: TFields) => Unwrappable, ...unknown[]];
-  useUpdate: () => readonly [(args: { id: string; fields: TFields }) => Unwrappable, ...unknown[]];
-};
-
-export type RecordFormProps<TFields> = {
-  api: RecordFormApi<TFields>;
-  /** The form's accessible name, e.g. 'Credit card'. */
-  label: string;
-  /** The kind's steps (the contract's step definitions). */
-  steps: readonly WizardStep[];
-  /** The kind's body schema: the wizard's values as the request body. */
-  body: { parse: (values: Record<string, string>) => TFields };
+export type RecordFormProps<TRecord, TFields> = {
+  /** Keep it stable (a module constant). */
+  kind: RecordKindScreens<TRecord, TFields>;
   /** The record to edit; a new record when absent. */
   record?: { _id: string };
-  createdMessage: string;
-  updatedMessage: string;
-  saveFailedMessage: string;
   /** After the success toast (the route goes back to the list). */
   onSaved: () => void;
-  /** The kind's list, where Cancel goes. */
-  listHref: string;
-  /** The kind's fields that hold a date as text, given a date picker. */
-  dateFields?: ReadonlySet<string>;
 };
 
 /** A record's step wizard: adds a record of the kind, or edits one when given. */
-export function RecordForm<TFields>({
-  api: { useCreate, useUpdate },
-  label,
-  steps,
-  body,
+export function RecordForm<TRecord, TFields>({
+  kind: { type, api },
   record,
-  createdMessage,
-  updatedMessage,
-  saveFailedMessage,
   onSaved,
-  listHref,
-  dateFields,
-}: RecordFormProps<TFields>) {
-  const [createRecord] = useCreate();
-  const [updateRecord] = useUpdate();
+}: RecordFormProps<TRecord, TFields>) {
+  const { one, title, paths, steps, body, dateFields } = recordKinds[type];
+  const [createRecord] = api.useCreate();
+  const [updateRecord] = api.useUpdate();
 
   const save = async (values: Record<string, string>): Promise<WizardFieldErrors | void> => {
-    const fields = body.parse(values);
+    // The kind's contract body schema: it parses the wizard's values into the kind's fields.
+    const fields = body.parse(values) as TFields;
     try {
       if (record) {
         await updateRecord({ id: record._id, fields }).unwrap();
-        toast.success(updatedMessage);
+        toast.success(`${title} Updated Successfully.`);
       } else {
         await createRecord(fields).unwrap();
-        toast.success(createdMessage);
+        toast.success(`${title} Created Successfully.`);
       }
       onSaved();
     } catch (error) {
@@ -66,7 +41,7 @@ export function RecordForm<TFields>({
         onFieldErrors: (found) => {
           fieldErrors = found as WizardFieldErrors;
         },
-        fallback: saveFailedMessage,
+        fallback: `The ${one} could not be saved.`,
       });
       return fieldErrors;
     }
@@ -74,11 +49,11 @@ export function RecordForm<TFields>({
 
   return (
     <StepWizard
-      label={label}
+      label={capitalised(one)}
       steps={steps}
       initialValues={record && wizardValues(steps, record)}
       onSubmit={save}
-      cancelHref={listHref}
+      cancelHref={paths.list.getHref()}
       dateFields={dateFields}
     />
   );

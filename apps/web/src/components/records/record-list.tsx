@@ -5,79 +5,50 @@ import { messages } from '@notice-desk/contract/messages';
 import { useListSearch } from '../../hooks/use-list-search.ts';
 import { usePagination } from '../../hooks/use-pagination.ts';
 import { toastApiProblem } from '../../lib/api-error.ts';
+import type { RecordKindHooks } from '../../lib/record-kind-api.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
-import { DeletePreviewNote, type DeletePreviewQuery } from '../ui/delete-preview-note.tsx';
+import { DeletePreviewNote } from '../ui/delete-preview-note.tsx';
 import { DataTable, type DataTableColumn } from '../ui/data-table.tsx';
-import { pagedTableProps, type PagedQuery } from '../ui/table-query.ts';
-import { RecordActions, recordPdfHref } from './record-actions.tsx';
+import { pagedTableProps } from '../ui/table-query.ts';
+import { RecordActions, deleteRecordQuestion, recordPdfHref } from './record-actions.tsx';
+import { capitalised, recordKinds, type RecordKindScreens } from './record-kinds.ts';
 
 /** The spec sets the default (10); the other sizes are this list's choice. */
 const PAGE_SIZES = [10, 25, 50, 100] as const;
 
 /** What a record list shows of a stored record besides its own columns. */
-type StoredRecord = { _id: string; pdfLink: string };
-
-type RecordPage<TRecord> = { items: TRecord[]; total: number; pdfUrl: string };
-
-type Unwrappable = { unwrap: () => Promise<unknown> };
-
-/** The kind's RTK Query hooks: its paged list, delete one, Delete All and what Delete All would do. */
-export type RecordListApi<TRecord> = {
-  useRecords: (args: {
-    page: number;
-    limit: number;
-    search?: string;
-  }) => PagedQuery<TRecord> & { data?: RecordPage<TRecord> };
-  useDeleteRecord: () => readonly [(id: string) => Unwrappable, ...unknown[]];
-  useDeleteAll: () => readonly [() => Unwrappable, { isLoading: boolean }];
-  useDeleteAllPreview: (arg: undefined, options: { refetchOnMountOrArgChange: true }) => DeletePreviewQuery;
-};
+type StoredRecord = { _id: string; pdfLink: string; custName?: string };
 
 /** Asked each time the Delete All question opens: the counts change with every send. */
-function DeleteAllPreview({ usePreview }: { usePreview: RecordListApi<unknown>['useDeleteAllPreview'] }) {
+function DeleteAllPreview({
+  usePreview,
+}: {
+  usePreview: RecordKindHooks<unknown, unknown, unknown>['useDeleteAllPreview'];
+}) {
   return <DeletePreviewNote {...usePreview(undefined, { refetchOnMountOrArgChange: true })} />;
 }
 
-export type RecordListProps<TRecord extends StoredRecord> = {
-  api: RecordListApi<TRecord>;
-  /** The table's accessible name, e.g. 'Credit cards'. */
-  label: string;
-  addLabel: string;
-  addHref: string;
-  /** The kind's own columns, between 'No.' and 'Action'. Keep them stable (a module constant). */
-  columns: readonly DataTableColumn<TRecord>[];
-  /** Whose record it is (the customer name): the action buttons' names. Keep it stable. */
-  recordName: (record: TRecord) => string;
-  /** Keep it stable (a module function). */
-  editHref: (id: string) => string;
-  /** What a row's Delete asks, naming the customer (see deleteRecordQuestion). */
-  deleteQuestion: (record: TRecord) => string;
-  deletedMessage: string;
-  deleteFailedMessage: string;
-  deleteAllFailedMessage: string;
-  loadFailedMessage: string;
-  deleteAllQuestion: string;
+export type RecordListProps<TRecord extends StoredRecord, TFields> = {
+  /** Keep it stable (a module constant). */
+  kind: RecordKindScreens<TRecord, TFields>;
   /** The 'Import Excel' button with its modal, from the import feature; a disabled stand-in until then. */
   importExcel?: ReactNode;
 };
 
+/** Whose record it is: the action buttons' names and the Delete question. */
+const customerName = (record: StoredRecord) => record.custName ?? '';
+
 /** A list of the signed-in user's records of one kind, with add, import, delete and Delete All. */
-export function RecordList<TRecord extends StoredRecord>({
-  api: { useRecords, useDeleteRecord, useDeleteAll, useDeleteAllPreview },
-  label,
-  addLabel,
-  addHref,
-  columns: recordColumns,
-  recordName,
-  editHref,
-  deleteQuestion,
-  deletedMessage,
-  deleteFailedMessage,
-  deleteAllFailedMessage,
-  loadFailedMessage,
-  deleteAllQuestion,
+export function RecordList<TRecord extends StoredRecord, TFields>({
+  kind: {
+    type,
+    api: { useRecords, useDeleteRecord, useDeleteAll, useDeleteAllPreview },
+    columns: recordColumns,
+    reference,
+  },
   importExcel,
-}: RecordListProps<TRecord>) {
+}: RecordListProps<TRecord, TFields>) {
+  const { one, many, title, deletedMessage, paths } = recordKinds[type];
   const { text: searchText, setText: setSearchText, search } = useListSearch();
   const paging = usePagination(PAGE_SIZES[0], search);
   const query = useRecords({ page: paging.page, limit: paging.limit, search });
@@ -98,7 +69,7 @@ export function RecordList<TRecord extends StoredRecord>({
       await deleteRecord(confirmingDelete._id).unwrap();
       toast.success(deletedMessage);
     } catch (error) {
-      toastApiProblem(error, deleteFailedMessage);
+      toastApiProblem(error, `The ${one} could not be deleted.`);
     } finally {
       setDeleting(false);
       setConfirmingDelete(null);
@@ -112,7 +83,7 @@ export function RecordList<TRecord extends StoredRecord>({
       toast.success(messages.allDeleted);
       paging.setPage(1);
     } catch (error) {
-      toastApiProblem(error, deleteAllFailedMessage);
+      toastApiProblem(error, `The ${many} could not be deleted.`);
     } finally {
       setConfirmingDeleteAll(false);
     }
@@ -129,22 +100,22 @@ export function RecordList<TRecord extends StoredRecord>({
         card: 'actions',
         cell: (record) => (
           <RecordActions
-            name={recordName(record)}
-            editHref={editHref(record._id)}
+            name={customerName(record)}
+            editHref={paths.edit.getHref(record._id)}
             pdfHref={recordPdfHref(pdfUrl, record.pdfLink)}
             onDelete={() => askToDelete(record)}
           />
         ),
       },
     ],
-    [recordColumns, recordName, editHref, pdfUrl, askToDelete],
+    [recordColumns, paths, pdfUrl, askToDelete],
   );
 
   return (
     <>
       <div className="page-actions">
-        <Link className="button button-primary" to={addHref}>
-          {addLabel}
+        <Link className="button button-primary" to={paths.add.getHref()}>
+          {`Add ${title}`}
         </Link>
         {importExcel ?? (
           <button type="button" className="button button-secondary" disabled title="Available soon">
@@ -162,15 +133,19 @@ export function RecordList<TRecord extends StoredRecord>({
         </button>
       </div>
       <DataTable
-        label={label}
+        label={capitalised(many)}
         columns={columns}
         {...pagedTableProps(query, paging, PAGE_SIZES)}
         serverSearch={{ text: searchText, onTextChange: setSearchText, searchedFor: search }}
-        errorMessage={loadFailedMessage}
+        errorMessage={`The ${many} could not be loaded.`}
       />
       <ConfirmDialog
         open={confirmingDelete !== null}
-        question={confirmingDelete ? deleteQuestion(confirmingDelete) : ''}
+        question={
+          confirmingDelete
+            ? deleteRecordQuestion(one, customerName(confirmingDelete), reference(confirmingDelete))
+            : ''
+        }
         confirmLabel="Delete"
         busy={deleting}
         onConfirm={() => void confirmDelete()}
@@ -178,7 +153,7 @@ export function RecordList<TRecord extends StoredRecord>({
       />
       <ConfirmDialog
         open={confirmingDeleteAll}
-        question={deleteAllQuestion}
+        question={`Are you sure you want to delete all ${many}?`}
         confirmLabel="Delete All"
         busy={deletingAll}
         onConfirm={() => void confirmDeleteAll()}

@@ -1,6 +1,7 @@
 import type { CreditCard, CreditCardFields, CreditCardList } from '@notice-desk/contract/credit-card';
 import { recordKindApi } from '../../../lib/record-kind-api.ts';
 
+/** The kind's hooks (list, one, create, update, delete, Delete All and its preview). */
 export const creditCardsApi = recordKindApi<CreditCard, CreditCardFields, CreditCardList>()({
   one: 'CreditCard',
   many: 'CreditCards',
@@ -10,13 +11,3 @@ export const creditCardsApi = recordKindApi<CreditCard, CreditCardFields, Credit
   listTag: 'CreditCards',
   recordTag: 'SingleCreditCard',
 });
-
-export const {
-  useGetCreditCardsQuery,
-  useGetCreditCardQuery,
-  useCreateCreditCardMutation,
-  useUpdateCreditCardMutation,
-  useDeleteCreditCardMutation,
-  useDeleteAllCreditCardsMutation,
-  useGetCreditCardsDeletePreviewQuery,
-} = creditCardsApi;

@@ -1,6 +1,7 @@
 import type { Notice, NoticeFields, NoticeList } from '@notice-desk/contract/notice';
 import { recordKindApi } from '../../../lib/record-kind-api.ts';
 
+/** The kind's hooks (list, one, create, update, delete, Delete All and its preview). */
 export const noticesApi = recordKindApi<Notice, NoticeFields, NoticeList>()({
   one: 'Notice',
   many: 'Notices',
@@ -10,13 +11,3 @@ export const noticesApi = recordKindApi<Notice, NoticeFields, NoticeList>()({
   listTag: 'Notices',
   recordTag: 'SingleNotice',
 });
-
-export const {
-  useGetNoticesQuery,
-  useGetNoticeQuery,
-  useCreateNoticeMutation,
-  useUpdateNoticeMutation,
-  useDeleteNoticeMutation,
-  useDeleteAllNoticesMutation,
-  useGetNoticesDeletePreviewQuery,
-} = noticesApi;
