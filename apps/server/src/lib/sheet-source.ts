@@ -7,10 +7,13 @@ import { refuseKnownNonXlsx } from './xlsx/zip.ts';
 /** The readers an import has: an .xlsx workbook's first sheet, or a CSV/TSV text file. */
 export type SheetFormat = 'xlsx' | 'csv';
 
-/** The names an import takes; the stored copy keeps the ending. */
-const IMPORT_NAME = /\.(xlsx|csv|tsv)$/i;
-/** Names read as delimited text. */
-const TEXT_NAME = /\.(csv|tsv)$/i;
+/** The names an import takes; the stored copy keeps the ending (a .txt is stored as .tsv). */
+const IMPORT_NAME = /\.(xlsx|csv|tsv|txt)$/i;
+/**
+ * Names read as delimited text. A .txt is what Excel's 'Unicode Text' (UTF-16, tab-separated) and
+ * 'Text (Tab delimited)' save as: read as a .tsv, when its bytes are text.
+ */
+const TEXT_NAME = /\.(csv|tsv|txt)$/i;
 /**
  * Spreadsheet files no reader here takes, with what to do instead. No well-kept library reads them
  * safely (README, Imports): the person saving the file again is the one sure way.
@@ -24,7 +27,7 @@ const SAVE_AGAIN = 'Save the file as .xlsx or .csv and import it again.';
 
 /**
  * Why a file of this name cannot be imported, or undefined when its name is one an import takes
- * ('xlsx', 'csv' or 'tsv', its ending as stored). `otherwise`: the answer for a name of no known
+ * ('xlsx', 'csv' or 'tsv', its ending as stored; a .txt is stored as 'tsv'). `otherwise`: the answer for a name of no known
  * spreadsheet kind (the spec's own sentence).
  */
 export function importFileName(
@@ -33,8 +36,9 @@ export function importFileName(
 ): { ending: string } | { refusal: string } {
   for (const [name, what] of UNREADABLE)
     if (name.test(fileName)) return { refusal: `${what}. ${SAVE_AGAIN}` };
-  const ending = IMPORT_NAME.exec(fileName)?.[1];
-  return ending ? { ending: ending.toLowerCase() } : { refusal: otherwise };
+  const ending = IMPORT_NAME.exec(fileName)?.[1]?.toLowerCase();
+  if (!ending) return { refusal: otherwise };
+  return { ending: ending === 'txt' ? 'tsv' : ending };
 }
 
 /**
@@ -56,7 +60,7 @@ export interface SheetOptions extends ReadOptions {
 
 /**
  * Which reader a file needs. Its first bytes decide first: a zip archive is read as a workbook
- * whatever its name (a renamed .xlsx is still one). Otherwise its name: .csv and .tsv are text;
+ * whatever its name (a renamed .xlsx is still one). Otherwise its name: .csv, .tsv and .txt are text;
  * anything else goes to the workbook reader, whose whole-file checks word the refusal.
  */
 export async function sheetFormat(path: string, fileName: string): Promise<SheetFormat> {

@@ -18,7 +18,8 @@ const SAVE_AS = 'Save the sheet again as CSV UTF-8 (Excel: File > Save As > CSV 
 /**
  * Finds a text file's encoding, reading the whole file once before any row is imported, so that a
  * file that cannot be read right is refused with nothing written:
- * - a byte-order mark says UTF-8, UTF-16LE (Excel's 'Unicode Text') or UTF-16BE;
+ * - a byte-order mark says UTF-8, UTF-16LE (Excel's 'Unicode Text') or UTF-16BE; UTF-16 without one
+ *   is told by its NUL bytes (utf16WithoutMark);
  * - otherwise the file is UTF-8 when all of it decodes as strict UTF-8, and Windows-1252 (what Excel
  *   on Windows writes as plain 'CSV') when none of its non-ASCII bytes do. The whole file decides, not
  *   each line: an ASCII stretch reads the same in both;
@@ -32,13 +33,41 @@ export async function detectEncoding(file: string): Promise<TextInfo> {
   if (size === 0) throw new XlsxError('The file is empty.');
   const head = await readHead(file, 4);
   if (head[0] === 0xff && head[1] === 0xfe)
-    return { encoding: 'utf16le', bom: 2, size: await checkUtf16(file, size, 'le') };
+    return { encoding: 'utf16le', bom: 2, size: await checkUtf16(file, size, 'utf16le', 2) };
   if (head[0] === 0xfe && head[1] === 0xff)
-    return { encoding: 'utf16be', bom: 2, size: await checkUtf16(file, size, 'be') };
+    return { encoding: 'utf16be', bom: 2, size: await checkUtf16(file, size, 'utf16be', 2) };
+  const unmarked = utf16WithoutMark(await readHead(file, UTF16_SAMPLE));
+  if (unmarked) return { encoding: unmarked, bom: 0, size: await checkUtf16(file, size, unmarked, 0) };
   const bom = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
   if (bom === size) throw new XlsxError('The file is empty.');
   const encoding = await checkUtf8(file, bom);
   return { encoding: bom ? 'utf8' : encoding, bom, size };
+}
+
+/** Bytes looked at for UTF-16 without a byte-order mark. */
+const UTF16_SAMPLE = 4096;
+/** Code units with their NUL on one side that UTF-16 without a mark needs at least ('a,b' and a line end). */
+const UTF16_MIN_UNITS = 4;
+
+/**
+ * UTF-16 text saved without a byte-order mark, told by its NUL bytes: text of Latin letters, digits and
+ * punctuation has a NUL in every other byte (the high byte of each code unit), and those NULs all on one
+ * side. At least half the code units of the file's start (and 4) must be so, none the other way round:
+ * a binary file's NULs fall on both sides.
+ */
+export function utf16WithoutMark(head: Buffer): 'utf16le' | 'utf16be' | undefined {
+  const units = Math.floor(head.length / 2);
+  if (units === 0) return undefined;
+  let [even, odd] = [0, 0];
+  for (let at = 0; at + 1 < head.length; at += 2) {
+    if (head[at] === 0 && head[at + 1] !== 0) even++;
+    else if (head[at + 1] === 0 && head[at] !== 0) odd++;
+    else if (head[at] === 0 && head[at + 1] === 0) return undefined; // U+0000: no text holds it
+  }
+  // A few bytes with a NUL or two are no evidence: a binary file's start can look so.
+  if (odd >= UTF16_MIN_UNITS && odd * 2 >= units && even === 0) return 'utf16le';
+  if (even >= UTF16_MIN_UNITS && even * 2 >= units && odd === 0) return 'utf16be';
+  return undefined;
 }
 
 async function readHead(file: string, length: number): Promise<Buffer> {
@@ -190,13 +219,19 @@ function utf8SequenceLength(buf: Buffer, i: number): number {
  * Checks a UTF-16 file code unit by code unit: a high surrogate not followed by a low one (or a low
  * one alone) is no character, and decoding would silently turn it into U+FFFD in someone's name.
  */
-async function checkUtf16(file: string, size: number, order: 'le' | 'be'): Promise<number> {
+async function checkUtf16(
+  file: string,
+  size: number,
+  encoding: 'utf16le' | 'utf16be',
+  start: number,
+): Promise<number> {
   if (size % 2 !== 0) {
     throw new XlsxError(
       `The file is UTF-16 text with an odd number of bytes: it was cut short or is damaged. ${SAVE_AS}`,
     );
   }
-  const unit = (buf: Buffer, at: number) => (order === 'le' ? buf.readUInt16LE(at) : buf.readUInt16BE(at));
+  const unit = (buf: Buffer, at: number) =>
+    encoding === 'utf16le' ? buf.readUInt16LE(at) : buf.readUInt16BE(at);
   let line = 1;
   let pendingHigh = false;
   const lone = () =>
@@ -205,7 +240,7 @@ async function checkUtf16(file: string, size: number, order: 'le' | 'be'): Promi
     );
   let carry = Buffer.alloc(0);
   for await (const read of fs.createReadStream(file, {
-    start: 2,
+    start,
     highWaterMark: CHUNK,
   }) as AsyncIterable<Buffer>) {
     const chunk = carry.length ? Buffer.concat([carry, read]) : read;
@@ -246,7 +281,10 @@ export async function refuseNonText(file: string): Promise<void> {
       'The file is an Excel 97-2003 (.xls) workbook, whatever its name says. Save the file as .xlsx or .csv and import it again.',
     );
   }
-  const utf16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
+  const utf16 =
+    (head[0] === 0xff && head[1] === 0xfe) ||
+    (head[0] === 0xfe && head[1] === 0xff) ||
+    utf16WithoutMark(head.subarray(0, UTF16_SAMPLE)) !== undefined;
   if (!utf16 && head.includes(0)) {
     throw new XlsxError(
       'The file is not a text file (it holds NUL bytes): it may be a workbook or another binary file with a .csv name. Import the .xlsx itself, or save the sheet as CSV.',

@@ -138,3 +138,31 @@ describe('column keys of a mapping', () => {
     expect(proto.json().message).toMatch(/uses __proto__ .* as a key; those keys are not allowed/);
   });
 });
+
+describe("Excel's 'Unicode Text' (.txt)", () => {
+  it('is uploaded, previewed and imported as tab-separated text; a binary .txt is refused as not text', async () => {
+    const who = await someone();
+    const lines = [noticeFields.map((f) => f.label), noticeFields.map((f) => `${f.key} r1`)];
+    const text = lines.map((cells) => cells.join('\t')).join('\r\n');
+    const file = await uploadFile(
+      t.app,
+      who,
+      'March allocation.txt',
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]),
+    );
+    const answer = await preview(who, file);
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json()).toMatchObject({ fileName: 'March allocation.txt', complete: true, dataRows: 1 });
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/api/notices/upload-notice-info',
+      headers: who.headers,
+      payload: { file },
+    });
+    expect(started.statusCode, started.body).toBe(202);
+    expect(started.json().message).toBe('The import of March allocation is in process.');
+    await expect(
+      uploadFile(t.app, who, 'photo.txt', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 0])),
+    ).rejects.toThrow(/400.*not a text file/);
+  });
+});

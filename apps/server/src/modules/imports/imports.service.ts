@@ -57,7 +57,7 @@ export class ImportsService {
     mapping?: ColumnMapping,
   ): Promise<StartImportResponse> {
     const upload = await this.uploads.find(ownerId, storedName);
-    const campaignName = name?.trim() || upload.originalName.replace(/\.(xlsx|csv|tsv)$/i, '');
+    const campaignName = name?.trim() || upload.originalName.replace(/\.(xlsx|csv|tsv|txt)$/i, '');
     if (mapping) await this.checkMapping(ownerId, kind, upload, mapping);
     const payload: ImportPayload = {
       kind,

@@ -4,10 +4,13 @@ export const importFileMessages = {
   notExcel: 'Please upload an Excel file (.xlsx).',
 } as const;
 
-/** The endings an import takes: an .xlsx workbook, or the sheet saved as CSV or TSV. */
-const IMPORT_FILE = /\.(xlsx|csv|tsv)$/i;
+/**
+ * The endings an import takes: an .xlsx workbook, or the sheet saved as CSV or TSV (or as Excel's
+ * 'Unicode Text', a .txt).
+ */
+const IMPORT_FILE = /\.(xlsx|csv|tsv|txt)$/i;
 /** The file picker's filter. */
-export const importFileAccept = '.xlsx,.csv,.tsv';
+export const importFileAccept = '.xlsx,.csv,.tsv,.txt';
 
 /** Spreadsheet files the server cannot read, with the way out (the server says the same). */
 const unreadable: [RegExp, string][] = [

@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { importFileName, sheetFormat } from '../sheet-source.ts';
+import { XlsxError } from '../xlsx/xlsx-error.ts';
+import { openCsv } from './read-csv.ts';
+import { refuseNonText } from './text-encoding.ts';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'text-formats-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+
+function write(bytes: Buffer | string, name = `f${++files}.csv`): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, bytes);
+  return file;
+}
+
+const utf16be = (text: string) => {
+  const le = Buffer.from(text, 'utf16le');
+  for (let i = 0; i < le.length; i += 2) [le[i], le[i + 1]] = [le[i + 1]!, le[i]!];
+  return le;
+};
+
+async function cells(file: string): Promise<string[][]> {
+  const reader = await openCsv(file);
+  const out: string[][] = [];
+  for await (const row of reader.rows) out.push(row.cells);
+  return out;
+}
+
+async function refusal(file: string): Promise<string> {
+  const error = await cells(file).then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(error).toBeInstanceOf(XlsxError);
+  return (error as Error).message;
+}
+
+describe("Excel's 'Unicode Text' and UTF-16 without a byte-order mark", () => {
+  const text = 'Loan No.\tName\r\nLN1\tJosé आशा\r\n';
+
+  it('takes a .txt as tab-separated text, stored as .tsv, when its bytes are text', async () => {
+    expect(importFileName('March.TXT', 'no')).toEqual({ ending: 'tsv' });
+    const bytes = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    expect(await sheetFormat(write(bytes, 'a.tsv'), 'March.txt')).toBe('csv');
+    await expect(refuseNonText(write(bytes, 'b.tsv'))).resolves.toBeUndefined();
+    expect(await cells(write(bytes, 'c.tsv'))).toEqual([
+      ['Loan No.', 'Name'],
+      ['LN1', 'José आशा'],
+    ]);
+    // A workbook renamed .txt is still read as a workbook.
+    expect(await sheetFormat(write('PK\u0003\u0004rest', 'd.tsv'), 'March.txt')).toBe('xlsx');
+  });
+
+  it('reads UTF-16LE and UTF-16BE without a mark, told by their NUL bytes', async () => {
+    for (const bytes of [Buffer.from(text, 'utf16le'), utf16be(text)]) {
+      const file = write(bytes, `u${++files}.tsv`);
+      await expect(refuseNonText(file)).resolves.toBeUndefined();
+      expect(await cells(file)).toEqual([
+        ['Loan No.', 'Name'],
+        ['LN1', 'José आशा'],
+      ]);
+    }
+  });
+
+  it('still refuses a binary file whose NUL bytes fall on both sides', async () => {
+    const binary = Buffer.from([0x41, 0x00, 0x00, 0x42, 0x43, 0x00, 0x00, 0x44, 0x01, 0x02]);
+    await expect(refuseNonText(write(binary))).rejects.toThrow(/not a text file/);
+  });
+});
