@@ -26,6 +26,7 @@ import { webhooksRoutes } from './modules/sending/webhooks.routes.ts';
 import { emailWebhooksRoutes } from './modules/bounces/email-webhooks.routes.ts';
 import { registerApiDocs } from './plugins/api-docs.ts';
 import { createGuards } from './plugins/authenticate.ts';
+import { registerDiskRoom } from './plugins/disk-room.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { trackInFlight } from './plugins/in-flight.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
@@ -121,6 +122,7 @@ export async function buildApp(
       services.retention.start();
       services.bounceMailbox?.start();
     });
+  registerDiskRoom(app, services.store);
   await app.register(multipart, {
     limits: { fileSize: config.uploadMaxBytes, files: 1, fields: 10, parts: 12, fieldSize: 10_000 },
   });

@@ -112,6 +112,9 @@ function withStatementCache(
 ): SqliteDatabase.Database {
   const cache = new Map<string, SqliteDatabase.Statement>();
   const prepare = (sql: string) => {
+    // SQLite ends a transaction itself on some errors (SQLITE_FULL: the disk is full); Kysely's rollback
+    // after that would fail ('no transaction is active') and be thrown in place of the error that said why.
+    if (sql === 'rollback' && !file.inTransaction) sql = 'select 1';
     let statement = cache.get(sql);
     if (statement) {
       cache.delete(sql);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -25,7 +26,7 @@ export class FileStore {
   async write(key: string, source: Readable): Promise<number> {
     const target = this.localPath(key);
     await fs.mkdir(path.dirname(target), { recursive: true });
-    const partial = `${target}.partial-${process.pid}`;
+    const partial = partialName(target);
     try {
       await pipeline(source, createWriteStream(partial));
       await fs.rename(partial, target);
@@ -38,17 +39,30 @@ export class FileStore {
 
   async writeBuffer(key: string, data: Buffer): Promise<void> {
     const target = this.localPath(key);
-    const partial = `${target}.partial-${process.pid}`;
+    const partial = partialName(target);
     const folder = path.dirname(target);
     // Thousands of PDFs go into a few hundred folders: each is made once, not asked for on every write
     // (and made again if it went away meanwhile).
     if (!this.folders.has(folder)) await this.makeFolder(folder);
-    await fs.writeFile(partial, data).catch(async (err: NodeJS.ErrnoException) => {
-      if (err.code !== 'ENOENT') throw err;
-      await this.makeFolder(folder);
-      await fs.writeFile(partial, data);
-    });
-    await fs.rename(partial, target);
+    try {
+      await fs.writeFile(partial, data).catch(async (err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+        await this.makeFolder(folder);
+        await fs.writeFile(partial, data);
+      });
+      await fs.rename(partial, target);
+    } catch (err) {
+      // A full disk leaves the bytes that fitted: they are no file anyone may read.
+      await fs.rm(partial, { force: true });
+      throw err;
+    }
+  }
+
+  /** Bytes this store may still write (what the file system keeps for root not counted). */
+  async freeBytes(): Promise<number> {
+    await fs.mkdir(this.root, { recursive: true });
+    const stats = await fs.statfs(this.root);
+    return stats.bavail * stats.bsize;
   }
 
   private async makeFolder(folder: string): Promise<void> {
@@ -96,6 +110,12 @@ export class FileStore {
     return files;
   }
 }
+
+/**
+ * A name beside the target no other writer picks: containers all run as PID 1, so a name by process id
+ * would be shared by two of them writing to one volume.
+ */
+const partialName = (target: string) => `${target}.partial-${randomUUID()}`;
 
 export interface StoredFile {
   key: string;

@@ -41,6 +41,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
         .join(' ');
       return reply.status(400).send(body(400, 'VALIDATION', message, fields));
     }
+    if (isDiskFull(err)) {
+      request.log.error({ err }, 'disk full');
+      return reply.status(507).send(body(507, 'DISK_FULL', diskFullMessage));
+    }
     if (isDatabaseUnavailable(err)) {
       request.log.warn({ err }, 'database unavailable');
       return reply
@@ -55,6 +59,22 @@ export function registerErrorHandling(app: FastifyInstance): void {
     request.log.error({ err }, 'request failed');
     return reply.status(500).send(body(500, 'INTERNAL', 'Something went wrong on the server.'));
   });
+}
+
+export const diskFullMessage =
+  "The server's disk is full, so nothing was saved. Ask the administrator to free space, then try again.";
+
+/**
+ * No room left to write: the file system's ENOSPC (or EDQUOT, a quota), SQLite's SQLITE_FULL, PostgreSQL's
+ * disk_full (53100). Looked for along the error's causes too: a stream or driver may wrap it.
+ */
+function isDiskFull(err: unknown): boolean {
+  for (let at = err, depth = 0; at && typeof at === 'object' && depth < 5; depth++) {
+    const { code } = at as { code?: unknown };
+    if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL' || code === '53100') return true;
+    at = (at as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 /** Fastify's own 4xx messages, said in words a person reading the answer can act on. */
