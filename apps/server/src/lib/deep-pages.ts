@@ -42,6 +42,8 @@ export class DeepPages<Key> {
       cached.keys.catch(() => this.lists.delete(list));
     }
     const keys = await cached.keys;
+    // Past the last boundary's stride the list has no rows: nothing to skip to.
+    if (offset >= keys.length * this.stride) return [];
     const index = Math.min(Math.floor(offset / this.stride), keys.length - 1);
     const from = keys[index];
     if (from === undefined) return [];

@@ -267,3 +267,39 @@ export async function filteredRecordIds(
     .execute();
   return rows.map((row) => row.id);
 }
+
+/** The campaign's live records in campaign order: `offset` rows on from the record `fromId` (included). */
+export function listCampaignRecordsFrom(
+  db: Database,
+  info: RecordKindInfo,
+  ownerId: string,
+  campaignId: string,
+  fromId: string,
+  offset: number,
+  limit: number,
+): Promise<RecordRow[]> {
+  const query = ownedRecords(db, info, ownerId)
+    .where('campaign_id', '=', campaignId)
+    .where('id', '>=', fromId);
+  return pageOfRecords(query, 'asc', offset, limit);
+}
+
+/** The ids at positions 0, stride, 2·stride, … of the campaign's live records, in campaign order. */
+export async function campaignRecordBoundaries(
+  db: Database,
+  info: RecordKindInfo,
+  ownerId: string,
+  campaignId: string,
+  stride: number,
+): Promise<string[]> {
+  const ranked = ownedRecords(db, info, ownerId)
+    .where('campaign_id', '=', campaignId)
+    .select(['id', sql<number>`row_number() over (order by id)`.as('position')]);
+  const rows = await db
+    .selectFrom(ranked.as('ranked'))
+    .select('ranked.id')
+    .where(sql<boolean>`(ranked.position - 1) % ${stride} = 0`)
+    .orderBy('ranked.id')
+    .execute();
+  return rows.map((row) => row.id);
+}

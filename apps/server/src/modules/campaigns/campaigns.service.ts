@@ -4,11 +4,12 @@ import type { SearchablePageQuery } from '@notice-desk/contract/paging';
 import type { CampaignRecordIds, DeliveryFilterQuery } from '@notice-desk/contract/sending';
 import type { Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
+import { DeepPages, PAGE_STRIDE } from '../../lib/deep-pages.ts';
 import { notFound } from '../../lib/errors.ts';
 import { nowIso } from '../../lib/time.ts';
 import { deleteRecords, describeCounts, previewDelete } from '../archive/delete-records.ts';
 import { appendAudit } from '../audit/audit.repository.ts';
-import { recordKinds } from '../records/record-kinds.ts';
+import { recordKinds, type RecordKindInfo } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
 import { queryLookups } from '../search/search-terms.ts';
 import * as deliveries from '../sending/deliveries.repository.ts';
@@ -16,7 +17,15 @@ import * as campaigns from './campaigns.repository.ts';
 
 /** Campaign history: imports and 'Manual entries', each with its records. Scoped to the owner. */
 export class CampaignsService {
-  constructor(private readonly db: Database) {}
+  /** A campaign's records' deep pages, valid while the owner's write version is unchanged. */
+  private readonly deepPages: DeepPages<string>;
+
+  constructor(
+    private readonly db: Database,
+    pageStride = PAGE_STRIDE,
+  ) {
+    this.deepPages = new DeepPages(pageStride);
+  }
 
   async list(
     ownerId: string,
@@ -41,6 +50,24 @@ export class CampaignsService {
       })),
       total,
     };
+  }
+
+  /** A page of the campaign's records, deep ones from the nearest boundary. */
+  private async campaignPage(
+    info: RecordKindInfo,
+    ownerId: string,
+    campaignId: string,
+    offset: number,
+    limit: number,
+  ): Promise<records.RecordRow[]> {
+    // Any write to the owner's records of the kind moves the version: a record joining or leaving.
+    const { version } = await records.getRecordCount(this.db, ownerId, info.kind);
+    return this.deepPages.page(`${campaignId}:${ownerId}`, String(version), offset, limit, {
+      fromTop: (skip, size) => records.listCampaignRecords(this.db, info, ownerId, campaignId, skip, size),
+      boundaries: (stride) => campaigns.campaignRecordBoundaries(this.db, info, ownerId, campaignId, stride),
+      fromKey: (fromId, skip, size) =>
+        campaigns.listCampaignRecordsFrom(this.db, info, ownerId, campaignId, fromId, skip, size),
+    });
   }
 
   async single(
@@ -68,7 +95,7 @@ export class CampaignsService {
       : Promise.all([
           lookups
             ? records.listFoundRecords(this.db, info, ownerId, lookups, offset, limit, id)
-            : records.listCampaignRecords(this.db, info, ownerId, id, offset, limit),
+            : this.campaignPage(info, ownerId, id, offset, limit),
           lookups
             ? records.countFoundRecords(this.db, info, ownerId, lookups, id)
             : records.countCampaignRecords(this.db, info, ownerId, id),
