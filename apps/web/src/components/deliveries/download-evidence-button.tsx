@@ -1,5 +1,5 @@
 import { toastApiProblem } from '../../lib/api-error.ts';
-import { useDownloadFileMutation } from '../../lib/download-api.ts';
+import { DownloadButton } from '../ui/download-button.tsx';
 
 export const EVIDENCE_FAILED = 'The evidence bundle could not be downloaded.';
 
@@ -12,32 +12,22 @@ type DownloadEvidenceButtonProps = {
   subject: string;
 };
 
+const toastEvidenceFailed = (problem: unknown) => toastApiProblem(problem, EVIDENCE_FAILED);
+
 /**
  * 'Download evidence': the zip of what was served, when and to whom (the PDFs sent, every delivery
  * and its history, a manifest of hashes). Busy while the server builds it; a failure is a toast
  * with the server's own message.
  */
 export function DownloadEvidenceButton({ url, fileName, subject }: DownloadEvidenceButtonProps) {
-  const [download, { isLoading: downloading }] = useDownloadFileMutation();
-
-  const save = async () => {
-    try {
-      await download({ url, fileName }).unwrap();
-    } catch (problem) {
-      toastApiProblem(problem, EVIDENCE_FAILED);
-    }
-  };
-
   return (
-    <button
-      type="button"
-      className="button button-secondary"
-      disabled={downloading}
-      aria-busy={downloading}
-      onClick={() => void save()}
-    >
-      {downloading ? 'Preparing evidence…' : 'Download evidence'}
-      <span className="visually-hidden"> for {subject}</span>
-    </button>
+    <DownloadButton
+      url={url}
+      fileName={fileName}
+      label="Download evidence"
+      busyLabel="Preparing evidence…"
+      onFailed={toastEvidenceFailed}
+      subject={`for ${subject}`}
+    />
   );
 }

@@ -1,5 +1,5 @@
 import type { Campaign, CampaignType } from '@notice-desk/contract/campaigns';
-import { useDownloadFileMutation } from '../../../lib/download-api.ts';
+import { DownloadButton } from '../../../components/ui/download-button.tsx';
 import { campaignZipUrl } from '../api/campaigns-api.ts';
 
 type ExportCampaignButtonProps = { type: CampaignType; campaign: Campaign };
@@ -9,27 +9,19 @@ type ExportCampaignButtonProps = { type: CampaignType; campaign: Campaign };
  * campaign takes a while, so the button says it is busy until the file is saved.
  */
 export function ExportCampaignButton({ type, campaign }: ExportCampaignButtonProps) {
-  const [download, { isLoading: downloading }] = useDownloadFileMutation();
-
-  const exportCampaign = async () => {
-    try {
-      await download({ url: campaignZipUrl(type, campaign._id), fileName: `${campaign.name}.zip` }).unwrap();
-    } catch (problem) {
-      // The spec: a failed zip export is only logged.
-      console.error(`Exporting the campaign ${campaign.name} failed.`, problem);
-    }
-  };
+  // The spec: a failed zip export is only logged.
+  const exportFailed = (problem: unknown) =>
+    console.error(`Exporting the campaign ${campaign.name} failed.`, problem);
 
   return (
-    <button
-      type="button"
-      className="button button-secondary button-small"
-      disabled={downloading}
-      aria-busy={downloading}
-      onClick={() => void exportCampaign()}
-    >
-      {downloading ? 'Exporting…' : 'Export'}
-      <span className="visually-hidden"> {campaign.name}</span>
-    </button>
+    <DownloadButton
+      url={campaignZipUrl(type, campaign._id)}
+      fileName={`${campaign.name}.zip`}
+      label="Export"
+      busyLabel="Exporting…"
+      onFailed={exportFailed}
+      small
+      subject={campaign.name}
+    />
   );
 }

@@ -1,6 +1,6 @@
 import toast from 'react-hot-toast';
 import type { CampaignType } from '@notice-desk/contract/campaigns';
-import { useDownloadFileMutation } from '../../../lib/download-api.ts';
+import { DownloadButton } from '../../../components/ui/download-button.tsx';
 import { campaignReportUrl } from '../api/campaigns-api.ts';
 
 /** The spec's message when a notice report download fails (a credit-card one is only logged). */
@@ -10,29 +10,18 @@ type ExportReportButtonProps = { type: CampaignType; campaignId: string; campaig
 
 /** 'Export Reports': the campaign's records with their delivery statuses, as .xlsx. */
 export function ExportReportButton({ type, campaignId, campaignName }: ExportReportButtonProps) {
-  const [download, { isLoading: downloading }] = useDownloadFileMutation();
-
-  const exportReport = async () => {
-    try {
-      await download({
-        url: campaignReportUrl(type, campaignId),
-        fileName: `${campaignName ?? 'campaign'} report.xlsx`,
-      }).unwrap();
-    } catch (problem) {
-      console.error('Downloading the campaign report failed.', problem);
-      if (type === 'notice') toast.error(REPORT_FAILED);
-    }
+  const reportFailed = (problem: unknown) => {
+    console.error('Downloading the campaign report failed.', problem);
+    if (type === 'notice') toast.error(REPORT_FAILED);
   };
 
   return (
-    <button
-      type="button"
-      className="button button-secondary"
-      disabled={downloading}
-      aria-busy={downloading}
-      onClick={() => void exportReport()}
-    >
-      {downloading ? 'Exporting…' : 'Export Reports'}
-    </button>
+    <DownloadButton
+      url={campaignReportUrl(type, campaignId)}
+      fileName={`${campaignName ?? 'campaign'} report.xlsx`}
+      label="Export Reports"
+      busyLabel="Exporting…"
+      onFailed={reportFailed}
+    />
   );
 }
