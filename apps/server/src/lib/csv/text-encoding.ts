@@ -1,9 +1,10 @@
 import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import { XlsxError } from '../xlsx/xlsx-error.ts';
+import { readEightBit } from './eight-bit.ts';
 
 /** The encodings a CSV or TSV may come in (iconv-lite's names). */
-export type TextEncoding = 'utf8' | 'utf16le' | 'utf16be' | 'win1252';
+export type TextEncoding = 'utf8' | 'utf16le' | 'utf16be' | 'win1252' | 'macintosh';
 
 export interface TextInfo {
   encoding: TextEncoding;
@@ -21,8 +22,8 @@ const SAVE_AS = 'Save the sheet again as CSV UTF-8 (Excel: File > Save As > CSV 
  * - a byte-order mark says UTF-8, UTF-16LE (Excel's 'Unicode Text') or UTF-16BE; UTF-16 without one
  *   is told by its NUL bytes (utf16WithoutMark);
  * - otherwise the file is UTF-8 when all of it decodes as strict UTF-8, and Windows-1252 (what Excel
- *   on Windows writes as plain 'CSV') when none of its non-ASCII bytes do. The whole file decides, not
- *   each line: an ASCII stretch reads the same in both;
+ *   on Windows writes as plain 'CSV') or Mac Roman (Excel on a Mac) when none of its non-ASCII bytes
+ *   do (eightBitEncoding). The whole file decides, not each line: an ASCII stretch reads the same in all;
  * - valid UTF-8 in one place and bytes that are not in another is a file pasted together from two
  *   encodings: guessing would misspell names somewhere, so it is refused, naming the lines.
  * A lone surrogate (in UTF-16, or written into 8-bit text as CESU-8 and WTF-8 do), a NUL byte in an
@@ -41,7 +42,23 @@ export async function detectEncoding(file: string): Promise<TextInfo> {
   const bom = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
   if (bom === size) throw new XlsxError('The file is empty.');
   const encoding = await checkUtf8(file, bom);
-  return { encoding: bom ? 'utf8' : encoding, bom, size };
+  if (bom || encoding === 'utf8') return { encoding: 'utf8', bom, size };
+  return { encoding: await eightBitEncoding(file), bom, size };
+}
+
+/**
+ * Windows-1252 (Excel on Windows' plain 'CSV') or Mac Roman (Excel on a Mac's): the one the file reads
+ * right in, Windows-1252 when it does in both. Read in the one it reads wrong in, a name would be
+ * misspelled (José as JosŽ) or hold no character at all (U+FFFD, for the five bytes Windows-1252
+ * leaves out): so a file that reads wrong in both is refused, naming the lines.
+ */
+async function eightBitEncoding(file: string): Promise<TextEncoding> {
+  const wrong = await readEightBit(file, 0);
+  if (wrong.win1252 === undefined) return 'win1252';
+  if (wrong.macintosh === undefined) return 'macintosh';
+  throw new XlsxError(
+    `The file's text encoding cannot be told: read as Windows-1252 (Excel on Windows), line ${wrong.win1252.toLocaleString('en-US')} has letters no name holds, and read as Mac Roman (Excel on a Mac), line ${wrong.macintosh.toLocaleString('en-US')} has. ${SAVE_AS}`,
+  );
 }
 
 /** Bytes looked at for UTF-16 without a byte-order mark. */

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import iconv from 'iconv-lite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { importFileName, sheetFormat } from '../sheet-source.ts';
 import { XlsxError } from '../xlsx/xlsx-error.ts';
@@ -69,5 +70,39 @@ describe("Excel's 'Unicode Text' and UTF-16 without a byte-order mark", () => {
   it('still refuses a binary file whose NUL bytes fall on both sides', async () => {
     const binary = Buffer.from([0x41, 0x00, 0x00, 0x42, 0x43, 0x00, 0x00, 0x44, 0x01, 0x02]);
     await expect(refuseNonText(write(binary))).rejects.toThrow(/not a text file/);
+  });
+});
+
+describe('Windows-1252 or Mac Roman (8-bit CSV from Excel on Windows or on a Mac)', () => {
+  const macRoman = (text: string) => iconv.encode(text, 'macintosh');
+
+  it('reads Mac Roman where Windows-1252 would misspell names or leave bytes without a character', async () => {
+    const text = 'Name,City\nJosé Müller,Peña\nFrançoise Gómez,Zoë\n';
+    expect(await cells(write(macRoman(text)))).toEqual([
+      ['Name', 'City'],
+      ['José Müller', 'Peña'],
+      ['Françoise Gómez', 'Zoë'],
+    ]);
+    // Only the five bytes Windows-1252 has no character for: Å ç è ê ù.
+    expect(await cells(write(macRoman('Name\nÅsa çèêù\n')))).toEqual([['Name'], ['Åsa çèêù']]);
+  });
+
+  it('reads Windows-1252 as before: accented names, curly quotes, an apostrophe, a dash, euros', async () => {
+    const text = 'Name,Note\nJosé Müller,“paid” – €100\nD’Souza,Škoda\n';
+    expect(await cells(write(Buffer.from(iconv.encode(text, 'win1252'))))).toEqual([
+      ['Name', 'Note'],
+      ['José Müller', '“paid” – €100'],
+      ['D’Souza', 'Škoda'],
+    ]);
+  });
+
+  it('refuses a file that reads wrong both ways, naming the lines and CSV UTF-8, never a silent U+FFFD', async () => {
+    // Line 2 is Mac Roman (José), line 3 Windows-1252 (Müller): one of them is misspelled either way.
+    const file = write(
+      Buffer.concat([Buffer.from('Name\n'), macRoman('José\n'), iconv.encode('Müller\n', 'win1252')]),
+    );
+    expect(await refusal(file)).toBe(
+      "The file's text encoding cannot be told: read as Windows-1252 (Excel on Windows), line 2 has letters no name holds, and read as Mac Roman (Excel on a Mac), line 3 has. Save the sheet again as CSV UTF-8 (Excel: File > Save As > CSV UTF-8) and import that file.",
+    );
   });
 });
