@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config/env.ts';
 import { openDatabase, type Database, type DatabaseKind } from './db/database.ts';
@@ -92,7 +91,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
     from: config.mailFrom,
-    outboxDir: path.join(config.dataDir, 'outbox'),
+    store,
   });
   const uploads = new UploadsService(db, store, config.uploadMaxBytes);
   const secret = resolveSecret(config.jwtSecret, config.dataDir);
@@ -127,7 +126,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
           ...cloudApi,
           mediaFailed: (mediaId) => mediaFailed(db, mediaId),
         })
-      : outboxSender(path.join(config.dataDir, 'outbox')),
+      : outboxSender(store),
     approvedTemplates,
     // Only a real provider has a limit: the outbox takes files as fast as they come.
     rates: new SendRates(limiters, {

@@ -1,8 +1,7 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { compile } from 'html-to-text';
 import nodemailer, { type Transporter } from 'nodemailer';
+import type { FileStore } from './storage.ts';
 
 export interface MailAttachment {
   filename: string;
@@ -46,7 +45,8 @@ export interface Mailer {
 export function createMailer(options: {
   smtpUrl: string | undefined;
   from: string;
-  outboxDir: string;
+  /** Where .eml files go without SMTP: the 'outbox' folder of this store. */
+  store: FileStore;
 }): Mailer {
   if (options.smtpUrl) {
     const transport: Transporter = nodemailer.createTransport(options.smtpUrl + poolQuery(options.smtpUrl), {
@@ -66,12 +66,8 @@ export function createMailer(options: {
     // A file has no envelope: the return path goes nowhere.
     async send({ returnPath: _returnPath, ...message }) {
       const info = await transport.sendMail({ from: options.from, ...withText(message) });
-      await fs.mkdir(options.outboxDir, { recursive: true });
-      const file = path.join(
-        options.outboxDir,
-        `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`,
-      );
-      await fs.writeFile(file, info.message as Buffer);
+      const key = `outbox/${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`;
+      await options.store.writeBuffer(key, info.message as Buffer);
       return { messageId: info.messageId, via: 'outbox' };
     },
     close: () => transport.close(),

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { FormData, request } from 'undici';
 import { newId } from './ids.ts';
 import { TransientSendError } from './send-errors.ts';
+import type { FileStore } from './storage.ts';
 import { classifyWhatsappError, MEDIA_UPLOAD_ERROR, type CloudApiError } from './whatsapp-errors.ts';
 
 export interface WhatsappDocument {
@@ -298,7 +297,7 @@ export function cloudApiTemplates(options: {
 }
 
 /** Without Cloud API settings: the message and its PDF are written to DATA_DIR/outbox, and say so. */
-export function outboxSender(outboxDir: string): WhatsappSender {
+export function outboxSender(store: FileStore): WhatsappSender {
   return {
     via: 'outbox',
     sendTemplate() {
@@ -306,12 +305,13 @@ export function outboxSender(outboxDir: string): WhatsappSender {
     },
     async sendDocument(message) {
       const id = `outbox-${newId()}`;
-      await fs.mkdir(outboxDir, { recursive: true });
-      await fs.writeFile(
-        path.join(outboxDir, `${id}.whatsapp.json`),
-        JSON.stringify({ to: message.to, caption: message.caption, filename: message.filename }, null, 2),
+      await store.writeBuffer(
+        `outbox/${id}.whatsapp.json`,
+        Buffer.from(
+          JSON.stringify({ to: message.to, caption: message.caption, filename: message.filename }, null, 2),
+        ),
       );
-      await fs.writeFile(path.join(outboxDir, `${id}.pdf`), message.pdf);
+      await store.writeBuffer(`outbox/${id}.pdf`, message.pdf);
       return { messageId: id, via: 'outbox' };
     },
   };
