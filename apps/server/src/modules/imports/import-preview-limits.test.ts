@@ -60,19 +60,18 @@ describe('previewing a CSV built to stop the server', () => {
 
   it('lists the first 100 columns and every column that fills a field, and says how many there are', async () => {
     const who = await someone();
-    // 16,384 columns, Excel's most: the wizard's headers at the far end, fillers before them.
+    // 16,384 columns, Excel's most: 19 rows of fillers above the header row (each looked at for the
+    // header), the wizard's headers at the far end of it.
     const fillers = Array.from({ length: 16_384 - noticeFields.length }, (_, i) => `Extra ${i + 1}`);
+    const above = Array.from({ length: 19 }, () => [...fillers, ...noticeFields.map(() => 'x')].join(','));
     const headers = [...fillers, ...noticeFields.map((f) => f.label)];
     const row = [...fillers.map(() => 'x'), ...noticeFields.map((f) => `${f.key} r1`)];
-    const file = await uploadFile(
-      t.app,
-      who,
-      'wide.csv',
-      Buffer.from(`${headers.join(',')}\n${row.join(',')}\n`),
-    );
+    const csv = [...above, headers.join(','), row.join(',')].join('\n');
+    const file = await uploadFile(t.app, who, 'wide.csv', Buffer.from(`${csv}\n`));
     const { result, slowestMs } = await slowestHealthDuring(preview(who, file));
     expect(result.statusCode, result.body.slice(0, 500)).toBe(200);
     const body = result.json();
+    expect(body.headerRow).toBe(20);
     expect(body.columnCount).toBe(16_384);
     expect(body.columns).toHaveLength(100 + noticeFields.length);
     expect(body.columns.at(-1)).toMatchObject({ index: 16_383, header: noticeFields.at(-1)!.label });

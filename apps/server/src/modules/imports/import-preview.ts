@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setImmediate } from 'node:timers/promises';
 import type { ImportPreview } from '@notice-desk/contract/imports';
 import { FIELD_MAX } from '@notice-desk/contract/record-fields';
 import type { SheetReader, SheetRow } from '../../lib/xlsx/read-sheet.ts';
@@ -46,7 +47,15 @@ export async function readTopRows(
     if (next.done) break;
     if (!isBlank(next.value)) top.push(next.value);
   }
-  if (headerRow === undefined) return { top, header: top.find((row) => namesFields(info, row)) ?? top[0] };
+  if (headerRow === undefined) {
+    for (const row of top) {
+      if (namesFields(info, row)) return { top, header: row };
+      // Mapping a row of 16,384 headers takes tens of milliseconds on this thread: twenty of them in
+      // one go held every other request for about a second.
+      await setImmediate();
+    }
+    return { top, header: top[0] };
+  }
   const header = top.find((row) => row.rowNumber === headerRow);
   if (!header) {
     throw new HeaderRowError(
