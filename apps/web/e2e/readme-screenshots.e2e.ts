@@ -9,11 +9,11 @@ import { signedInContext, type Account } from './accounts.ts';
 import { launchBrowser, startProduct, watchForSurprises } from './harness.ts';
 
 /**
- * The README's pictures of the main screens, at a desktop's 1440×900 and a phone's 390×844, refreshed by
- * every run of the suite so they show the product as it is. Kept in git (docs/screenshots/), unlike the
- * other tests' shots.
+ * The README's pictures of the main screens, at a desktop's 1440×900 and a phone's 390×844, taken by
+ * every run of the suite so they show the product as it is. A test writes no tracked file: they go to
+ * e2e/screenshots/readme/ (not kept in git), and `npm run docs` copies them to docs/screenshots/.
  */
-const SCREENSHOTS = path.resolve(import.meta.dirname, '../../../docs/screenshots');
+const SCREENSHOTS = path.resolve(import.meta.dirname, 'screenshots/readme');
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
