@@ -183,7 +183,7 @@ const NAMED_MAX_LENGTH = 4096;
 /**
  * A client that sends the statements every request repeats (reads and small writes) as named, so
  * PostgreSQL parses and plans each once per connection instead of on every call: planning a list page's
- * query took 0.15 ms, three times running it (README, Benchmarks). The name is the statement's own
+ * query took 0.15 ms, three times running it (docs/benchmarks.md). The name is the statement's own
  * hash, so one text is one name. DDL and statements that read every column stay unnamed.
  */
 class NamingClient extends pg.Client {

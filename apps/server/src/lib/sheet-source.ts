@@ -16,7 +16,7 @@ const IMPORT_NAME = /\.(xlsx|csv|tsv|txt)$/i;
 const TEXT_NAME = /\.(csv|tsv|txt)$/i;
 /**
  * Spreadsheet files no reader here takes, with what to do instead. No well-kept library reads them
- * safely (README, Imports): the person saving the file again is the one sure way.
+ * safely (docs/decisions/0006-no-xls-ods.md): the person saving the file again is the one sure way.
  */
 const UNREADABLE: [RegExp, string][] = [
   [/\.xls$/i, 'Excel 97-2003 (.xls) workbooks cannot be imported'],

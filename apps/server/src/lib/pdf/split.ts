@@ -119,7 +119,7 @@ class UnexpectedObject extends Error {}
  *
  * Why not pdf-lib itself: it clones every object a page names, the fonts of the whole batch included,
  * for every record, and writes byte by byte. That took 0.7 ms a record, more than a quarter of the
- * Node process's time in a batch; this takes a fifth of it (README, Benchmarks). Objects are read
+ * Node process's time in a batch; this takes a fifth of it (docs/benchmarks.md). Objects are read
  * from the batch's document and never changed; parts with no reference in them (a font's widths,
  * a box) are written once a batch (`shared`).
  */

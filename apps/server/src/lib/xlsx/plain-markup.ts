@@ -1,6 +1,6 @@
 /**
  * The markup of a worksheet as spreadsheet programs write it, read in about two thirds of the time
- * saxes takes (README, Where an import's time goes): start and end tags with ASCII names and quoted attributes, and text with the five
+ * saxes takes (docs/benchmarks.md, where an import's time goes): start and end tags with ASCII names and quoted attributes, and text with the five
  * predefined entities and character references. That is all a sheet or a shared-string table holds.
  *
  * It reads only what it can read exactly as saxes does. At the first thing that is anything else (a

@@ -13,7 +13,7 @@ import { XlsxError } from './xlsx-error.ts';
  * 128 KB is made straight in V8's old generation, where only a full collection frees it; so is one
  * that waits in the queue through two young collections. With batches of 500 rows, 8 ahead, a
  * 100,000-row import's heap grew by about 75 MB of such batches before a full collection, and the
- * process peaked at 367-388 MB; now 321-325 MB, no slower (alternated runs, README).
+ * process peaked at 367-388 MB; now 321-325 MB, no slower (alternated runs, docs/benchmarks.md).
  */
 const BATCH = 100;
 /** Under 128 KB even when the text is two bytes a character (any character past U+00FF makes it so). */

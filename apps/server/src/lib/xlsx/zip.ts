@@ -9,7 +9,7 @@ import { shorten } from './xml.ts';
 /**
  * Bytes the inflater hands on at a time. yauzl's own inflater uses zlib's default, 16 KB: a
  * 140 MB sheet then comes in 9,900 pieces, and inflating it took 2.1–3.1 s against 0.6–1.4 s in
- * 256 KB pieces (the bench sheet, measured on a loaded machine, README Benchmarks).
+ * 256 KB pieces (the bench sheet, measured on a loaded machine, docs/benchmarks.md).
  */
 const INFLATE_CHUNK = 256 * 1024;
 

@@ -261,7 +261,7 @@ export class AuthService {
   /**
    * Forgets every checked token, so this process asks the database again on each one's next request:
    * called when a user's sessions end, role changes or account is disabled. Other processes trust a
-   * token they checked for up to SESSION_CACHE_MS more (README, 'Users').
+   * token they checked for up to SESSION_CACHE_MS more (docs/operations.md, 'Users').
    */
   forgetCheckedSessions(): void {
     this.forgets += 1;

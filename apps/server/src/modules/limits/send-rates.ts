@@ -8,7 +8,7 @@ import type { LimiterFactory } from './limits.service.ts';
  * takes a token from a bucket of `rate` tokens that fills again each second, counted in the store the
  * account limits share (the database, or Redis with REDIS_URL). A sender with no token waits for the
  * next second rather than being refused. Over any minute at most one second's tokens more than the rate
- * go out (under 2% at 50/s); the benchmark in the README measures it.
+ * go out (under 2% at 50/s); docs/benchmarks.md measures it.
  */
 export class SendRates {
   private readonly buckets = new Map<Channel, { rate: number; limiter: RateLimiterAbstract }>();

@@ -61,7 +61,7 @@ export function pageOfRecords(
  * A page of a list (the records screens, their Search... box): only the columns a listed record shows,
  * not the owner, state and archive columns every row of it shares. Each column more is work for the
  * database and the driver on every row: PostgreSQL lists paged about a tenth slower once the record
- * tables had three more columns (README, Benchmarks).
+ * tables had three more columns (docs/benchmarks.md).
  */
 function listedPage(
   info: RecordKindInfo,

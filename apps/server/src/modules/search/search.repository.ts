@@ -38,7 +38,7 @@ const INSERT_POSTGRES = `insert into record_search (owner_id, term, record_id, k
  * writes hundreds of thousands). What the terms share is bound once, and the rest goes as one value per
  * statement: a JSON array that SQLite spreads with json_each, or one array per column for PostgreSQL.
  * Binding six values a term made the terms over half of a SQLite import's time; this takes a third
- * off that (README, Where an import's time goes).
+ * off that (docs/benchmarks.md, where an import's time goes).
  */
 export async function insertSearchTerms(
   db: Database,
