@@ -93,11 +93,11 @@ describe('Import Excel modal', () => {
     expect(server.requests).toEqual([]);
   });
 
-  it("says 'Please upload an Excel file (.xlsx).' for a .txt, at once and on Submit, and sends nothing", async () => {
+  it("says 'Please upload an Excel file (.xlsx).' for a .pdf, at once and on Submit, and sends nothing", async () => {
     const server = acceptingServer();
     const { user, dialog, fileInput } = await openModal();
 
-    await user.upload(fileInput, new File(['a,b\n1,2\n'], 'notices.txt', { type: 'text/plain' }));
+    await user.upload(fileInput, new File(['%PDF-1.7\n'], 'notices.pdf', { type: 'application/pdf' }));
     expect(within(dialog).getByText('Please upload an Excel file (.xlsx).')).toBeTruthy();
     await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
 

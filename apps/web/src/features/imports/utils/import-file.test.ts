@@ -8,8 +8,8 @@ describe('import file checks', () => {
     expect(importFileError(null)).toBe('Please select a file.');
   });
 
-  it("refuses a name not ending in .xlsx, .csv or .tsv: 'Please upload an Excel file (.xlsx).'", () => {
-    for (const name of ['notices.txt', 'notices.xlsx.pdf', 'notices.csvx', 'notices']) {
+  it("refuses a name not ending in .xlsx, .csv, .tsv or .txt: 'Please upload an Excel file (.xlsx).'", () => {
+    for (const name of ['notices.docx', 'notices.xlsx.pdf', 'notices.csvx', 'notices']) {
       expect(importFileError(file(name))).toBe('Please upload an Excel file (.xlsx).');
     }
   });
@@ -23,8 +23,8 @@ describe('import file checks', () => {
     );
   });
 
-  it('accepts an .xlsx, .csv or .tsv name, whatever its case', () => {
-    for (const name of ['notices.xlsx', 'NOTICES.XLSX', 'notices.csv', 'Notices.TSV']) {
+  it(".txt too (Excel's 'Unicode Text'): accepts an .xlsx, .csv, .tsv or .txt name, whatever its case", () => {
+    for (const name of ['notices.xlsx', 'NOTICES.XLSX', 'notices.csv', 'Notices.TSV', 'March.txt']) {
       expect(importFileError(file(name))).toBeNull();
     }
   });
