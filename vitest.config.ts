@@ -11,6 +11,10 @@ export default defineConfig({
       {
         test: {
           name: 'server',
+          // Transformed sources kept on disk between runs (node_modules/.experimental-vitest-cache;
+          // `npx vitest --clearCache` empties it): a run of one file transformed in 10-14 s instead of
+          // 27-30 s at load average 18.
+          experimental: { fsModuleCache: true },
           root: './apps/server',
           include: ['src/**/*.test.ts'],
           environment: 'node',
@@ -22,6 +26,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
+          experimental: { fsModuleCache: true },
           root: './apps/web',
           include: ['e2e/**/*.e2e.ts'],
           environment: 'node',

@@ -8,6 +8,7 @@ import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config/env.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { copyPostgresTemplate, copySqliteTemplate } from './migrated-template.ts';
 import { multipart } from './xlsx.ts';
 import { unlimitedSends } from './server-process.ts';
 
@@ -19,9 +20,12 @@ export interface TestApp {
 
 /**
  * A real app on a real database: SQLite in a fresh temporary DATA_DIR, or, when DATABASE_URL
- * names PostgreSQL, a fresh schema of its own that is dropped afterwards.
+ * names PostgreSQL, a fresh schema of its own that is dropped afterwards. Either starts as a copy of
+ * one migrated once (migrated-template.ts), unless the test names a database of its own.
  */
-function testConfig(env: Record<string, string>): { config: Config; dropDatabase(): Promise<void> } {
+async function testConfig(
+  env: Record<string, string>,
+): Promise<{ config: Config; dropDatabase(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'notice-desk-test-'));
   const databaseUrl = process.env.DATABASE_URL;
   const schema = databaseUrl ? `test_${randomBytes(6).toString('hex')}` : undefined;
@@ -35,6 +39,12 @@ function testConfig(env: Record<string, string>): { config: Config; dropDatabase
     ...unlimitedSends,
     ...env,
   });
+  // TEST_MIGRATE_EACH=1: every test migrates its own database, as before the templates (to compare).
+  const fromTemplate = process.env.TEST_MIGRATE_EACH !== '1';
+  if (fromTemplate && !config.databaseUrl) await copySqliteTemplate(config.dataDir);
+  // Only into the schema named here: a test that names its own (a crash test's) migrates it itself.
+  else if (fromTemplate && databaseUrl && schema && config.databaseSchema === schema)
+    await copyPostgresTemplate(config.databaseUrl ?? databaseUrl, schema);
   return {
     config,
     async dropDatabase() {
@@ -53,7 +63,7 @@ export async function createTestApp(
   env: Record<string, string> = {},
   options: { logStream?: NodeJS.WritableStream } = {},
 ): Promise<TestApp> {
-  const { config, dropDatabase } = testConfig(env);
+  const { config, dropDatabase } = await testConfig(env);
   const app = await buildApp(config, options);
   return {
     app,
@@ -67,7 +77,7 @@ export async function createTestApp(
 
 /** A migrated database of its own, for tests of services and repositories below the HTTP layer. */
 export async function createTestDatabase(): Promise<{ db: Database; close(): Promise<void> }> {
-  const { config, dropDatabase } = testConfig({});
+  const { config, dropDatabase } = await testConfig({});
   const { db, kind } = await openDatabase(config);
   await migrateToLatest(db, kind === 'postgres' ? config.databaseSchema : undefined);
   return {
