@@ -275,6 +275,22 @@ describe('Import Excel modal', () => {
     expect(server.requests.some((r) => r.path === '/api/notices/upload-notice-info')).toBe(false);
   });
 
+  it('says when the header row has more columns than are listed, and leaves Import enabled', async () => {
+    acceptingServer(previewOf({ columnCount: 16_384 }));
+    const { user, dialog, fileInput } = await openModal();
+    await user.upload(fileInput, excel('march.xlsx'));
+    await user.click(within(dialog).getByRole('button', { name: 'Review mapping' }));
+
+    expect(
+      await within(dialog).findByText(
+        'The header row has 16,384 columns; 3 are listed: the first ones, and any other that fills or could fill a field. Columns not listed are ignored.',
+      ),
+    ).toBeTruthy();
+    expect((within(dialog).getByRole('button', { name: 'Import' }) as HTMLButtonElement).disabled).toBe(
+      false,
+    );
+  });
+
   it('recounts the rows with problems for the columns as chosen, once the choices settle, and at once for another header row', async () => {
     const incomplete = previewOf({
       columns: [
