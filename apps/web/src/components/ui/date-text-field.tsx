@@ -1,5 +1,6 @@
-import { useId, type ComponentProps } from 'react';
+import type { ComponentProps } from 'react';
 import { dateTextToPicker, pickerToDateText } from '../../utils/date-text.ts';
+import { LabelledField } from './labelled-field.tsx';
 import styles from './text-field.module.css';
 
 type DateTextFieldProps = Omit<ComponentProps<'input'>, 'id' | 'value' | 'onChange' | 'type'> & {
@@ -23,38 +24,28 @@ export function DateTextField({
   className,
   ...input
 }: DateTextFieldProps) {
-  const id = useId();
-  const errorId = `${id}-error`;
   return (
-    <div className={styles.field}>
-      <label className={styles.label} htmlFor={id}>
-        {label}
-      </label>
-      <div className={styles.withPicker}>
-        <input
-          id={id}
-          className={[styles.input, className].filter(Boolean).join(' ')}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? errorId : undefined}
-          value={value}
-          onChange={(event) => onValueChange(event.target.value)}
-          {...input}
-        />
-        {/* For the pointer: from the keyboard the date is typed in the text, so Tab goes field to field. */}
-        <input
-          type="date"
-          tabIndex={-1}
-          className={`${styles.input} ${styles.picker}`}
-          aria-label={`${label}: pick a date`}
-          value={dateTextToPicker(value)}
-          onChange={(event) => onValueChange(pickerToDateText(event.target.value))}
-        />
-      </div>
-      {error && (
-        <p id={errorId} className={styles.error}>
-          {error}
-        </p>
+    <LabelledField label={label} error={error}>
+      {(control) => (
+        <div className={styles.withPicker}>
+          <input
+            {...control}
+            className={[styles.input, className].filter(Boolean).join(' ')}
+            value={value}
+            onChange={(event) => onValueChange(event.target.value)}
+            {...input}
+          />
+          {/* For the pointer: from the keyboard the date is typed in the text, so Tab goes field to field. */}
+          <input
+            type="date"
+            tabIndex={-1}
+            className={`${styles.input} ${styles.picker}`}
+            aria-label={`${label}: pick a date`}
+            value={dateTextToPicker(value)}
+            onChange={(event) => onValueChange(pickerToDateText(event.target.value))}
+          />
+        </div>
       )}
-    </div>
+    </LabelledField>
   );
 }

@@ -1,5 +1,5 @@
-import { useId, type ComponentProps } from 'react';
-import fieldStyles from './text-field.module.css';
+import type { ComponentProps } from 'react';
+import { LabelledField } from './labelled-field.tsx';
 import styles from './text-area-field.module.css';
 
 type TextAreaFieldProps = Omit<ComponentProps<'textarea'>, 'id'> & {
@@ -11,25 +11,15 @@ type TextAreaFieldProps = Omit<ComponentProps<'textarea'>, 'id'> & {
 
 /** A labelled multi-line input, the text-area twin of TextField. */
 export function TextAreaField({ label, error, className, ...textarea }: TextAreaFieldProps) {
-  const id = useId();
-  const errorId = `${id}-error`;
   return (
-    <div className={fieldStyles.field}>
-      <label className={fieldStyles.label} htmlFor={id}>
-        {label}
-      </label>
-      <textarea
-        id={id}
-        className={[styles.input, className].filter(Boolean).join(' ')}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
-        {...textarea}
-      />
-      {error && (
-        <p id={errorId} className={fieldStyles.error}>
-          {error}
-        </p>
+    <LabelledField label={label} error={error}>
+      {(control) => (
+        <textarea
+          {...control}
+          className={[styles.input, className].filter(Boolean).join(' ')}
+          {...textarea}
+        />
       )}
-    </div>
+    </LabelledField>
   );
 }

@@ -1,4 +1,5 @@
-import { useId, type ComponentProps } from 'react';
+import type { ComponentProps } from 'react';
+import { LabelledField } from './labelled-field.tsx';
 import styles from './text-field.module.css';
 
 type TextFieldProps = Omit<ComponentProps<'input'>, 'id'> & {
@@ -12,31 +13,22 @@ type TextFieldProps = Omit<ComponentProps<'input'>, 'id'> & {
 
 /** A labelled input with its validation message tied to it for assistive technology. */
 export function TextField({ label, error, hint, className, ...input }: TextFieldProps) {
-  const id = useId();
-  const errorId = `${id}-error`;
   return (
-    <div className={styles.field}>
-      <label className={styles.label} htmlFor={id}>
-        {label}
-      </label>
-      <input
-        id={id}
-        className={[styles.input, className].filter(Boolean).join(' ')}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
-        {...input}
-      />
-      {/* Read out as it changes (a language typed names its template), not tied to the input like a message. */}
-      {hint !== undefined && (
-        <p className={styles.hint} aria-live="polite" hidden={!hint}>
-          {hint}
-        </p>
+    <LabelledField
+      label={label}
+      error={error}
+      after={
+        // Read out as it changes (a language typed names its template), not tied to the input like a message.
+        hint !== undefined && (
+          <p className={styles.hint} aria-live="polite" hidden={!hint}>
+            {hint}
+          </p>
+        )
+      }
+    >
+      {(control) => (
+        <input {...control} className={[styles.input, className].filter(Boolean).join(' ')} {...input} />
       )}
-      {error && (
-        <p id={errorId} className={styles.error}>
-          {error}
-        </p>
-      )}
-    </div>
+    </LabelledField>
   );
 }
