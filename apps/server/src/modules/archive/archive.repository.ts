@@ -187,29 +187,73 @@ export interface ArchivedRecordRow {
   archived_at: string;
 }
 
-/** Every owner's archived records of a kind, newest archived first. */
+/** A place in an archive list, newest archived first: an archived row's time and id. */
+export interface ArchiveKey {
+  archived_at: string;
+  id: string;
+}
+
+/** Rows at or after `from` in (archived_at desc, id desc) order; none when there is no `from`. */
+const atOrAfter = (alias: string, from: ArchiveKey | undefined) =>
+  from
+    ? sql`and (${sql.ref(`${alias}.archived_at`)} < ${from.archived_at}
+        or (${sql.ref(`${alias}.archived_at`)} = ${from.archived_at} and ${sql.ref(`${alias}.id`)} <= ${from.id}))`
+    : sql``;
+
+/** The keys at positions 0, stride, 2·stride, … of an archive list, newest archived first. */
+async function archiveBoundaries(db: Database, table: 'campaigns' | RecordKindInfo['table'], stride: number) {
+  const { rows } = await sql<ArchiveKey>`
+    select archived_at, id from (
+      select archived_at, id, row_number() over (order by archived_at desc, id desc) as position
+      from ${sql.table(table)} where archived_at is not null
+    ) ranked
+    where (position - 1) % ${stride} = 0
+    order by archived_at desc, id desc`.execute(db);
+  return rows;
+}
+
+/**
+ * How many rows an archive list holds, and a version of it: rows join it as they are archived (the
+ * newest archived time) and leave it only when purged (the count).
+ */
+async function archiveState(db: Database, table: 'campaigns' | RecordKindInfo['table']) {
+  const { rows } = await sql<{ total: number | string; newest: string | null }>`
+    select count(*) as total, max(archived_at) as newest from ${sql.table(table)}
+    where archived_at is not null`.execute(db);
+  const total = Number(rows[0]?.total ?? 0);
+  return { total, version: `${total}:${rows[0]?.newest ?? ''}` };
+}
+
+export const archivedRecordsState = (db: Database, info: RecordKindInfo) => archiveState(db, info.table);
+export const archivedRecordBoundaries = (db: Database, info: RecordKindInfo, stride: number) =>
+  archiveBoundaries(db, info.table, stride);
+export const archivedCampaignsState = (db: Database) => archiveState(db, 'campaigns');
+export const archivedCampaignBoundaries = (db: Database, stride: number) =>
+  archiveBoundaries(db, 'campaigns', stride);
+
+/**
+ * Every owner's archived records of a kind, newest archived first: `offset` rows on from `from` (that
+ * row included) when given, else from the top.
+ */
 export async function listArchivedRecords(
   db: Database,
   info: RecordKindInfo,
   offset: number,
   limit: number,
-): Promise<{ rows: ArchivedRecordRow[]; total: number }> {
+  from?: ArchiveKey,
+): Promise<ArchivedRecordRow[]> {
   const table = sql.table(info.table);
   const reference = sql.ref(`r.${info.kind === 'notice' ? 'loanNo' : 'maskNo'}`);
-  const [page, count] = await Promise.all([
-    sql<ArchivedRecordRow>`
+  const page = await sql<ArchivedRecordRow>`
       select r.id, r.owner_id, u.username as owner_username, r.campaign_id, c.name as campaign_name,
         ${sql.ref('r.custName')} as cust_name, ${reference} as reference, r.created_at, r.archived_at
       from ${table} r
       join users u on u.id = r.owner_id
       left join campaigns c on c.id = r.campaign_id
-      where r.archived_at is not null
+      where r.archived_at is not null ${atOrAfter('r', from)}
       order by r.archived_at desc, r.id desc
-      limit ${limit} offset ${offset}`.execute(db),
-    sql<{ total: number | string }>`
-      select count(*) as total from ${table} r where r.archived_at is not null`.execute(db),
-  ]);
-  return { rows: page.rows, total: Number(count.rows[0]?.total ?? 0) };
+      limit ${limit} offset ${offset}`.execute(db);
+  return page.rows;
 }
 
 /** One archived record of any owner (for the ADMIN's evidence download). */
@@ -234,26 +278,26 @@ export interface ArchivedCampaignRow {
   records: number | string;
 }
 
-/** Every owner's archived campaigns, newest archived first, each with how many records it keeps. */
+/**
+ * Every owner's archived campaigns, newest archived first, each with how many records it keeps:
+ * `offset` rows on from `from` (that row included) when given, else from the top.
+ */
 export async function listArchivedCampaigns(
   db: Database,
   offset: number,
   limit: number,
-): Promise<{ rows: ArchivedCampaignRow[]; total: number }> {
-  const [page, count] = await Promise.all([
-    sql<ArchivedCampaignRow>`
+  from?: ArchiveKey,
+): Promise<ArchivedCampaignRow[]> {
+  const page = await sql<ArchivedCampaignRow>`
       select c.id, c.owner_id, u.username as owner_username, c.kind, c.name, c.created_at, c.archived_at,
         (select count(*) from notices n where n.campaign_id = c.id)
           + (select count(*) from credit_cards k where k.campaign_id = c.id) as records
       from campaigns c
       join users u on u.id = c.owner_id
-      where c.archived_at is not null
+      where c.archived_at is not null ${atOrAfter('c', from)}
       order by c.archived_at desc, c.id desc
-      limit ${limit} offset ${offset}`.execute(db),
-    sql<{ total: number | string }>`
-      select count(*) as total from campaigns c where c.archived_at is not null`.execute(db),
-  ]);
-  return { rows: page.rows, total: Number(count.rows[0]?.total ?? 0) };
+      limit ${limit} offset ${offset}`.execute(db);
+  return page.rows;
 }
 
 /** The owner of an archived campaign (for the ADMIN's evidence download). */

@@ -2,6 +2,7 @@ import type { ArchivedCampaignList, ArchivedRecordList } from '@notice-desk/cont
 import type { PageQuery } from '@notice-desk/contract/paging';
 import type { Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
+import { DeepPages, PAGE_STRIDE } from '../../lib/deep-pages.ts';
 import { notFound } from '../../lib/errors.ts';
 import type { EvidenceService } from '../evidence/evidence.service.ts';
 import { recordKinds } from '../records/record-kinds.ts';
@@ -9,18 +10,29 @@ import * as archive from './archive.repository.ts';
 
 /** The ADMIN's view of what deletes archived: every owner's served records and campaigns, and their evidence. */
 export class ArchiveService {
+  /** Deep pages of the archived records (per kind) and campaigns. */
+  private readonly deepPages: DeepPages<archive.ArchiveKey>;
+
   constructor(
     private readonly db: Database,
     private readonly evidence: EvidenceService,
-  ) {}
+    pageStride = PAGE_STRIDE,
+  ) {
+    this.deepPages = new DeepPages(pageStride);
+  }
 
   async records(kind: RecordKind, { page, limit }: PageQuery): Promise<ArchivedRecordList> {
-    const { rows, total } = await archive.listArchivedRecords(
-      this.db,
-      recordKinds[kind],
-      (page - 1) * limit,
-      limit,
-    );
+    const info = recordKinds[kind];
+    const { total, version } = await archive.archivedRecordsState(this.db, info);
+    const offset = (page - 1) * limit;
+    const rows =
+      offset >= total
+        ? []
+        : await this.deepPages.page(kind, version, offset, limit, {
+            fromTop: (skip, size) => archive.listArchivedRecords(this.db, info, skip, size),
+            boundaries: (stride) => archive.archivedRecordBoundaries(this.db, info, stride),
+            fromKey: (from, skip, size) => archive.listArchivedRecords(this.db, info, skip, size, from),
+          });
     return {
       items: rows.map((row) => ({
         _id: row.id,
@@ -38,7 +50,16 @@ export class ArchiveService {
   }
 
   async campaigns({ page, limit }: PageQuery): Promise<ArchivedCampaignList> {
-    const { rows, total } = await archive.listArchivedCampaigns(this.db, (page - 1) * limit, limit);
+    const { total, version } = await archive.archivedCampaignsState(this.db);
+    const offset = (page - 1) * limit;
+    const rows =
+      offset >= total
+        ? []
+        : await this.deepPages.page('campaigns', version, offset, limit, {
+            fromTop: (skip, size) => archive.listArchivedCampaigns(this.db, skip, size),
+            boundaries: (stride) => archive.archivedCampaignBoundaries(this.db, stride),
+            fromKey: (from, skip, size) => archive.listArchivedCampaigns(this.db, skip, size, from),
+          });
     return {
       items: rows.map((row) => ({
         _id: row.id,
