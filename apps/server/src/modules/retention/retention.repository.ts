@@ -43,14 +43,13 @@ export async function importPayloads(
   db: Database,
   importKind: string,
   statuses: JobStatus[],
-): Promise<string[]> {
-  const rows = await db
+): Promise<{ id: string; payload: string }[]> {
+  return db
     .selectFrom('jobs')
-    .select('payload')
+    .select(['id', 'payload'])
     .where('kind', '=', importKind)
     .where('status', 'in', statuses)
     .execute();
-  return rows.map((row) => row.payload);
 }
 
 export async function deleteUploadRow(db: Database, ownerId: string, storedName: string): Promise<void> {

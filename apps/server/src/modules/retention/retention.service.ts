@@ -3,7 +3,7 @@ import type { JobStatus } from '../../db/schema.ts';
 import type { JobHandler } from '../../jobs/job-definition.ts';
 import { pruneJobs } from '../../jobs/jobs.repository.ts';
 import type { FileStore, StoredFile } from '../../lib/storage.ts';
-import { IMPORT_JOB, type ImportPayload } from '../imports/import.job.ts';
+import { IMPORT_JOB, importJobPayload, type ImportPayload } from '../imports/import.job.ts';
 import { uploadKey } from '../uploads/uploads.service.ts';
 import * as retention from './retention.repository.ts';
 
@@ -131,12 +131,20 @@ export class RetentionService {
     const known = new Set(
       (await retention.allUploads(this.db)).map((u) => uploadKey(u.owner_id, u.stored_name)),
     );
-    const fileKeys = async (statuses: JobStatus[]) =>
-      new Set(
-        (await retention.importPayloads(this.db, IMPORT_JOB.name, statuses)).map(
-          (payload) => (JSON.parse(payload) as ImportPayload).fileKey,
-        ),
-      );
+    const fileKeys = async (statuses: JobStatus[]) => {
+      const keys = new Set<string>();
+      for (const job of await retention.importPayloads(this.db, IMPORT_JOB.name, statuses)) {
+        const fileKey = this.fileKeyOf(job.payload);
+        // One unreadable row (JSON null, a cut-off write) must not stop the sweep of every other file.
+        if (fileKey === undefined)
+          this.log.warn(
+            { jobId: job.id },
+            'retention sweep skipped an import job whose payload is not readable',
+          );
+        else keys.add(fileKey);
+      }
+      return keys;
+    };
     const imported = await fileKeys(['done']);
     // An import still waiting to run, or to retry after a failure, keeps its file whatever its age.
     const pending = await fileKeys(['queued', 'running']);
@@ -156,6 +164,17 @@ export class RetentionService {
       await retention.deleteUploadRow(this.db, ownerId, storedName);
     }
     return removed;
+  }
+
+  private fileKeyOf(payload: string): string | undefined {
+    let value: unknown;
+    try {
+      value = JSON.parse(payload);
+    } catch {
+      return undefined;
+    }
+    const parsed = importJobPayload.pick({ fileKey: true }).safeParse(value);
+    return parsed.success ? parsed.data.fileKey : undefined;
   }
 
   /** Removes jobs finished or failed before JOB_RETENTION, a batch per transaction. */

@@ -174,6 +174,46 @@ describe('uploads', () => {
     expect(fs.existsSync(storedPath(stored))).toBe(false);
     expect(fs.existsSync(stray)).toBe(false);
   });
+
+  it('skip an import job whose payload is unreadable (JSON null, not JSON, no fileKey), log it, and sweep the rest', async () => {
+    const stored = await upload(recordSheet(noticeFields, 1), 'old.xlsx');
+    const now = new Date().toISOString();
+    const bad = [
+      { id: 'job-null', payload: 'null', status: 'done' as const },
+      { id: 'job-text', payload: 'not json', status: 'queued' as const },
+      { id: 'job-empty', payload: '{}', status: 'running' as const },
+    ];
+    await db
+      .insertInto('jobs')
+      .values(
+        bad.map(({ id, payload, status }) => ({
+          id,
+          kind: 'import',
+          owner_id: asha.userId,
+          subject: id,
+          payload,
+          status,
+          attempts: 0,
+          max_attempts: 3,
+          run_after: now,
+          lease_until: null,
+          locked_by: null,
+          progress: 0,
+          result: null,
+          error: null,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
+    const result = await sweeper().sweep(new Date(Date.now() + 8 * DAY));
+    expect(result.uploads.files).toBe(1);
+    expect(fs.existsSync(storedPath(stored))).toBe(false);
+    const skipped = logged
+      .filter((line) => line.includes('payload is not readable'))
+      .map((l) => JSON.parse(l));
+    expect(skipped.map((line) => line.jobId).sort()).toEqual(['job-empty', 'job-null', 'job-text']);
+  });
 });
 
 describe('outbox files', () => {
