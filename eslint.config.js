@@ -114,15 +114,26 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
-        {
-          selector: `CallExpression > MemberExpression.callee > Identifier.property[name=/^(${kyselyQueryStarts.join('|')})$/]`,
+        // Any reach for a query start, on whatever name the database goes by (db, an alias, a transaction):
+        // called or not (db.selectFrom, db['selectFrom']), or taken out of it (const { selectFrom } = db).
+        ...[
+          `MemberExpression > Identifier.property[name=/^(${kyselyQueryStarts.join('|')})$/]`,
+          `MemberExpression[computed=true] > Literal.property[value=/^(${kyselyQueryStarts.join('|')})$/]`,
+          `ObjectPattern > Property > .key[name=/^(${kyselyQueryStarts.join('|')})$/]`,
+          `ObjectPattern > Property > Literal.key[value=/^(${kyselyQueryStarts.join('|')})$/]`,
+        ].map((selector) => ({
+          selector,
           message: 'Only repositories (*.repository.ts) build queries: call one, or add a function to one.',
-        },
-        {
-          selector:
-            "ImportDeclaration[source.value='kysely'] > ImportSpecifier[imported.name=/^(sql|CompiledQuery)$/]",
+        })),
+        // sql and CompiledQuery by name, or anything of kysely's through a namespace (k.sql); types stay free.
+        ...[
+          "ImportDeclaration[source.value='kysely'][importKind!='type'] > ImportSpecifier[importKind!='type'][imported.name=/^(sql|CompiledQuery)$/]",
+          "ImportDeclaration[source.value='kysely'][importKind!='type'] > ImportNamespaceSpecifier",
+          "ImportExpression[source.value='kysely']",
+        ].map((selector) => ({
+          selector,
           message: 'Only repositories (*.repository.ts) write SQL: call one, or add a function to one.',
-        },
+        })),
       ],
     },
   },

@@ -14,6 +14,20 @@ const rawSql = `import { sql } from 'kysely';
 export const one = () => sql\`select 1\`;
 `;
 
+// What the first rule let through: kysely by namespace, and the database under another name or taken apart.
+const namespaceSql = `import * as k from 'kysely';
+export const one = () => k.sql\`select 1\`;
+`;
+const aliasedQuery = `import type { Database } from '../../db/database.ts';
+export function names(db: Database) {
+  const q = db;
+  const { selectFrom } = db;
+  const { ['deleteFrom']: remove } = db;
+  const start = q['insertInto'];
+  return [q.selectFrom('users').execute(), selectFrom.call(db, 'users').execute(), remove, start];
+}
+`;
+
 async function refusals(code: string, file: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
   return result!.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
@@ -33,6 +47,20 @@ describe('SQL lives in repositories, and lint holds it', () => {
     expect(await refusals(rawSql, file)).toEqual([
       'Only repositories (*.repository.ts) write SQL: call one, or add a function to one.',
     ]);
+    expect(await refusals(namespaceSql, file)).toEqual([
+      'Only repositories (*.repository.ts) write SQL: call one, or add a function to one.',
+    ]);
+    expect(await refusals(aliasedQuery, file)).toEqual(
+      Array(4).fill('Only repositories (*.repository.ts) build queries: call one, or add a function to one.'),
+    );
+  });
+
+  it('lets a service import kysely types, by name or by namespace', async () => {
+    const types = `import type * as k from 'kysely';
+import { type Kysely } from 'kysely';
+export type Db = k.Kysely<object> | Kysely<object>;
+`;
+    expect(await refusals(types, 'apps/server/src/modules/campaigns/campaigns.service.ts')).toEqual([]);
   });
 
   it.each([
@@ -44,5 +72,7 @@ describe('SQL lives in repositories, and lint holds it', () => {
   ])('lets %s build queries and write SQL', async (file) => {
     expect(await refusals(builtQuery, file)).toEqual([]);
     expect(await refusals(rawSql, file)).toEqual([]);
+    expect(await refusals(namespaceSql, file)).toEqual([]);
+    expect(await refusals(aliasedQuery, file)).toEqual([]);
   });
 });
