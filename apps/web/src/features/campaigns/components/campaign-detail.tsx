@@ -1,4 +1,4 @@
-import { useCallback, useId, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import type { CampaignRow, CampaignType, SingleCampaign } from '@notice-desk/contract/campaigns';
 import { evidencePaths } from '@notice-desk/contract/evidence';
@@ -13,6 +13,7 @@ import {
   type DataTableSelection,
 } from '../../../components/ui/data-table.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
+import { FilterSelect } from '../../../components/ui/filter-select.tsx';
 import { ProgressBar } from '../../../components/ui/progress-bar.tsx';
 import { paths } from '../../../config/paths.ts';
 import { useListSearch } from '../../../hooks/use-list-search.ts';
@@ -23,7 +24,6 @@ import { useGetCampaignQuery } from '../api/campaigns-api.ts';
 import { FAILED_STATUSES, useResendFailed } from '../hooks/use-resend-failed.ts';
 import { useSendNotices } from '../hooks/use-send-notices.ts';
 import { ExportReportButton } from './export-report-button.tsx';
-import tableStyles from '../../../components/ui/data-table.module.css';
 import styles from './campaign-detail.module.css';
 
 /** The spec's campaign detail page sizes; 50 is the default. */
@@ -131,7 +131,6 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
   const { send, sending, progress, rate, summary, dismissSummary, bouncedQuestion, answerBouncedQuestion } =
     useSendNotices(type);
   const resendFailed = useResendFailed(campaignId, send);
-  const statusFilterId = useId();
 
   // A campaign of the other kind is not this page's either.
   if ((isError && isMissingRecord(error)) || (data && data.type !== type)) {
@@ -193,23 +192,20 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
           </>
         )}
       </div>
-      <div className={styles.statusFilter}>
-        <label htmlFor={statusFilterId}>Show</label>
-        <select
-          className={tableStyles.select}
-          id={statusFilterId}
-          value={statusFilter}
-          onChange={(event) => setStatusFilter(event.target.value)}
-        >
-          <option value="">Every status</option>
-          <option value={FAILED_STATUSES}>failed or bounced (e-mail or WhatsApp)</option>
-          {COUNTED.map((status) => (
-            <option key={status} value={status}>
-              {deliveryStatusWord(status)} (e-mail or WhatsApp)
-            </option>
-          ))}
-        </select>
-      </div>
+      <FilterSelect
+        className={styles.statusFilter}
+        label="Show"
+        value={statusFilter}
+        onChange={setStatusFilter}
+      >
+        <option value="">Every status</option>
+        <option value={FAILED_STATUSES}>failed or bounced (e-mail or WhatsApp)</option>
+        {COUNTED.map((status) => (
+          <option key={status} value={status}>
+            {deliveryStatusWord(status)} (e-mail or WhatsApp)
+          </option>
+        ))}
+      </FilterSelect>
       <DataTable
         label="Campaign records"
         columns={columns}

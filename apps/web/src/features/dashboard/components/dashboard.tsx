@@ -12,6 +12,7 @@ import { paths } from '../../../config/paths.ts';
 import { formatListDate } from '../../../utils/format-date.ts';
 import { useGetDashboardQuery, useGetMailDetailsQuery } from '../api/dashboard-api.ts';
 // The product's table look, shared with every list (a failure's reason tooltip sits in its scroller).
+import { FilterSelect } from '../../../components/ui/filter-select.tsx';
 import tableStyles from '../../../components/ui/data-table.module.css';
 import styles from './dashboard.module.css';
 
@@ -45,7 +46,6 @@ const MAILS_PER_PAGE = 20;
 
 /** Mails Details: every delivery, newest first, a page at a time, of one status or all. */
 function MailsDetails() {
-  const statusFieldId = useId();
   const [status, setStatus] = useState<Status | ''>('');
   const { page, limit, setPage } = usePagination(MAILS_PER_PAGE, status);
   const { data, isLoading, isFetching, isError, refetch } = useGetMailDetailsQuery(
@@ -54,22 +54,19 @@ function MailsDetails() {
   );
   return (
     <>
-      <div className={styles.mailFilter}>
-        <label htmlFor={statusFieldId}>Status</label>
-        <select
-          className={tableStyles.select}
-          id={statusFieldId}
-          value={status}
-          onChange={(event) => setStatus(event.target.value as Status | '')}
-        >
-          <option value="">All</option>
-          {deliveryStatuses.map((s) => (
-            <option key={s} value={s}>
-              {deliveryStatusWord(s)}
-            </option>
-          ))}
-        </select>
-      </div>
+      <FilterSelect
+        className={styles.mailFilter}
+        label="Status"
+        value={status}
+        onChange={(value) => setStatus(value as Status | '')}
+      >
+        <option value="">All</option>
+        {deliveryStatuses.map((s) => (
+          <option key={s} value={s}>
+            {deliveryStatusWord(s)}
+          </option>
+        ))}
+      </FilterSelect>
       {isLoading ? (
         <Spinner label="Loading the mails" />
       ) : isError || !data ? (
