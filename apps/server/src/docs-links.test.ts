@@ -27,7 +27,7 @@ function headingSlugs(markdown: string): Set<string> {
     if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
     const heading = !inFence && /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (!heading) continue;
-    const base = heading[1]
+    const base = heading[1]!
       .replace(/<[^>]+>/g, '')
       .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
       .toLowerCase()
@@ -45,8 +45,8 @@ function linkTargets(markdown: string): string[] {
   const prose = markdown.replace(/^\s*(```|~~~)[\s\S]*?^\s*\1/gm, '').replace(/`[^`\n]*`/g, '');
   const targets: string[] = [];
   for (const match of prose.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g))
-    targets.push(match[1]);
-  for (const match of prose.matchAll(/\b(?:src|href)="([^"]+)"/g)) targets.push(match[1]);
+    targets.push(match[1]!);
+  for (const match of prose.matchAll(/\b(?:src|href)="([^"]+)"/g)) targets.push(match[1]!);
   return targets.filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
 }
 
