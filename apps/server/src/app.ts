@@ -27,7 +27,7 @@ import { emailWebhooksRoutes } from './modules/bounces/email-webhooks.routes.ts'
 import { registerApiDocs } from './plugins/api-docs.ts';
 import { createGuards } from './plugins/authenticate.ts';
 import { registerDiskRoom } from './plugins/disk-room.ts';
-import { registerErrorHandling } from './plugins/errors.ts';
+import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { trackInFlight } from './plugins/in-flight.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerRequestInput } from './plugins/request-input.ts';
@@ -70,6 +70,9 @@ export async function buildApp(
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     return503OnClosing: true,
+    // What Node's parser and Fastify's router refuse before any route still answers in the one shape.
+    clientErrorHandler,
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
   // Every route, as registered: the security tests walk it (and so will an API description).

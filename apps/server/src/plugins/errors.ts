@@ -1,4 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '@notice-desk/contract/errors';
 import { isDatabaseUnavailable } from '../db/errors.ts';
@@ -90,5 +92,83 @@ function clientMessage(err: FastifyError): string {
       return `The request body is not valid JSON: ${err.message}`;
     default:
       return err.message;
+  }
+}
+
+/**
+ * Errors Fastify meets before any route (and so before the error handler): a path parameter longer than
+ * the router takes (414), an address that does not decode (400). Answered in the one shape.
+ */
+export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    void reply
+      .status(414)
+      .send(body(414, 'URI_TOO_LONG', 'The address is too long: a part of it exceeds 100 characters.'));
+    return;
+  }
+  if (err.code === 'FST_ERR_BAD_URL') {
+    void reply
+      .status(400)
+      .send(body(400, 'BAD_URL', 'The address holds an escape (%) that is not valid; it cannot be read.'));
+    return;
+  }
+  void reply
+    .status(err.statusCode ?? 400)
+    .send(body(err.statusCode ?? 400, err.code ?? 'BAD_REQUEST', err.message));
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (headers or address too large, a header
+ * holding NUL or another forbidden character): Node would answer a bare status, Fastify a shape of its
+ * own. The answer is written on the socket in the one shape, and the connection closed.
+ */
+export function clientErrorHandler(err: ConnectionError, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, message] = clientErrorAnswer(err);
+  const json = JSON.stringify(body(status, code, message));
+  if (socket.writable)
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,
+    );
+  socket.destroy();
+}
+
+function clientErrorAnswer(err: ConnectionError): [number, string, string] {
+  switch (err.code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return [408, 'REQUEST_TIMEOUT', 'The request took too long to arrive; send it again.'];
+    case 'HPE_HEADER_OVERFLOW': {
+      // The parser counts the address with the headers: a first line that holds most of the limit (or
+      // never ended) was an address too long, not headers too large.
+      const raw: unknown = err.rawPacket;
+      const firstLine = Buffer.isBuffer(raw)
+        ? raw.subarray(0, (raw.indexOf('\r\n') + 1 || raw.length + 1) - 1)
+        : undefined;
+      const requestLineEnded = !(
+        firstLine &&
+        /^[A-Z]+ /.test(firstLine.toString('latin1', 0, 16)) &&
+        firstLine.length > 8 * 1024
+      );
+      return requestLineEnded
+        ? [
+            431,
+            'HEADERS_TOO_LARGE',
+            'The request headers are too large (more than 16 KB together); send fewer or shorter headers.',
+          ]
+        : [
+            414,
+            'URI_TOO_LONG',
+            'The address is too long (more than 16 KB); send the values in a request body instead.',
+          ];
+    }
+    case 'HPE_INVALID_HEADER_TOKEN':
+      return [
+        400,
+        'BAD_HEADER',
+        'A request header holds a character no header may contain (such as NUL or a line break).',
+      ];
+    default:
+      return [400, 'BAD_REQUEST', 'The request is not valid HTTP and cannot be read.'];
   }
 }
