@@ -12,6 +12,7 @@ import {
   importReportLines,
   multipart,
   recordSheet,
+  sheetXml,
   workbookOf,
   workbookWithSheet,
   writeSheet,
@@ -127,6 +128,13 @@ async function importOutcome(who: SignedIn, data: Buffer, name = 'notices.xlsx')
 const csvOf = (rows: string[][]) => rows.map((row) => row.join(',')).join('\r\n') + '\r\n';
 
 /** Uploads a two-row notice sheet as asha and starts its import with `mapping`. */
+/** asha's preview of a file she uploads: the answer of the upload when it refuses, else the preview's. */
+async function previewOf(who: SignedIn, name: string, data: Buffer): Promise<Answer> {
+  const stored = await uploadForm(who, { name, data });
+  if (stored.statusCode !== 200) return stored;
+  return ask('GET', `/api/imports/uploads/${String(stored.body.data)}/preview?kind=notice`, { who });
+}
+
 async function startWithMapping(mapping: unknown): Promise<Answer> {
   const stored = await uploadForm(asha, {
     name: 'mine.xlsx',
@@ -1262,6 +1270,76 @@ const cases: BadInput[] = [
     message: /^columns: ‘shoeSize’ is not a field of this import\.$/,
     fields: ['columns'],
   },
+  {
+    area: 'imports',
+    sent: 'a CSV whose header is Loan No. and 500,000 more columns (1 MB)',
+    send: () => previewOf(asha, 'wide.csv', Buffer.from(`Loan No.,${'H,'.repeat(500_000)}\n1,2\n`)),
+    status: 400,
+    message: /more than 16,384 columns/,
+    fields: ['file'],
+  },
+  {
+    area: 'imports',
+    sent: 'a CSV that reads wrong both as Windows-1252 and as Mac Roman (José in Mac Roman, Müller in Windows-1252)',
+    send: () =>
+      previewOf(
+        asha,
+        'mixed.csv',
+        Buffer.concat([
+          Buffer.from('Name\n'),
+          Buffer.from([0x4a, 0x6f, 0x73, 0x8e, 0x0a]),
+          Buffer.from([0x4d, 0xfc, 0x6c, 0x6c, 0x65, 0x72, 0x0a]),
+        ]),
+      ),
+    status: 400,
+    message: /text encoding cannot be told.*CSV UTF-8/,
+    fields: ['file'],
+  },
+  {
+    area: 'imports',
+    sent: 'a mapping whose column key "00" stands beside "0"',
+    send: () => startWithMapping({ headerRow: 1, columns: { '0': 'loanNo', '00': 'custName' } }),
+    status: 400,
+    message: /Column "00" is not a column index/,
+    fields: ['mapping.columns.00'],
+  },
+  {
+    area: 'imports',
+    sent: 'a workbook with two zip entries named xl/worksheets/sheet1.xml',
+    send: async () => {
+      const sheet = (text: string) =>
+        Buffer.from(sheetXml(`<row r="1"><c r="A1" t="inlineStr"><is><t>${text}</t></is></c></row>`));
+      const twice = zipOf([
+        {
+          name: 'xl/workbook.xml',
+          data: Buffer.from(
+            '<workbook><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>',
+          ),
+        },
+        {
+          name: 'xl/_rels/workbook.xml.rels',
+          data: Buffer.from(
+            '<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>',
+          ),
+        },
+        { name: 'xl/worksheets/sheet1.xml', data: sheet('Loan No.') },
+        { name: 'xl/worksheets/sheet1.xml', data: sheet('Another customer') },
+      ]);
+      return importOutcome(ravi, twice);
+    },
+    status: 400,
+    message: /two parts named/,
+    later: true,
+  },
+  {
+    area: 'imports',
+    sent: 'a sheet with a cell in row 0 (A0)',
+    send: () =>
+      importOutcome(ravi, workbookOf({ sheet: sheetXml('<row r="1"><c r="A0"><v>1</v></c></row>') })),
+    status: 400,
+    message: /The sheet has a cell A0/,
+    later: true,
+  },
   // Approved WhatsApp templates (a name Meta does not have, or too few fields, needs the Cloud API
   // peer: approved-templates.routes.test.ts; a rate of 0 or below stops the start: send-rates.test.ts).
   {
@@ -2352,6 +2430,75 @@ const stable = (text: string) =>
     .replace(/Try again in \d+ (seconds?|minutes|hours)/, 'Try again in N $1');
 const cell = (text: string) => stable(text).replace(/\s+/g, ' ').replace(/\|/g, '\\|').trim();
 
+/** Hostile inputs the product accepts and reads (or prints) right, with the test of each. */
+const readRight: { sent: string; does: string; test: string }[] = [
+  {
+    sent: 'a notice template \'<div style="height:1200mm"></div><p>BODY-{{custName}}</p><div style="position:absolute;bottom:-900mm">BOT-{{custName}}</div>\' printed for a campaign',
+    does: 'each record prints only its own name: a record whose boxes or text are not proven to lie inside its own box prints in a document of its own',
+    test: 'lib/pdf/record-isolation.test.ts, lib/pdf/record-isolation.fuzz.test.ts (300 generated templates: npm run fuzz:isolation)',
+  },
+  {
+    sent: 'a Mac 1904 workbook saved by Excel 2013 or later (a second x15:workbookPr in extLst)',
+    does: 'dates read as Excel shows them (12-05-2024, not 11-05-2020)',
+    test: 'lib/xlsx/read-sheet.test.ts, lib/xlsx/writer-matrix.test.ts (excel-mac-2013)',
+  },
+  {
+    sent: 'cells formatted #,##,##0.00, [$₹-4009]#,##,##0.00 or [$-4009]#,##,##0.00',
+    does: 'drawn with Indian grouping as Excel does (12,50,000.50, ₹12,50,000.50); a format the import cannot draw is the cell’s problem in the row report, never General in silence',
+    test: 'lib/xlsx/number-formats.test.ts, lib/xlsx/read-sheet.test.ts',
+  },
+  {
+    sent: 'a formula cell with no calculated value (openpyxl, xlsxwriter)',
+    does: 'the cell’s problem in the row report: not calculated, open and save the file in Excel',
+    test: 'lib/xlsx/read-sheet.test.ts',
+  },
+  {
+    sent: 'a mobile number 919876543210 as a General number cell; a 16-digit number',
+    does: 'read whole (919876543210, not 9.19877E+11); 16 digits or more is the cell’s problem (Excel keeps 15)',
+    test: 'lib/xlsx/read-sheet.test.ts',
+  },
+  {
+    sent: 'a TRUE/FALSE cell holding 7',
+    does: 'the cell’s problem in the row report, not FALSE',
+    test: 'lib/xlsx/read-sheet.test.ts',
+  },
+  {
+    sent: 'a Mac Roman CSV (José)',
+    does: 'read as Mac Roman; a file that reads wrong either way is refused (above), never a silent U+FFFD',
+    test: 'lib/csv/text-formats.test.ts',
+  },
+  {
+    sent: 'Excel’s Unicode Text (.txt, UTF-16LE, tabs); UTF-16 without a byte-order mark',
+    does: 'imported as tab-separated text',
+    test: 'lib/csv/text-formats.test.ts, modules/imports/import-preview-limits.test.ts',
+  },
+  {
+    sent: 'a million short CSV lines (2 MB)',
+    does: 'reading stops at IMPORT_MAX_ROWS: the preview says too many rows, no out-of-memory',
+    test: 'modules/imports/import-preview-limits.test.ts',
+  },
+  {
+    sent: 'creating a record, or a 40 MB upload with 20 MB free, on a full disk',
+    does: '507 at once: the server’s disk is full; no half-written file stays',
+    test: 'plugins/disk-full.test.ts',
+  },
+  {
+    sent: 'a 20 KB header; a 20 KB address; a NUL in Content-Type (over real HTTP)',
+    does: '431, 414 and 400 in the one error shape',
+    test: 'plugins/client-errors.test.ts',
+  },
+  {
+    sent: 'a signed failed and an older delivered status after read',
+    does: 'status stays read; the evidence history lists both in the order they arrived, each marked refused with why; WhatsApp evidence names the number as sent (91…)',
+    test: 'modules/evidence/evidence-history.test.ts',
+  },
+  {
+    sent: 'a job row whose payload is JSON null',
+    does: 'the daily retention sweep logs and skips it, and sweeps the rest',
+    test: 'modules/retention/retention.test.ts',
+  },
+];
+
 /** docs/bad-inputs.md as the answers of this run make it. */
 function table(): string {
   const lines = [
@@ -2371,6 +2518,14 @@ function table(): string {
       .map(
         (r) => `| ${r.index} | ${cell(r.area)} | ${cell(r.sent)} | ${cell(r.status)} | ${cell(r.message)} |`,
       ),
+    '',
+    '## Hostile inputs that are not refused but read or printed right',
+    '',
+    'Not answers of the API, so not run by this file: each row names the test that proves it.',
+    '',
+    '| what was sent | what the product does | proved by |',
+    '|---|---|---|',
+    ...readRight.map((r) => `| ${cell(r.sent)} | ${cell(r.does)} | \`${r.test}\` |`),
     '',
   ];
   return lines.join('\n');
