@@ -119,6 +119,8 @@ export interface ImportProblemsTable {
   row_number: number;
   column_name: string;
   problem: string;
+  /** 1 where the line made the import skip its row, 0 for a note on an imported row. */
+  skips_row: number;
 }
 
 export interface RecordCountsTable {

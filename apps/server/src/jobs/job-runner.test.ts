@@ -250,7 +250,7 @@ describe('job payloads, leases and pruning', () => {
     await database.db.updateTable('jobs').set({ updated_at: long }).where('id', '=', waiting!).execute();
     await database.db
       .insertInto('import_problems')
-      .values({ job_id: old!, row_number: 2, column_name: 'LOAN NO', problem: 'Missing.' })
+      .values({ job_id: old!, row_number: 2, column_name: 'LOAN NO', problem: 'Missing.', skips_row: 1 })
       .execute();
     const before = new Date(Date.now() - 30 * 86_400_000).toISOString();
     expect(await pruneJobs(database.db, before, 1)).toBe(1);

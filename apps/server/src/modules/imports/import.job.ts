@@ -230,11 +230,11 @@ async function readIntoCampaign(
     const checked = checker.check(row);
     if (checked.problems.length > 0) {
       skippedRows += 1;
-      for (const p of checked.problems) problems.push(problem(job.id, row, p));
+      for (const p of checked.problems) problems.push(problem(job.id, row, p, 1));
     } else {
       imported += 1;
       if (checked.notes.length > 0) notedRows += 1;
-      for (const p of checked.notes) problems.push(problem(job.id, row, p));
+      for (const p of checked.notes) problems.push(problem(job.id, row, p, 0));
       // The row as it will be stored, hidden until the whole file is in: as 'importing' on SQLite, by the
       // uncommitted transaction on PostgreSQL.
       const record: records.RecordRow = {
@@ -260,8 +260,19 @@ async function readIntoCampaign(
   return { campaignId, imported, skipped: skippedRows, noted: notedRows };
 }
 
-function problem(jobId: string, row: SheetRow, { column, text }: RowProblem): ImportProblemRow {
-  return { job_id: jobId, row_number: row.rowNumber, column_name: column, problem: text };
+function problem(
+  jobId: string,
+  row: SheetRow,
+  { column, text }: RowProblem,
+  skipsRow: 0 | 1,
+): ImportProblemRow {
+  return {
+    job_id: jobId,
+    row_number: row.rowNumber,
+    column_name: column,
+    problem: text,
+    skips_row: skipsRow,
+  };
 }
 
 /** The mapping as the campaign keeps it: the sheet read, the header row, and every column's field or null. */

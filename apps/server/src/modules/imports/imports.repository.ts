@@ -88,12 +88,13 @@ async function listRow(db: Database, jobId: string, row: number) {
   return { problems, lastRow: row };
 }
 
-/** How many rows the job has reported on (a row with several problems counts once). */
+/** How many rows the job has skipped so far (a row with several problems counts once; a note on an imported row does not count). */
 export async function countProblemRows(db: Database, jobId: string): Promise<number> {
   const row = await db
     .selectFrom('import_problems')
     .select((eb) => eb.fn.count<number>('row_number').distinct().as('rows'))
     .where('job_id', '=', jobId)
+    .where('skips_row', '=', 1)
     .executeTakeFirst();
   return Number(row?.rows ?? 0);
 }
