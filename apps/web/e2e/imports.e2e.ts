@@ -29,7 +29,7 @@ async function openImportModal(page: Page) {
 }
 
 describe('Excel import (issue 4)', () => {
-  it('refuses a missing file and a .txt, and offers the sample sheet', async () => {
+  it('refuses a missing file and a .pdf, and offers the sample sheet', async () => {
     const { context, page, surprises } = await openAs('refusals');
     const dialog = await openImportModal(page);
 
@@ -37,9 +37,9 @@ describe('Excel import (issue 4)', () => {
     await dialog.getByText('Please select a file.').waitFor();
 
     await dialog.getByLabel('Excel file (.xlsx)').setInputFiles({
-      name: 'notices.txt',
-      mimeType: 'text/plain',
-      buffer: Buffer.from('Loan No.,Customer Name\nLN-1,Asha\n'),
+      name: 'notices.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from('%PDF-1.7\n'),
     });
     await dialog.getByText('Please upload an Excel file (.xlsx).').waitFor();
     await dialog.getByRole('button', { name: 'Submit' }).click();
