@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import type { AuditAction } from '@notice-desk/contract/audit';
 import type { Database } from '../../db/database.ts';
+import { idBoundaries } from '../../db/id-boundaries.ts';
 import type { AuditLogTable } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/time.ts';
@@ -91,18 +91,8 @@ export function listAudit(
 }
 
 /** The ids at positions 0, stride, 2·stride, … of the filtered entries, newest first. */
-export async function auditBoundaries(db: Database, filter: AuditFilter, stride: number): Promise<string[]> {
-  const ranked = auditEntries(db, filter).select([
-    'audit_log.id',
-    sql<number>`row_number() over (order by audit_log.id desc)`.as('position'),
-  ]);
-  const rows = await db
-    .selectFrom(ranked.as('ranked'))
-    .select('ranked.id')
-    .where(sql<boolean>`(ranked.position - 1) % ${stride} = 0`)
-    .orderBy('ranked.id', 'desc')
-    .execute();
-  return rows.map((row) => row.id);
+export function auditBoundaries(db: Database, filter: AuditFilter, stride: number): Promise<string[]> {
+  return idBoundaries(db, auditEntries(db, filter), 'audit_log.id', stride);
 }
 
 /**

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import { idBoundaries } from '../../db/id-boundaries.ts';
 import type { DeliveriesTable, DeliveryStatus } from '../../db/schema.ts';
 
 /** The owner's live campaigns per kind (not those still importing, nor those a delete archived). */
@@ -63,23 +63,13 @@ export function recentLiveDeliveries(
 }
 
 /** The ids at positions 0, stride, 2·stride, … of the owner's newest-first deliveries (of one status). */
-export async function liveDeliveryBoundaries(
+export function liveDeliveryBoundaries(
   db: Database,
   ownerId: string,
   stride: number,
   status?: DeliveryStatus,
 ): Promise<string[]> {
-  const ranked = liveDeliveries(db, ownerId, status).select([
-    'd.id',
-    sql<number>`row_number() over (order by d.id desc)`.as('position'),
-  ]);
-  const rows = await db
-    .selectFrom(ranked.as('ranked'))
-    .select('ranked.id')
-    .where(sql<boolean>`(ranked.position - 1) % ${stride} = 0`)
-    .orderBy('ranked.id', 'desc')
-    .execute();
-  return rows.map((row) => row.id);
+  return idBoundaries(db, liveDeliveries(db, ownerId, status), 'd.id', stride);
 }
 
 /**
