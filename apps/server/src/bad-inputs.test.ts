@@ -14,6 +14,7 @@ import {
   recordSheet,
   sheetXml,
   workbookOf,
+  workbookParts,
   workbookWithSheet,
   writeSheet,
   zipOf,
@@ -1312,18 +1313,7 @@ const cases: BadInput[] = [
       const sheet = (text: string) =>
         Buffer.from(sheetXml(`<row r="1"><c r="A1" t="inlineStr"><is><t>${text}</t></is></c></row>`));
       const twice = zipOf([
-        {
-          name: 'xl/workbook.xml',
-          data: Buffer.from(
-            '<workbook><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>',
-          ),
-        },
-        {
-          name: 'xl/_rels/workbook.xml.rels',
-          data: Buffer.from(
-            '<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>',
-          ),
-        },
+        ...workbookParts(),
         { name: 'xl/worksheets/sheet1.xml', data: sheet('Loan No.') },
         { name: 'xl/worksheets/sheet1.xml', data: sheet('Another customer') },
       ]);

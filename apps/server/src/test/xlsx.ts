@@ -138,8 +138,9 @@ function crc32(data: Buffer): number {
 }
 
 /** A minimal workbook whose only sheet is the given XML. */
-export function workbookWithSheet(sheetXml: Buffer): Buffer {
-  return zipOf([
+/** The parts every hand-made workbook starts with: its workbook, naming one sheet S at worksheets/sheet1.xml. */
+export function workbookParts(): { name: string; data: Buffer }[] {
+  return [
     {
       name: 'xl/workbook.xml',
       data: Buffer.from('<workbook><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>'),
@@ -150,8 +151,11 @@ export function workbookWithSheet(sheetXml: Buffer): Buffer {
         '<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>',
       ),
     },
-    { name: 'xl/worksheets/sheet1.xml', data: sheetXml },
-  ]);
+  ];
+}
+
+export function workbookWithSheet(sheetXml: Buffer): Buffer {
+  return zipOf([...workbookParts(), { name: 'xl/worksheets/sheet1.xml', data: sheetXml }]);
 }
 
 /** The XML of a worksheet whose sheetData is the given rows' XML. */
@@ -175,16 +179,7 @@ export function workbookOf(parts: {
         ? { name, data }
         : { ...data, name };
   return zipOf([
-    {
-      name: 'xl/workbook.xml',
-      data: Buffer.from('<workbook><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>'),
-    },
-    {
-      name: 'xl/_rels/workbook.xml.rels',
-      data: Buffer.from(
-        '<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>',
-      ),
-    },
+    ...workbookParts(),
     entry('xl/worksheets/sheet1.xml', parts.sheet),
     ...(parts.sharedStrings ? [entry('xl/sharedStrings.xml', parts.sharedStrings)] : []),
     ...(parts.styles ? [entry('xl/styles.xml', parts.styles)] : []),

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deflatedRepeat, sheetXml, workbookOf, zipOf as zipOfParts } from '../../test/xlsx.ts';
+import { deflatedRepeat, sheetXml, workbookOf, workbookParts, zipOf as zipOfParts } from '../../test/xlsx.ts';
 import { fixtureRows, writeFixture } from './fixtures/make-fixture.ts';
 import { openFirstSheetInWorker, type IsolationOptions } from './read-sheet-in-worker.ts';
 import { openFirstSheet, type CellProblem, type ReadOptions } from './read-sheet.ts';
@@ -221,18 +221,7 @@ describe('hostile workbooks: refused with a clear message, or a problem of the c
       ],
     ])('two zip entries of one part name (%s) are refused', async (_, second, message) => {
       const file = zipOfParts([
-        {
-          name: 'xl/workbook.xml',
-          data: Buffer.from(
-            '<workbook><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>',
-          ),
-        },
-        {
-          name: 'xl/_rels/workbook.xml.rels',
-          data: Buffer.from(
-            '<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>',
-          ),
-        },
+        ...workbookParts(),
         {
           name: 'xl/worksheets/sheet1.xml',
           data: Buffer.from(sheetXml('<row r="1"><c r="A1"><v>1</v></c></row>')),
