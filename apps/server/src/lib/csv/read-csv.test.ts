@@ -1,22 +1,12 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { importFileName, sheetFormat } from '../sheet-source.ts';
+import { tempFiles } from '../../test/temp-files.ts';
 import { XlsxError } from '../xlsx/xlsx-error.ts';
 import { openCsv, type CsvReadOptions } from './read-csv.ts';
 import { sniffDelimiter } from './sniff-delimiter.ts';
 import { refuseNonText } from './text-encoding.ts';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'read-csv-'));
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-let files = 0;
-
-function write(bytes: Buffer | string, name = `f${++files}.csv`): string {
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, bytes);
-  return file;
-}
+const write = tempFiles('read-csv-');
 
 const utf16le = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
 const utf16be = (text: string) => {

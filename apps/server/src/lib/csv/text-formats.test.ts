@@ -1,22 +1,12 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import iconv from 'iconv-lite';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { importFileName, sheetFormat } from '../sheet-source.ts';
+import { tempFiles } from '../../test/temp-files.ts';
 import { XlsxError } from '../xlsx/xlsx-error.ts';
 import { openCsv } from './read-csv.ts';
 import { refuseNonText } from './text-encoding.ts';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'text-formats-'));
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-let files = 0;
-
-function write(bytes: Buffer | string, name = `f${++files}.csv`): string {
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, bytes);
-  return file;
-}
+const write = tempFiles('text-formats-');
 
 const utf16be = (text: string) => {
   const le = Buffer.from(text, 'utf16le');
@@ -57,8 +47,8 @@ describe("Excel's 'Unicode Text' and UTF-16 without a byte-order mark", () => {
   });
 
   it('reads UTF-16LE and UTF-16BE without a mark, told by their NUL bytes', async () => {
-    for (const bytes of [Buffer.from(text, 'utf16le'), utf16be(text)]) {
-      const file = write(bytes, `u${++files}.tsv`);
+    for (const [i, bytes] of [Buffer.from(text, 'utf16le'), utf16be(text)].entries()) {
+      const file = write(bytes, `u${i}.tsv`);
       await expect(refuseNonText(file)).resolves.toBeUndefined();
       expect(await cells(file)).toEqual([
         ['Loan No.', 'Name'],
