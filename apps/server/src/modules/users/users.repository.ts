@@ -1,29 +1,61 @@
-import type { UserListQuery } from '@notice-desk/contract/users';
+import { sql } from 'kysely';
 import { isPostgres, type Database } from '../../db/database.ts';
 import type { UserRow } from '../auth/auth.repository.ts';
 
 /** The ADMIN's statements about accounts; creating one, sessions and roles are auth's and the admin CLI's. */
 
-/** A page of accounts in username order (case and normalisation folded), with how many there are. */
-export async function listUsers(
+/** An account's place in the Users list: username order (case and normalisation folded), then id. */
+export type UserKey = readonly [usernameKey: string, id: string];
+
+/** A page of accounts in username order, `offset` rows on from the account at `from` (included) when given. */
+export function listUsers(
   db: Database,
-  { page, limit }: UserListQuery,
-): Promise<{ rows: UserRow[]; total: number }> {
-  const [rows, count] = await Promise.all([
-    db
-      .selectFrom('users')
-      .selectAll()
-      .orderBy('username_key')
-      .orderBy('id')
-      .limit(limit)
-      .offset((page - 1) * limit)
-      .execute(),
-    db
-      .selectFrom('users')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirst(),
-  ]);
-  return { rows, total: Number(count?.n ?? 0) };
+  { offset, limit, from }: { offset: number; limit: number; from?: UserKey },
+): Promise<UserRow[]> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .$if(from !== undefined, (query) =>
+      query.where((eb) => eb(eb.refTuple('username_key', 'id'), '>=', eb.tuple(from![0], from![1]))),
+    )
+    .orderBy('username_key')
+    .orderBy('id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+/** The accounts at positions 0, stride, 2·stride, … of the Users list: one pass over its index. */
+export async function userBoundaries(db: Database, stride: number): Promise<UserKey[]> {
+  const ranked = db
+    .selectFrom('users')
+    .select([
+      'username_key',
+      'id',
+      sql<number>`row_number() over (order by username_key, id)`.as('position'),
+    ]);
+  const rows = await db
+    .selectFrom(ranked.as('ranked'))
+    .select(['ranked.username_key', 'ranked.id'])
+    .where(sql<boolean>`(ranked.position - 1) % ${stride} = 0`)
+    .orderBy('ranked.username_key')
+    .orderBy('ranked.id')
+    .execute();
+  // Every account has a key: sign-up and the admin command line set it, the migration filled the rest.
+  return rows.map((row) => [row.username_key!, row.id] as const);
+}
+
+/**
+ * How many accounts there are, and a version of the list's order: accounts are never deleted, so a new
+ * account (the count) or a rename (the newest change) is what moves rows in it.
+ */
+export async function usersState(db: Database): Promise<{ total: number; version: string }> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('updated_at').as('changed')])
+    .executeTakeFirst();
+  const total = Number(row?.n ?? 0);
+  return { total, version: `${total}:${row?.changed ?? ''}` };
 }
 
 /**

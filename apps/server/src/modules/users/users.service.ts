@@ -9,6 +9,7 @@ import type {
   UserListQuery,
 } from '@notice-desk/contract/users';
 import type { Database } from '../../db/database.ts';
+import { DeepPages, PAGE_STRIDE } from '../../lib/deep-pages.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { singleMailAddress } from '../../lib/mail-address.ts';
 import type { Mailer } from '../../lib/mailer.ts';
@@ -95,10 +96,28 @@ export async function createUserAccount(
 
 /** The ADMIN's Users screen (the routes admit ADMINs only). */
 export class UsersService {
-  constructor(private readonly deps: UsersDeps) {}
+  /** Deep pages of the one list (every ADMIN sees the same accounts in the same order). */
+  private readonly deepPages: DeepPages<accounts.UserKey>;
 
-  async list(query: UserListQuery): Promise<UserList> {
-    const { rows, total } = await accounts.listUsers(this.deps.db, query);
+  constructor(
+    private readonly deps: UsersDeps,
+    pageStride = PAGE_STRIDE,
+  ) {
+    this.deepPages = new DeepPages(pageStride);
+  }
+
+  async list({ page, limit }: UserListQuery): Promise<UserList> {
+    const { db } = this.deps;
+    const { total, version } = await accounts.usersState(db);
+    const offset = (page - 1) * limit;
+    const rows =
+      offset >= total
+        ? []
+        : await this.deepPages.page('users', version, offset, limit, {
+            fromTop: (skip, size) => accounts.listUsers(db, { offset: skip, limit: size }),
+            boundaries: (stride) => accounts.userBoundaries(db, stride),
+            fromKey: (from, skip, size) => accounts.listUsers(db, { offset: skip, limit: size, from }),
+          });
     return { items: rows.map(toManagedUser), total };
   }
 
