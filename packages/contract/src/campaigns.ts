@@ -42,6 +42,11 @@ export interface SingleCampaign {
   total: number;
   imported: number;
   skipped: number;
+  /**
+   * What its import did with rows already imported (skip, new or update) and how many rows that was;
+   * null for manual entries and imports from before the choice.
+   */
+  duplicates?: { choice: 'skip' | 'new' | 'update'; rows: number } | null;
   /** Records sent on at least one channel. */
   completedCounts: number;
   /** Over the whole campaign: how many records' latest attempt on each channel is in each status. */

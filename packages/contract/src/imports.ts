@@ -56,12 +56,26 @@ const chosenColumns = z
 export const columnMapping = z.object({ headerRow: headerRowNumber, columns: chosenColumns });
 export type ColumnMapping = z.infer<typeof columnMapping>;
 
+/**
+ * What an import does with a row whose loan number (notices) or AAN and mask number (credit cards) the
+ * owner already has: leave it out (the default), import it as a new record anyway (a new notice round),
+ * or update the existing records that were never served (a served record is never changed: its row
+ * is left out).
+ */
+export const duplicateChoice = z.enum(['skip', 'new', 'update'], {
+  error:
+    "duplicates must be 'skip' (leave them out), 'new' (import them as new records) or 'update' (update the records not yet served).",
+});
+export type DuplicateChoice = z.infer<typeof duplicateChoice>;
+
 export const startImportBody = z.object({
   file: storedName,
   /** The campaign's name; the uploaded file's name when absent. */
   name: plainName.optional(),
   /** The confirmed mapping; absent: the automatic one, which must then be complete. */
   mapping: columnMapping.optional(),
+  /** What to do with rows already imported; absent: 'skip'. */
+  duplicates: duplicateChoice.optional(),
 });
 export type StartImportBody = z.infer<typeof startImportBody>;
 
@@ -83,6 +97,9 @@ export interface ImportProgress {
   skipped?: number;
   /** Rows imported with a note in the report (a language no template knows). */
   noted?: number;
+  /** Rows whose number the owner already had (see duplicateChoice), and existing records they updated. */
+  duplicates?: number;
+  updated?: number;
   campaignId?: string | null;
 }
 
@@ -118,6 +135,34 @@ export const importPreviewQuery = z.object({
     .optional()
     .transform((value) => value !== 'false'),
 });
+
+/** One existing record a row's number matches: its campaign, and whether it was served on any channel. */
+export interface DuplicateMatch {
+  campaignId: string;
+  campaignName: string;
+  served: boolean;
+}
+
+/** A row already imported: into the owner's records (matches), or earlier in the same file (repeatsRow). */
+export interface DuplicateRow {
+  rowNumber: number;
+  /** The loan number, or the mask number and AAN, as the row has them. */
+  number: string;
+  matches: DuplicateMatch[];
+  repeatsRow: number | null;
+}
+
+/** The rows of an upload that are already imported, which the import's duplicate choice applies to. */
+export interface DuplicateReport {
+  /** Rows whose number the owner already has (in records neither archived nor deleted). */
+  existing: number;
+  /** Of those, rows whose every matching record was served: an update leaves them out. */
+  served: number;
+  /** Rows that repeat an earlier row of the same file: always left out. */
+  inFile: number;
+  /** The first 100 of them, in row order. */
+  rows: DuplicateRow[];
+}
 
 /** One column of the header row and the field it fills (null: ignored). */
 export interface PreviewColumn {
@@ -164,4 +209,6 @@ export interface ImportPreview {
   ambiguous: { field: string; columns: number[] }[];
   /** True when nothing needs a decision: Import can go ahead with this mapping. */
   complete: boolean;
+  /** Rows already imported (null when not scanned). */
+  duplicates: DuplicateReport | null;
 }

@@ -68,6 +68,10 @@ export interface CampaignsTable {
   archived_at: string | null;
   /** The column mapping its import used (JSON ColumnMapping), null for manual entries and older imports. */
   column_mapping: string | null;
+  /** What its import did with rows already imported ('skip', 'new', 'update'); null for manual entries and older imports. */
+  duplicate_choice: 'skip' | 'new' | 'update' | null;
+  /** How many of its file's rows were already imported (null where duplicate_choice is). */
+  duplicate_rows: number | null;
 }
 
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed';

@@ -35,6 +35,8 @@ describe('the archive paged by key', () => {
       created_at: now,
       archived_at: i % 5 === 0 ? null : archivedAt(i),
       column_mapping: null,
+      duplicate_choice: null,
+      duplicate_rows: null,
     }));
     for (let i = 0; i < campaigns.length; i += 100)
       await db

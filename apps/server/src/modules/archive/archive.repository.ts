@@ -17,7 +17,7 @@ type RecordTable = RecordKindInfo['table'];
  * that is evidence, and a delete archives the record instead of erasing it. Only a delivery that
  * failed before any attempt (a refused address, a record deleted before its turn) leaves a record unserved.
  */
-const served = (table: RecordTable) => sql<boolean>`exists (
+export const served = (table: RecordTable) => sql<boolean>`exists (
   select 1 from deliveries d
   where d.record_id = ${sql.ref(`${table}.id`)}
     and (d.status <> 'failed' or d.attempted_at is not null)

@@ -136,6 +136,9 @@ export class CampaignsService {
       total,
       imported: campaign.imported_count,
       skipped: campaign.skipped_count,
+      duplicates: campaign.duplicate_choice
+        ? { choice: campaign.duplicate_choice, rows: Number(campaign.duplicate_rows ?? 0) }
+        : null,
       completedCounts,
       statusCounts: statusCounts.map((row) => ({
         channel: row.channel,

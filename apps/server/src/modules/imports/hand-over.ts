@@ -1,3 +1,4 @@
+import type { DuplicateChoice } from '@notice-desk/contract/imports';
 import type { Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
 import { appendAudit } from '../audit/audit.repository.ts';
@@ -5,6 +6,7 @@ import * as campaigns from '../campaigns/campaigns.repository.ts';
 import { recordKinds } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
 import type { ImportResult } from './import.job.ts';
+import { setCampaignDuplicates } from './imports.repository.ts';
 
 /** What the end of an import needs to hand its hidden rows to their owner. */
 export interface HandOver {
@@ -16,11 +18,22 @@ export interface HandOver {
   skipped: number;
   /** Rows imported with a note in the report (a language no template knows). */
   noted: number;
+  /** Rows whose number the owner already had, what the import did with them, and the records it updated. */
+  duplicates: number;
+  duplicateChoice: DuplicateChoice;
+  updated: number;
 }
 
 /** What the finished job keeps as its result, which the progress route answers. */
 export function importResult(h: HandOver): ImportResult {
-  return { campaignId: h.campaignId, imported: h.imported, skipped: h.skipped, noted: h.noted };
+  return {
+    campaignId: h.campaignId,
+    imported: h.imported,
+    skipped: h.skipped,
+    noted: h.noted,
+    duplicates: h.duplicates,
+    updated: h.updated,
+  };
 }
 
 /**
@@ -50,6 +63,7 @@ export async function finishImport(
 ): Promise<void> {
   const info = recordKinds[h.kind];
   await campaigns.markCampaignReady(trx, h.campaignId, importResult(h));
+  await setCampaignDuplicates(trx, h.campaignId, h.duplicateChoice, h.duplicates);
   await records.adjustRecordCount(trx, h.ownerId, info.kind, h.imported);
   await complete(trx);
   await appendAudit(trx, {
@@ -57,7 +71,17 @@ export async function finishImport(
     action: 'campaign.import',
     subjectType: 'campaign',
     subjectId: h.campaignId,
-    summary: `${h.campaignName}: ${h.imported} ${info.label.toLowerCase()} record(s) imported, ${h.skipped} skipped`,
-    after: { file: h.campaignName, kind: info.kind, imported: h.imported, skipped: h.skipped },
+    summary:
+      `${h.campaignName}: ${h.imported} ${info.label.toLowerCase()} record(s) imported, ${h.skipped} skipped` +
+      (h.duplicates ? `; ${h.duplicates} already imported (${h.duplicateChoice}, ${h.updated} updated)` : ''),
+    after: {
+      file: h.campaignName,
+      kind: info.kind,
+      imported: h.imported,
+      skipped: h.skipped,
+      duplicates: h.duplicates,
+      duplicateChoice: h.duplicateChoice,
+      updated: h.updated,
+    },
   });
 }

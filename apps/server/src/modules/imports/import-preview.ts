@@ -1,11 +1,20 @@
 import { createHash } from 'node:crypto';
 import { setImmediate } from 'node:timers/promises';
-import type { ImportPreview } from '@notice-desk/contract/imports';
+import type { DuplicateReport, DuplicateRow, ImportPreview } from '@notice-desk/contract/imports';
 import { FIELD_MAX } from '@notice-desk/contract/record-fields';
 import type { SheetReader, SheetRow } from '../../lib/xlsx/read-sheet.ts';
 import type { RecordKindInfo } from '../records/record-kinds.ts';
+import { describeMatches, type DuplicateFinder } from './duplicates.ts';
 import { candidateFields, normalizeHeader, type ChosenColumns } from './header-mapping.ts';
-import { columnMapFor, HEADER_SEARCH, isBlank, namesFields, RowChecker } from './import-rows.ts';
+import {
+  columnMapFor,
+  HEADER_SEARCH,
+  identity,
+  identityKey,
+  isBlank,
+  namesFields,
+  RowChecker,
+} from './import-rows.ts';
 
 /** Data rows the preview shows. */
 const SHOWN_ROWS = 5;
@@ -19,6 +28,11 @@ const ROW_TEXT = 80;
 export const SHOWN_COLUMNS = 100;
 /** Characters of a shown cell: one past the longest a field stores, so a cell too long still shows as one. */
 const CELL_TEXT = FIELD_MAX + 1;
+
+/** Rows already imported the preview lists; the report counts them all. */
+export const LISTED_DUPLICATES = 100;
+/** Rows looked up against the owner's records at a time. */
+const LOOKUP_ROWS = 500;
 
 /** A header row the user named that is not one the import would look at. */
 export class HeaderRowError extends Error {}
@@ -72,6 +86,8 @@ export interface PreviewOptions {
   maxRows: number;
   /** The user's choices for a header row: the ones asked about, or the ones remembered for it. */
   mappingFor: (headerCells: string[]) => Promise<ChosenMapping | undefined>;
+  /** Finds the owner's records rows repeat (when scanning): the duplicates report. */
+  duplicates?: DuplicateFinder;
 }
 
 export interface ChosenMapping {
@@ -108,6 +124,8 @@ export async function previewSheet(
   let problemRows = 0;
   let tooManyRows = false;
 
+  const duplicates = new DuplicateTally(info, options.scan ? options.duplicates : undefined);
+
   const take = (row: SheetRow): boolean => {
     dataRows += 1;
     if (dataRows > options.maxRows) {
@@ -117,7 +135,9 @@ export async function previewSheet(
     if (rows.length < SHOWN_ROWS)
       rows.push({ rowNumber: row.rowNumber, cells: shownCells(row.cells, shownColumns, width) });
     // A note (a language no template knows) imports the row all the same: only problems skip one.
-    if (checker.check(row).problems.length) problemRows += 1;
+    const checked = checker.check(row);
+    if (checked.problems.length) problemRows += 1;
+    duplicates.add(row.rowNumber, checked.values, checked.problems.length === 0, checked.repeatOf);
     return options.scan || rows.length < SHOWN_ROWS;
   };
   let going = true;
@@ -127,6 +147,7 @@ export async function previewSheet(
       const next = await reader.rows.next();
       if (next.done) break;
       if (!isBlank(next.value)) going = take(next.value);
+      if (duplicates.due) await duplicates.lookUp();
     }
   }
 
@@ -159,7 +180,86 @@ export async function previewSheet(
     missing,
     ambiguous: map.ambiguous.map((a) => ({ field: a.field.key, columns: a.columns })),
     complete: missing.length === 0 && map.ambiguous.length === 0 && !!header,
+    duplicates: options.scan && header ? await duplicates.report() : null,
   };
+}
+
+/**
+ * The rows of a scanned sheet already imported: looked up against the owner's records a batch at a
+ * time (only rows the import would take), and the repeats within the file the checks found.
+ */
+class DuplicateTally {
+  private pending: { rowNumber: number; values: Record<string, string> }[] = [];
+  private readonly listed: DuplicateRow[] = [];
+  private existing = 0;
+  private served = 0;
+  private inFile = 0;
+
+  constructor(
+    private readonly info: RecordKindInfo,
+    private readonly finder: DuplicateFinder | undefined,
+  ) {}
+
+  /** A data row: taken (no problem), or a repeat of an earlier row of the file. */
+  add(rowNumber: number, values: Record<string, string>, taken: boolean, repeatOf?: number): void {
+    if (!this.finder) return;
+    if (repeatOf !== undefined) {
+      this.inFile += 1;
+      this.list({ rowNumber, number: this.numberOf(values), matches: [], repeatsRow: repeatOf });
+    } else if (taken) {
+      this.pending.push({ rowNumber, values });
+    }
+  }
+
+  get due(): boolean {
+    return this.pending.length >= LOOKUP_ROWS;
+  }
+
+  async lookUp(): Promise<void> {
+    const rows = this.pending;
+    this.pending = [];
+    if (!this.finder || rows.length === 0) return;
+    const found = await this.finder.find(rows.map((row) => row.values));
+    for (const { rowNumber, values } of rows) {
+      const matches = found.get(identityKey(this.info.kind, values));
+      if (!matches) continue;
+      this.existing += 1;
+      if (matches.every((m) => m.served)) this.served += 1;
+      this.list({
+        rowNumber,
+        number: this.numberOf(values),
+        matches: describeMatches(matches),
+        repeatsRow: null,
+      });
+    }
+  }
+
+  async report(): Promise<DuplicateReport | null> {
+    if (!this.finder) return null;
+    await this.lookUp();
+    return {
+      existing: this.existing,
+      served: this.served,
+      inFile: this.inFile,
+      rows: this.listed.sort((a, b) => a.rowNumber - b.rowNumber).slice(0, LISTED_DUPLICATES),
+    };
+  }
+
+  /** Keeps the first rows by row number (repeats are found as read, existing ones a batch later). */
+  private list(row: DuplicateRow): void {
+    this.listed.push(row);
+    if (this.listed.length > LISTED_DUPLICATES * 2) {
+      this.listed.sort((a, b) => a.rowNumber - b.rowNumber).length = LISTED_DUPLICATES;
+    }
+  }
+
+  private numberOf(values: Record<string, string>): string {
+    return identity[this.info.kind]
+      .map((key) => values[key] ?? '')
+      .filter(Boolean)
+      .join(' / ')
+      .slice(0, CELL_TEXT);
+  }
 }
 
 /** A data row's cells as stored, by index, for the listed columns only (the others are left empty). */

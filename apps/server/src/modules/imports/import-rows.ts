@@ -12,8 +12,19 @@ const HEADER_MIN_FIELDS = 3;
 /** Labels a refusal lists before '… and N more'. */
 const LISTED = 5;
 
-/** The fields that identify a row within one file: a repeat of them is reported, not imported twice. */
-const identity: Record<RecordKind, string[]> = { notice: ['loanNo'], 'credit-card': ['maskNo', 'aanNo'] };
+/**
+ * The fields that identify a record: a row that repeats them within one file is reported, not imported
+ * twice, and one that repeats a record the owner has is a duplicate (see duplicates.ts).
+ */
+export const identity: Record<RecordKind, readonly string[]> = {
+  notice: ['loanNo'],
+  'credit-card': ['maskNo', 'aanNo'],
+};
+
+/** The identity of a record or row as compared: each identifying field trimmed and in lower case. */
+export function identityKey(kind: RecordKind, values: Record<string, string>): string {
+  return identity[kind].map((k) => (values[k] ?? '').trim().toLowerCase()).join('|');
+}
 
 export const isBlank = (row: SheetRow) => row.cells.every((cell) => cell.trim() === '');
 
@@ -72,6 +83,8 @@ export interface CheckedRow {
   problems: RowProblem[];
   /** Imported, but the report says something about it (a language no template knows). */
   notes: RowProblem[];
+  /** The earlier row of the file it repeats (its problem says so), if it does. */
+  repeatOf?: number;
 }
 
 /**
@@ -118,13 +131,14 @@ export class RowChecker {
         problems.push({ column: this.headerOf(field.key), text: `Longer than ${FIELD_MAX} characters.` });
       }
     }
+    let repeatOf: number | undefined;
     if (problems.length === 0) {
-      const identityKeys = identity[this.info.kind];
-      const key = identityKeys.map((k) => (values[k] ?? '').toLowerCase()).join('|');
+      const key = identityKey(this.info.kind, values);
       const first = this.seen.get(key);
       if (first !== undefined) {
-        const labels = identityKeys.map((k) => this.headerOf(k)).join(' and ');
+        const labels = this.identityLabels();
         problems.push({ column: labels, text: `Repeats row ${first} (same ${labels}).` });
+        repeatOf = first;
       } else {
         this.seen.set(key, row.rowNumber);
       }
@@ -137,6 +151,11 @@ export class RowChecker {
         text: `Imported, but ‘${language.slice(0, 100)}’ is not a language the templates know: this record prints the default template.`,
       });
     }
-    return { values, problems, notes };
+    return { values, problems, notes, ...(repeatOf !== undefined && { repeatOf }) };
+  }
+
+  /** 'Loan No', or 'Mask No and AAN No': the headers of the identifying columns. */
+  identityLabels(): string {
+    return identity[this.info.kind].map((k) => this.headerOf(k)).join(' and ');
   }
 }

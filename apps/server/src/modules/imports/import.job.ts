@@ -1,4 +1,4 @@
-import { columnMapping, type ColumnMapping } from '@notice-desk/contract/imports';
+import { columnMapping, duplicateChoice, type ColumnMapping } from '@notice-desk/contract/imports';
 import { z } from 'zod';
 import { isPostgres, type Database } from '../../db/database.ts';
 import type { RecordState } from '../../db/schema.ts';
@@ -13,7 +13,8 @@ import { XlsxError } from '../../lib/xlsx/xlsx-error.ts';
 import * as campaigns from '../campaigns/campaigns.repository.ts';
 import { recordKinds, type RecordKindInfo } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
-import { indexRecords } from '../search/search-index.ts';
+import { indexRecords, reindexRecord } from '../search/search-index.ts';
+import { campaignNames, DuplicateFinder } from './duplicates.ts';
 import { startHandOver, type HandOverThread } from './hand-over-in-worker.ts';
 import { finishImport, importResult, type HandOver } from './hand-over.ts';
 import type { ColumnMap } from './header-mapping.ts';
@@ -21,15 +22,19 @@ import {
   columnMapFor,
   HEADER_SEARCH,
   incompleteMapping,
+  identity,
+  identityKey,
   isBlank,
   namesFields,
   RowChecker,
+  type CheckedRow,
   type RowProblem,
 } from './import-rows.ts';
 import {
   deleteProblems,
   insertProblems,
   setCampaignMapping,
+  updateUnservedRecord,
   type ImportProblemRow,
 } from './imports.repository.ts';
 
@@ -42,6 +47,8 @@ export const importJobPayload = z.object({
   campaignName: z.string().min(1),
   /** The mapping the user confirmed (checked when the import was started); absent: the automatic one. */
   mapping: columnMapping.optional(),
+  /** What to do with rows the owner already has (absent in jobs queued before the choice: 'skip'). */
+  duplicates: duplicateChoice.optional(),
 });
 export type ImportPayload = z.infer<typeof importJobPayload>;
 export const IMPORT_JOB = defineJob('import', importJobPayload);
@@ -52,6 +59,9 @@ export interface ImportResult {
   skipped: number;
   /** Rows imported with a note in the report (absent in results from before notes). */
   noted?: number;
+  /** Rows whose number the owner already had, and the existing records they updated (absent before the choice). */
+  duplicates?: number;
+  updated?: number;
 }
 
 export interface ImportLimits {
@@ -121,6 +131,9 @@ export function importJob(db: Database, store: FileStore, limits: ImportLimits) 
       imported: result.imported,
       skipped: result.skipped,
       noted: result.noted ?? 0,
+      duplicates: result.duplicates ?? 0,
+      updated: result.updated ?? 0,
+      duplicateChoice: payload.duplicates ?? 'skip',
     });
     const read = (into: Database, state: RecordState) =>
       readIntoCampaign(into, context, info, reader, payload, campaignId, limits, state);
@@ -189,27 +202,103 @@ async function readIntoCampaign(
   await setCampaignMapping(db, campaignId, JSON.stringify(usedMapping(header, map, reader.sheetName)));
 
   const checker = new RowChecker(info, map);
-  let batch: records.RecordRow[] = [];
+  const choice = payload.duplicates ?? 'skip';
+  const finder = new DuplicateFinder(db, info, job.owner_id, campaignId);
+  let pending: { row: SheetRow; checked: CheckedRow }[] = [];
   let problems: ImportProblemRow[] = [];
   let imported = 0;
   let skippedRows = 0;
   let notedRows = 0;
   let dataRows = 0;
+  let duplicateRows = 0;
+  let updatedRows = 0;
 
-  const write = async (toInsert: records.RecordRow[], toReport: ImportProblemRow[]) => {
+  /** One existing record an 'update' import rewrites: the row's fields over the record's. */
+  type Update = {
+    id: string;
+    campaign_id: string;
+    fields: Record<string, string>;
+    merged: Record<string, string>;
+  };
+  const write = async (toInsert: records.RecordRow[], toUpdate: Update[], toReport: ImportProblemRow[]) => {
     const writeIn = async (trx: Database) => {
       await records.insertRecords(trx, info, toInsert);
       // Found by search once the rows are live; gone with the campaign on failure.
       await indexRecords(trx, info.kind, job.owner_id, toInsert);
+      for (const update of toUpdate) {
+        if (await updateUnservedRecord(trx, info, job.owner_id, update.id, update.fields, now)) {
+          await reindexRecord(trx, info.kind, job.owner_id, {
+            ...update.merged,
+            id: update.id,
+            campaign_id: update.campaign_id,
+          });
+        }
+      }
       await insertProblems(trx, toReport);
     };
     await (db.isTransaction ? writeIn(db) : db.transaction().execute(writeIn));
   };
+  /** The rows read since the last flush, against the owner's records: inserted, updated or skipped. */
+  const settle = async () => {
+    const rowsNow = pending;
+    pending = [];
+    const existing = await finder.find(rowsNow.map((p) => p.checked.values));
+    const batch: records.RecordRow[] = [];
+    const updates: Update[] = [];
+    for (const { row, checked } of rowsNow) {
+      const matches = existing.get(identityKey(info.kind, checked.values));
+      if (matches) {
+        duplicateRows += 1;
+        if (choice !== 'new') {
+          const unserved = choice === 'update' ? matches.filter((m) => !m.served) : [];
+          if (unserved.length === 0) {
+            skippedRows += 1;
+            const where = campaignNames(matches);
+            const text =
+              choice === 'skip'
+                ? `Already imported in ${where}.`
+                : `Already imported in ${where}, and served: not updated (a served record is never changed).`;
+            problems.push(problem(job.id, row, { column: checker.identityLabels(), text }, 1));
+            continue;
+          }
+          updatedRows += 1;
+          // The row's fields, but its number as the record spells it (they differ in case or spaces at most).
+          const fields = { ...checked.values };
+          for (const key of identity[info.kind]) delete fields[key];
+          for (const m of unserved) {
+            updates.push({
+              id: m.id,
+              campaign_id: m.campaign_id,
+              fields,
+              merged: { ...m.fields, ...fields },
+            });
+          }
+          continue;
+        }
+      }
+      imported += 1;
+      if (checked.notes.length > 0) notedRows += 1;
+      for (const p of checked.notes) problems.push(problem(job.id, row, p, 0));
+      // The row as it will be stored, hidden until the whole file is in: as 'importing' on SQLite, by the
+      // uncommitted transaction on PostgreSQL.
+      const record: records.RecordRow = {
+        id: newId(),
+        owner_id: job.owner_id,
+        record_state: state,
+        campaign_id: campaignId,
+        created_at: now,
+        updated_at: now,
+      };
+      for (const field of info.fields) record[field.key] = checked.values[field.key] ?? '';
+      batch.push(record);
+    }
+    return { batch, updates };
+  };
   const flush = async () => {
-    const [toInsert, toReport] = [batch, problems];
-    batch = [];
+    const { batch, updates } = await settle();
+    const toReport = problems;
     problems = [];
-    await write(toInsert, toReport);
+    await write(batch, updates, toReport);
     const read = reader.progress();
     await context.progress(read * 95);
     // Let the requests that arrived meanwhile in. Without this the import never gives the event loop
@@ -232,32 +321,27 @@ async function readIntoCampaign(
       skippedRows += 1;
       for (const p of checked.problems) problems.push(problem(job.id, row, p, 1));
     } else {
-      imported += 1;
-      if (checked.notes.length > 0) notedRows += 1;
-      for (const p of checked.notes) problems.push(problem(job.id, row, p, 0));
-      // The row as it will be stored, hidden until the whole file is in: as 'importing' on SQLite, by the
-      // uncommitted transaction on PostgreSQL.
-      const record: records.RecordRow = {
-        id: newId(),
-        owner_id: job.owner_id,
-        record_state: state,
-        campaign_id: campaignId,
-        created_at: now,
-        updated_at: now,
-      };
-      for (const field of info.fields) record[field.key] = checked.values[field.key] ?? '';
-      batch.push(record);
+      pending.push({ row, checked });
     }
-    if (batch.length >= BATCH_ROWS || problems.length >= BATCH_ROWS) await flush();
+    if (pending.length >= BATCH_ROWS || problems.length >= BATCH_ROWS) await flush();
   }
   await flush();
   if (dataRows === 0) throw new PermanentJobError('The sheet has a header row but no data rows.');
-  if (imported === 0) {
+  if (imported === 0 && updatedRows === 0) {
     throw new PermanentJobError(
-      `None of the ${dataRows.toLocaleString('en-US')} rows could be imported: download the report to see why.`,
+      duplicateRows > 0 && duplicateRows + skippedRows >= dataRows && choice === 'skip'
+        ? `All ${dataRows.toLocaleString('en-US')} rows are already imported or skipped (${duplicateRows.toLocaleString('en-US')} already imported): nothing new to import. Download the report to see where, or import again choosing to import them as new records.`
+        : `None of the ${dataRows.toLocaleString('en-US')} rows could be imported: download the report to see why.`,
     );
   }
-  return { campaignId, imported, skipped: skippedRows, noted: notedRows };
+  return {
+    campaignId,
+    imported,
+    skipped: skippedRows,
+    noted: notedRows,
+    duplicates: duplicateRows,
+    updated: updatedRows,
+  };
 }
 
 function problem(

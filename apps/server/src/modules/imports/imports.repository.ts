@@ -1,5 +1,10 @@
-import type { Database } from '../../db/database.ts';
+import { sql } from 'kysely';
+import type { DuplicateChoice } from '@notice-desk/contract/imports';
+import { textArray } from '../../db/bulk-insert.ts';
+import { isPostgres, type Database } from '../../db/database.ts';
 import type { ImportProblemsTable, RecordKind } from '../../db/schema.ts';
+import { served } from '../archive/archive.repository.ts';
+import type { RecordKindInfo } from '../records/record-kinds.ts';
 
 export type ImportProblemRow = ImportProblemsTable;
 
@@ -97,4 +102,94 @@ export async function countProblemRows(db: Database, jobId: string): Promise<num
     .where('skips_row', '=', 1)
     .executeTakeFirst();
   return Number(row?.rows ?? 0);
+}
+
+/** Records what an import did with rows already imported, on the campaign it made. */
+export async function setCampaignDuplicates(
+  db: Database,
+  campaignId: string,
+  choice: DuplicateChoice,
+  rows: number,
+): Promise<void> {
+  await db
+    .updateTable('campaigns')
+    .set({ duplicate_choice: choice, duplicate_rows: rows })
+    .where('id', '=', campaignId)
+    .execute();
+}
+
+/** One of the owner's records a search term of an imported row finds, with its campaign and service. */
+export interface TermMatch {
+  id: string;
+  campaign_id: string;
+  campaign_name: string;
+  served: boolean;
+  /** The record's fields, by key. */
+  fields: Record<string, string>;
+}
+
+/**
+ * The owner's records of the kind with one of `terms` in `field` of the search index (record_search,
+ * by its (owner, term) index: one range per term, a batch of rows in one statement), that are live,
+ * not archived, in a ready campaign other than `exceptCampaignId`. The caller compares the fields
+ * themselves: a term keeps letters and digits only, so it finds a few more records than match.
+ */
+export async function findRecordsByTerms(
+  db: Database,
+  info: RecordKindInfo,
+  ownerId: string,
+  field: string,
+  terms: readonly string[],
+  exceptCampaignId: string | null,
+): Promise<TermMatch[]> {
+  if (terms.length === 0) return [];
+  const table = info.table;
+  const column = (name: string) => sql.ref(`${table}.${name}`);
+  const termIn = isPostgres(db)
+    ? sql`s.term = any(${textArray(terms)}::text[])`
+    : sql`s.term in (select value from json_each(${JSON.stringify(terms)}))`;
+  const keys = info.fields.map((f) => f.key);
+  const { rows } = await sql<Record<string, string | number | boolean>>`
+    select distinct ${column('id')} as id, ${column('campaign_id')} as campaign_id, c.name as campaign_name,
+      case when ${served(table)} then 1 else 0 end as served,
+      ${sql.join(keys.map((key) => sql`${column(key)} as ${sql.ref(key)}`))}
+    from record_search s
+    join ${sql.table(table)} on ${column('id')} = s.record_id
+    join campaigns c on c.id = ${column('campaign_id')}
+    where s.owner_id = ${ownerId} and s.kind = ${info.kind} and s.field = ${field} and ${termIn}
+      and ${column('owner_id')} = ${ownerId} and ${column('record_state')} = 'live'
+      and ${column('archived_at')} is null
+      and c.status = 'ready' and c.archived_at is null
+      and ${column('campaign_id')} <> ${exceptCampaignId ?? ''}`.execute(db);
+  return rows.map((row) => ({
+    id: String(row.id),
+    campaign_id: String(row.campaign_id),
+    campaign_name: String(row.campaign_name),
+    served: Number(row.served) === 1,
+    fields: Object.fromEntries(keys.map((key) => [key, String(row[key] ?? '')])),
+  }));
+}
+
+/**
+ * Replaces fields of one of the owner's live records, unless it was served (checked in the same
+ * statement, so a send that began since the lookup keeps it unchanged); 0 when nothing was updated.
+ */
+export async function updateUnservedRecord(
+  db: Database,
+  info: RecordKindInfo,
+  ownerId: string,
+  id: string,
+  fields: Record<string, string>,
+  now: string,
+): Promise<number> {
+  const result = await db
+    .updateTable(info.table)
+    .set({ ...fields, updated_at: now })
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .where('record_state', '=', 'live')
+    .where('archived_at', 'is', null)
+    .where(sql<boolean>`not ${served(info.table)}`)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type {
   ColumnMapping,
+  DuplicateChoice,
   ImportPreview,
   ImportProgress,
   StartImportResponse,
@@ -18,6 +19,7 @@ import { XlsxError } from '../../lib/xlsx/xlsx-error.ts';
 import { xlsxStream } from '../../lib/xlsx/write-sheet.ts';
 import { recordKinds, type RecordKindInfo } from '../records/record-kinds.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
+import { DuplicateFinder } from './duplicates.ts';
 import { mappingError, sampleHeaders, type ChosenColumns } from './header-mapping.ts';
 import {
   HeaderRowError,
@@ -55,6 +57,7 @@ export class ImportsService {
     storedName: string,
     name?: string,
     mapping?: ColumnMapping,
+    duplicates: DuplicateChoice = 'skip',
   ): Promise<StartImportResponse> {
     const upload = await this.uploads.find(ownerId, storedName);
     const campaignName = name?.trim() || upload.originalName.replace(/\.(xlsx|csv|tsv|txt)$/i, '');
@@ -65,6 +68,7 @@ export class ImportsService {
       fileName: upload.originalName,
       campaignName,
       ...(mapping && { mapping }),
+      duplicates,
     };
     const jobId = await enqueue(this.db, IMPORT_JOB, {
       ownerId,
@@ -91,6 +95,7 @@ export class ImportsService {
         return await previewSheet(reader, info, upload.originalName, {
           ...rest,
           maxRows: this.limits.maxRows,
+          duplicates: new DuplicateFinder(this.db, info, ownerId, null),
           mappingFor: async (cells) => {
             if (!columns) return this.remembered(ownerId, info, cells);
             const problem = mappingError(info.fields, cells.length, columns);
@@ -118,6 +123,8 @@ export class ImportsService {
       imported: result?.imported ?? 0,
       skipped,
       noted: result?.noted ?? 0,
+      duplicates: result?.duplicates ?? 0,
+      updated: result?.updated ?? 0,
       campaignId: result?.campaignId ?? null,
     };
   }
