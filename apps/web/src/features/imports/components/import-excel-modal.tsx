@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
-import type { ColumnMapping, ImportPreview } from '@notice-desk/contract/imports';
+import type { ColumnMapping, DuplicateChoice, ImportPreview } from '@notice-desk/contract/imports';
 import toast from 'react-hot-toast';
 import { Modal } from '../../../components/ui/modal.tsx';
 import { TextField } from '../../../components/ui/text-field.tsx';
@@ -24,7 +24,7 @@ import { importKinds, type ImportKind } from '../utils/import-kinds.ts';
 import styles from './import-excel-modal.module.css';
 import { ReviewMapping } from './review-mapping.tsx';
 
-type Phase = 'editing' | 'uploading' | 'checking' | 'review' | 'starting' | 'failed';
+type Phase = 'editing' | 'uploading' | 'checking' | 'scanning' | 'review' | 'starting' | 'failed';
 
 type ImportExcelModalProps = {
   kind: ImportKind;
@@ -56,11 +56,12 @@ export function ImportExcelModal({ kind, open, onClose }: ImportExcelModalProps)
   const [stored, setStored] = useState<{ file: File; name: string } | null>(null);
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [mapping, setMapping] = useState<ColumnMapping | null>(null);
+  const [duplicates, setDuplicates] = useState<DuplicateChoice>('skip');
   const fileInput = useRef<HTMLInputElement>(null);
   const formId = useId();
   const fileId = useId();
   const fileErrorId = `${fileId}-error`;
-  const busy = phase === 'uploading' || phase === 'checking' || phase === 'starting';
+  const busy = phase === 'uploading' || phase === 'checking' || phase === 'scanning' || phase === 'starting';
   const reviewing = preview !== null;
 
   const choose = (event: ChangeEvent<HTMLInputElement>) => {
@@ -74,6 +75,7 @@ export function ImportExcelModal({ kind, open, onClose }: ImportExcelModalProps)
     setStored(null);
     setPreview(null);
     setMapping(null);
+    setDuplicates('skip');
   };
 
   /** The chosen file's stored name: uploaded once, then reused. */
@@ -93,6 +95,7 @@ export function ImportExcelModal({ kind, open, onClose }: ImportExcelModalProps)
       file: name,
       ...(campaignName && { name: campaignName }),
       mapping: confirmed,
+      duplicates,
     }).unwrap();
     dispatch(importStarted({ kind, jobId: started.jobId }));
     toast.success(started.message);
@@ -119,8 +122,16 @@ export function ImportExcelModal({ kind, open, onClose }: ImportExcelModalProps)
       setPhase('checking');
       const found = await checkMapping({ kind, file: name, scan: false }).unwrap();
       if (step === 'submit' && found.complete) {
-        // The spec's flow: nothing to decide, so straight to the progress bar.
-        await startImport(file, name, mappingOf(found));
+        // Rows already imported are a decision too: the whole file is read for them first.
+        setPhase('scanning');
+        const scanned = await checkMapping({ kind, file: name, scan: true }).unwrap();
+        if (!scanned.duplicates?.existing) {
+          // The spec's flow: nothing to decide, so straight to the progress bar.
+          await startImport(file, name, mappingOf(found));
+          return;
+        }
+        setPreview(scanned);
+        setPhase('review');
         return;
       }
       setPreview(found);
@@ -156,6 +167,7 @@ export function ImportExcelModal({ kind, open, onClose }: ImportExcelModalProps)
     editing: !file ? 'No file selected' : fileError ? 'Not an Excel file' : 'Ready to upload',
     uploading: 'Uploading…',
     checking: 'Checking the columns…',
+    scanning: 'Looking for rows already imported…',
     review: mapping ? 'Ready to import' : 'A column needs a decision',
     starting: 'Starting the import…',
     failed: 'Not imported',
@@ -243,7 +255,14 @@ export function ImportExcelModal({ kind, open, onClose }: ImportExcelModalProps)
           </p>
         )}
         {preview && stored && (
-          <ReviewMapping kind={kind} file={stored.name} initial={preview} onChange={setMapping} />
+          <ReviewMapping
+            kind={kind}
+            file={stored.name}
+            initial={preview}
+            onChange={setMapping}
+            duplicates={duplicates}
+            onDuplicatesChange={setDuplicates}
+          />
         )}
         <p className={styles.sample}>
           Not sure of the columns?{' '}

@@ -46,6 +46,7 @@ function previewOf(overrides: Partial<ImportPreview> = {}): ImportPreview {
     missing: [],
     ambiguous: [],
     complete: true,
+    duplicates: null,
     ...overrides,
   };
 }
@@ -128,7 +129,7 @@ describe('Import Excel modal', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
 
     await waitFor(() => expect(success).toHaveBeenCalledWith('The import of March notices is in process.'));
-    const [upload, check, start] = server.requests;
+    const [upload, check, scan, start] = server.requests;
     expect(upload?.method).toBe('POST');
     expect(upload?.path).toBe('/temporary-upload');
     const form = await upload!.request.formData();
@@ -138,11 +139,14 @@ describe('Import Excel modal', () => {
     // Nothing needed a decision: a quick look (no scan), then the import with the mapping it found.
     expect(check?.search.get('kind')).toBe('notice');
     expect(check?.search.get('scan')).toBe('false');
+    // Then the whole file, for rows already imported: none, so the import starts, skipping none.
+    expect(scan?.search.get('scan')).toBe('true');
     expect(start?.path).toBe('/api/notices/upload-notice-info');
     expect(await start!.request.json()).toEqual({
       file: 'stored-name-1.xlsx',
       name: 'March notices',
       mapping: completeMapping,
+      duplicates: 'skip',
     });
 
     expect(localStorage.getItem('noticeImportStatus')).toBe('1');
@@ -158,13 +162,71 @@ describe('Import Excel modal', () => {
     await user.upload(fileInput, excel('march.xlsx'));
     await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
 
-    await waitFor(() => expect(server.requests).toHaveLength(3));
+    await waitFor(() => expect(server.requests).toHaveLength(4));
     expect((await server.requests[0]!.request.formData()).get('name')).toBe('march.xlsx');
-    expect(await server.requests[2]!.request.json()).toEqual({
+    expect(await server.requests[3]!.request.json()).toEqual({
       file: 'stored-name-1.xlsx',
       name: 'march',
       mapping: completeMapping,
+      duplicates: 'skip',
     });
+  });
+
+  it('stops on rows already imported: lists where each is and whether served, and imports with the choice made', async () => {
+    const duplicates = {
+      existing: 2,
+      served: 1,
+      inFile: 1,
+      rows: [
+        {
+          rowNumber: 2,
+          number: 'LN1',
+          matches: [{ campaignId: 'c1', campaignName: 'February sheet', served: true }],
+          repeatsRow: null,
+        },
+        {
+          rowNumber: 3,
+          number: 'LN2',
+          matches: [{ campaignId: 'c1', campaignName: 'February sheet', served: false }],
+          repeatsRow: null,
+        },
+        { rowNumber: 5, number: 'LN2', matches: [], repeatsRow: 3 },
+      ],
+    };
+    const server = stubFetch(({ path, search }) => {
+      if (path === '/temporary-upload') return jsonResponse(200, { data: 'stored-name-1.xlsx' });
+      if (path === '/api/imports/uploads/stored-name-1.xlsx/preview') {
+        const scanned = search.get('scan') === 'true';
+        return jsonResponse(200, previewOf(scanned ? { dataRows: 4, problemRows: 1, duplicates } : {}));
+      }
+      return jsonResponse(202, { message: 'The import of march is in process.', jobId: 'job-8' });
+    });
+    const { user, dialog, fileInput } = await openModal();
+
+    await user.upload(fileInput, excel('march.xlsx'));
+    await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
+
+    const report = await within(dialog).findByRole('region', { name: 'Rows already imported' });
+    expect(
+      within(dialog).getByText(
+        '2 rows have a loan number you already imported (1 of them served). 1 row repeats an earlier row of this file: it is always skipped.',
+      ),
+    ).toBeTruthy();
+    expect(within(report).getByText('in ‘February sheet’, served')).toBeTruthy();
+    expect(within(report).getByText('in ‘February sheet’, not served')).toBeTruthy();
+    expect(within(report).getByText('Repeats row 3 of this file')).toBeTruthy();
+    // Nothing started yet; Skip them is chosen until the user chooses otherwise.
+    expect(server.requests.some((r) => r.path === '/api/notices/upload-notice-info')).toBe(false);
+    expect((within(dialog).getByRole('radio', { name: /Skip them/ }) as HTMLInputElement).checked).toBe(true);
+
+    await user.click(within(dialog).getByRole('radio', { name: /Import them as new records/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Import' }));
+
+    await waitFor(() =>
+      expect(server.requests.some((r) => r.path === '/api/notices/upload-notice-info')).toBe(true),
+    );
+    const start = server.requests.find((r) => r.path === '/api/notices/upload-notice-info')!;
+    expect(await start.request.json()).toMatchObject({ duplicates: 'new', mapping: completeMapping });
   });
 
   it("shows the server's refusal under the file input and keeps the modal open", async () => {
@@ -246,6 +308,7 @@ describe('Import Excel modal', () => {
       file: 'stored-name-1.xlsx',
       name: 'march',
       mapping: { headerRow: 1, columns: { '0': 'loanNo', '1': 'custName', '2': null } },
+      duplicates: 'skip',
     });
     // One upload for the whole visit.
     expect(server.requests.filter((r) => r.path === '/temporary-upload')).toHaveLength(1);

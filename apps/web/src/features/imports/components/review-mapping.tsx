@@ -1,10 +1,11 @@
 import { useEffect, useId, useMemo, useState } from 'react';
-import type { ColumnMapping, ImportPreview } from '@notice-desk/contract/imports';
+import type { ColumnMapping, DuplicateChoice, ImportPreview } from '@notice-desk/contract/imports';
 import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
 import { readApiProblem } from '../../../lib/api-error.ts';
 import { useGetImportPreviewQuery } from '../api/imports-api.ts';
 import { blockerMessage, columnsOf, mappingBlockers, type MappedColumns } from '../utils/column-mapping.ts';
 import type { ImportKind } from '../utils/import-kinds.ts';
+import { DuplicateReport } from './duplicate-report.tsx';
 import styles from './review-mapping.module.css';
 
 /** The select's value for a column that fills no field. */
@@ -20,6 +21,9 @@ type ReviewMappingProps = {
   initial: ImportPreview;
   /** The mapping as it stands, or null while Import must stay disabled. */
   onChange: (mapping: ColumnMapping | null) => void;
+  /** What the import does with rows already imported. */
+  duplicates: DuplicateChoice;
+  onDuplicatesChange: (choice: DuplicateChoice) => void;
 };
 
 /**
@@ -27,7 +31,14 @@ type ReviewMappingProps = {
  * 'Ignored' (changeable), the first 5 rows as they will be stored, and how many rows have a problem.
  * Import stays disabled, naming why, while a required field has no column or a field has two.
  */
-export function ReviewMapping({ kind, file, initial, onChange }: ReviewMappingProps) {
+export function ReviewMapping({
+  kind,
+  file,
+  initial,
+  onChange,
+  duplicates,
+  onDuplicatesChange,
+}: ReviewMappingProps) {
   const [headerRow, setHeaderRow] = useState(initial.headerRow);
   // null: as the server found (or remembered) them for this header row; set once the user chooses.
   const [chosen, setChosen] = useState<MappedColumns | null>(null);
@@ -146,6 +157,13 @@ export function ReviewMapping({ kind, file, initial, onChange }: ReviewMappingPr
                   ? 'The file has more rows than one import takes: split it into smaller files.'
                   : `${current.problemRows} of ${current.dataRows} ${current.dataRows === 1 ? 'row has' : 'rows have'} problems: the import skips them, and its report lists them.`}
           </p>
+
+          <DuplicateReport
+            kind={kind}
+            report={counting ? null : current.duplicates}
+            choice={duplicates}
+            onChoose={onDuplicatesChange}
+          />
 
           <div
             className={styles.tableWrap}
