@@ -23,6 +23,7 @@ import { formatListDate } from '../../../utils/format-date.ts';
 import { useGetCampaignQuery } from '../api/campaigns-api.ts';
 import { FAILED_STATUSES, useResendFailed } from '../hooks/use-resend-failed.ts';
 import { useSendNotices } from '../hooks/use-send-notices.ts';
+import { DuplicatesNote } from './duplicates-note.tsx';
 import { ExportReportButton } from './export-report-button.tsx';
 import styles from './campaign-detail.module.css';
 
@@ -178,6 +179,7 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
         />
       </div>
       {data?.statusCounts && <StatusCounts counts={data.statusCounts} />}
+      <DuplicatesNote duplicates={data?.duplicates} />
       <DeliveryStatusLegend />
       {progress !== null && <ProgressBar label={SEND_BAR_TITLE} value={progress} />}
       {progress !== null && rate && <p className={styles.sendRate}>{rate}</p>}
