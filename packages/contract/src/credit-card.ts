@@ -49,6 +49,8 @@ export type CreditCardFields = Record<CreditCardFieldKey, string>;
 export type CreditCard = CreditCardFields & {
   _id: string;
   campaignId: string;
+  /** The campaign's name, in lists (a loan imported twice shows in which). */
+  campaignName?: string;
   createdAt: string;
   updatedAt: string;
   /** Appended to the list's pdfUrl, it opens this record's PDF; empty until PDFs exist. */

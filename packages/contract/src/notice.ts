@@ -62,6 +62,8 @@ export type NoticeFields = Record<NoticeFieldKey, string>;
 export type Notice = NoticeFields & {
   _id: string;
   campaignId: string;
+  /** The campaign's name, in lists (a loan imported twice shows in which). */
+  campaignName?: string;
   createdAt: string;
   updatedAt: string;
   /** Appended to the list's pdfUrl, it opens this record's PDF; empty until PDFs exist. */

@@ -28,6 +28,8 @@ export const searchResult = z.object({
   /** Which field matched the search, and its value as stored. */
   matched: z.object({ field: z.enum(searchFields), value: z.string() }),
   campaignId: z.string(),
+  /** The name of the campaign the record is in, so copies in several campaigns tell apart. */
+  campaignName: z.string(),
 });
 export type SearchResult = z.infer<typeof searchResult>;
 

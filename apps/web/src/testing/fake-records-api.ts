@@ -23,6 +23,7 @@ export function sampleRecord(
   return {
     _id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
     campaignId: 'campaign-1',
+    campaignName: 'March sheet',
     createdAt: '2025-03-01T12:00:00.000Z',
     updatedAt: '2025-03-01T12:00:00.000Z',
     pdfLink: '',

@@ -303,3 +303,19 @@ export async function campaignRecordBoundaries(
     .execute();
   return rows.map((row) => row.id);
 }
+
+/** The names of the owner's campaigns with these ids (a list page's records are in a few). */
+export async function campaignNamesOf(
+  db: Database,
+  ownerId: string,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('campaigns')
+    .select(['id', 'name'])
+    .where('owner_id', '=', ownerId)
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.name]));
+}

@@ -258,6 +258,20 @@ describe('rows already imported, at import', () => {
     expect(all.total).toBe(8);
     expect(all.items.filter((r) => r.loanNo!.trim().toLowerCase() === 'ln-1')).toHaveLength(2);
     expect((await campaign(who, progress.campaignId)).duplicates).toEqual({ choice: 'new', rows: 2 });
+    // The list and the header search tell the copies apart by their campaign.
+    expect(
+      all.items
+        .filter((r) => r.loanNo!.trim().toLowerCase() === 'ln-1')
+        .map((r) => r.campaignName)
+        .sort(),
+    ).toEqual(['bank sheet', 'round 2']);
+    const searched = await t.app.inject({ method: 'GET', url: '/api/search?q=ln-1', headers: who.headers });
+    expect(
+      searched
+        .json<{ results: { campaignName: string }[] }>()
+        .results.map((r) => r.campaignName)
+        .sort(),
+    ).toEqual(['bank sheet', 'round 2']);
     // A third import now finds both copies of LN-1, in both campaigns.
     const stored = await uploadFile(t.app, who, 'third.csv', csv(sheet('notice', loans('LN-1'))));
     const report = (await preview(who, 'notice', stored)).duplicates!;

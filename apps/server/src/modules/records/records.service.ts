@@ -10,7 +10,7 @@ import { nowIso } from '../../lib/time.ts';
 import { appendAudit } from '../audit/audit.repository.ts';
 import { changedFields } from '../audit/audit.service.ts';
 import { deleteRecords, describeCounts, previewDelete } from '../archive/delete-records.ts';
-import { ensureManualCampaign } from '../campaigns/campaigns.repository.ts';
+import { campaignNamesOf, ensureManualCampaign } from '../campaigns/campaigns.repository.ts';
 import { indexRecords, reindexRecord } from '../search/search-index.ts';
 import { queryLookups } from '../search/search-terms.ts';
 import type { RecordKindInfo } from './record-kinds.ts';
@@ -63,7 +63,7 @@ export class RecordsService {
     const { total, version } = await records.getRecordCount(this.db, ownerId, info.kind);
     const offset = (page - 1) * limit;
     const rows = offset < total ? await this.page(info, ownerId, version, offset, limit) : [];
-    return { items: rows.map((row) => toRecordResponse(info, row, this.links)), total, pdfUrl: PDF_URL };
+    return { items: await this.listed(info, ownerId, rows), total, pdfUrl: PDF_URL };
   }
 
   /** The list's Search... box: the records the search index finds by name or identifier, paged and counted. */
@@ -81,7 +81,24 @@ export class RecordsService {
       records.listFoundRecords(this.db, info, ownerId, lookups, offset, limit),
       records.countFoundRecords(this.db, info, ownerId, lookups),
     ]);
-    return { items: rows.map((row) => toRecordResponse(info, row, this.links)), total, pdfUrl: PDF_URL };
+    return { items: await this.listed(info, ownerId, rows), total, pdfUrl: PDF_URL };
+  }
+
+  /** A list page's records as the API answers them, each with its campaign's name (campaignName). */
+  private async listed(
+    info: RecordKindInfo,
+    ownerId: string,
+    rows: records.RecordRow[],
+  ): Promise<RecordResponse[]> {
+    const names = await campaignNamesOf(
+      this.db,
+      ownerId,
+      rows.map((row) => row.campaign_id),
+    );
+    return rows.map((row) => ({
+      ...toRecordResponse(info, row, this.links),
+      campaignName: names.get(row.campaign_id) ?? '',
+    }));
   }
 
   private async page(

@@ -12,6 +12,7 @@ export interface MatchRow {
   record_id: string;
   cust_name: string;
   campaign_id: string;
+  campaign_name: string;
   mobile: string;
   loanNo: string | null;
   maskNo: string | null;
@@ -163,7 +164,10 @@ function matchQuery(db: Database, byField: boolean) {
         .onRef('c.id', '=', 's.record_id')
         .onRef('c.owner_id', '=', 's.owner_id'),
     )
+    // The terms' campaign is the record's (a record moves campaign never; its terms go with it).
+    .innerJoin('campaigns as k', 'k.id', 's.campaign_id')
     .select(['s.term', 's.field', 's.kind', 's.record_id', 'n.loanNo', 'c.maskNo', 'c.referenceNo'])
+    .select('k.name as campaign_name')
     .select((eb) => [
       eb.fn.coalesce('n.custName', 'c.custName').$notNull().as('cust_name'),
       eb.fn.coalesce('n.campaign_id', 'c.campaign_id').$notNull().as('campaign_id'),

@@ -107,6 +107,7 @@ describe('GET /api/search', () => {
         custName: 'Ravi Kumar',
         matched: { field: 'custName', value: 'Ravi Kumar' },
         campaignId: notice.campaignId,
+        campaignName: 'Manual entries',
       },
       {
         _id: card._id,
@@ -114,6 +115,7 @@ describe('GET /api/search', () => {
         custName: 'kumari devi',
         matched: { field: 'custName', value: 'kumari devi' },
         campaignId: card.campaignId,
+        campaignName: 'Manual entries',
       },
     ]);
     expect(await ids(asha, 'RAVI')).toEqual([notice._id]);

@@ -76,5 +76,6 @@ function toResult(match: search.MatchRow): SearchResult {
     custName: match.cust_name,
     matched: { field, value: values[field] ?? '' },
     campaignId: match.campaign_id,
+    campaignName: match.campaign_name,
   };
 }

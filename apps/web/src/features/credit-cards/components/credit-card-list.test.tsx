@@ -39,13 +39,18 @@ describe('CreditCardList', () => {
       'Arqn Name',
       'Notice Balance',
       'Maskcard',
+      'Campaign',
       'Date',
       'Action',
     ]);
     const cells = within(bodyRows()[0]!)
       .getAllByRole('cell')
       .map((cell) => cell.textContent);
-    expect(cells.slice(0, 5)).toEqual(['1', 'Asha Rao', '1200', 'XXXX1111', '12-05.2024']);
+    expect(cells.slice(0, 6)).toEqual(['1', 'Asha Rao', '1200', 'XXXX1111', 'March sheet', '12-05.2024']);
+    // The campaign's name leads to the campaign, so copies of one card imported twice tell apart.
+    expect(screen.getAllByRole('link', { name: 'March sheet' })[0]!.getAttribute('href')).toBe(
+      '/campaign/credit-card/campaign-1',
+    );
     expect(screen.getByRole('link', { name: 'Edit Asha Rao' }).getAttribute('href')).toBe(
       '/forms/credit-card/edit-credit-card/00000000-0000-4000-8000-000000000001',
     );

@@ -35,6 +35,7 @@ describe('NoticeList', () => {
       'Name',
       'Mobile No.',
       'Loan No.',
+      'Campaign',
       'Date',
       'Action',
     ]);
@@ -42,7 +43,10 @@ describe('NoticeList', () => {
     const cells = within(row)
       .getAllByRole('cell')
       .map((cell) => cell.textContent);
-    expect(cells.slice(0, 5)).toEqual(['1', 'Ravi Kumar', '9800000001', 'LN-1', 'Mar 1st 25']);
+    expect(cells.slice(0, 6)).toEqual(['1', 'Ravi Kumar', '9800000001', 'LN-1', 'March sheet', 'Mar 1st 25']);
+    expect(screen.getAllByRole('link', { name: 'March sheet' })[0]!.getAttribute('href')).toBe(
+      '/campaign/notice/campaign-1',
+    );
     expect(screen.getByRole('link', { name: 'Edit Ravi Kumar' }).getAttribute('href')).toBe(
       `/forms/notice/edit-notice/${notice(1)._id}`,
     );

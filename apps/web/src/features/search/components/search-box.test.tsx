@@ -19,6 +19,7 @@ const ravi: SearchResult = {
   custName: 'Ravi Kumar',
   matched: { field: 'custName', value: 'Ravi Kumar' },
   campaignId: 'c1',
+  campaignName: 'March notices',
 };
 const card: SearchResult = {
   _id: '0190a0a0-0000-7000-8000-000000000002',
@@ -26,6 +27,7 @@ const card: SearchResult = {
   custName: 'Ravina Shah',
   matched: { field: 'custMobileNo', value: '+91 98450 12345' },
   campaignId: 'c2',
+  campaignName: 'Cards round 2',
 };
 const third: SearchResult = { ...ravi, _id: '0190a0a0-0000-7000-8000-000000000003', custName: 'Raviraj Rao' };
 
@@ -90,7 +92,9 @@ describe('SearchBox', () => {
     expect(box().getAttribute('aria-controls')).toBe(screen.getByRole('listbox').id);
     expect(selected()?.textContent).toContain('Ravi Kumar');
     expect(box().getAttribute('aria-activedescendant')).toBe(selected()?.id);
-    expect(options()[1]!.textContent).toBe('Ravina ShahCredit card · Mobile +91 98450 12345');
+    expect(options()[1]!.textContent).toBe(
+      'Ravina ShahCredit card · Mobile +91 98450 12345Campaign: Cards round 2',
+    );
 
     await user.keyboard('{ArrowDown}');
     expect(selected()?.textContent).toContain('Ravina Shah');

@@ -142,6 +142,7 @@ export function SearchBox() {
                 {result.matched.field !== 'custName' &&
                   ` · ${fieldLabels[result.matched.field]} ${result.matched.value}`}
               </span>
+              {result.campaignName && <span className={styles.detail}>Campaign: {result.campaignName}</span>}
             </li>
           ))}
         </ul>
