@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAsNewAccount } from './accounts.ts';
 import { launchBrowser, startProduct } from './harness.ts';
-import { noticeWorkbook, XLSX_TYPE } from './import-files.ts';
+import { importNoticesOverApi, noticeWorkbook, XLSX_TYPE } from './import-files.ts';
 
 let product: Awaited<ReturnType<typeof startProduct>>;
 let browser: Browser;
@@ -106,6 +106,57 @@ describe('Excel import (issue 4)', () => {
     ]);
     const firstRow = page.getByRole('row').filter({ hasText: 'Customer 1' }).first();
     expect((await firstRow.getByRole('cell').allTextContents()).slice(1, 3)).toEqual(['1', 'Customer 1']);
+
+    expect(surprises).toEqual([]);
+    await context.close();
+  });
+
+  it('stops a sheet imported again at Review mapping: where each row already is, and the choice; skipped rows are said on the campaign (issue 28)', async () => {
+    const { account, context, page, surprises } = await openAs('duplicates');
+    await importNoticesOverApi(product.baseUrl, account, await noticeWorkbook(4, 'dup'), 'February sheet');
+    // The same four loans (one in other case and spaces) and a new one.
+    const again = await noticeWorkbook(5, 'dup', (key, n) =>
+      key === 'loanNo' && n === 1 ? ' ln-DUP-1 ' : undefined,
+    );
+    const dialog = await openImportModal(page);
+    await dialog.getByLabel('Excel file (.xlsx)').setInputFiles({
+      name: 'march.xlsx',
+      mimeType: XLSX_TYPE,
+      buffer: again,
+    });
+    await dialog.getByRole('button', { name: 'Submit' }).click();
+
+    await dialog.getByText('4 rows have a loan number you already imported.').waitFor();
+    const listed = dialog.getByRole('region', { name: 'Rows already imported' });
+    expect(await listed.getByText('in ‘February sheet’, not served').count()).toBe(4);
+    expect(await listed.getByText('ln-DUP-1', { exact: true }).count()).toBe(1);
+    expect(await dialog.getByRole('radio', { name: /Skip them/ }).isChecked()).toBe(true);
+    await dialog.getByRole('radio', { name: /Import them as new records/ }).check();
+    await dialog.getByRole('radio', { name: /Skip them/ }).check();
+    await dialog.getByRole('button', { name: 'Import' }).click();
+    await toast(page, 'The import of march is in process.');
+
+    // The import's outcome, read over the API rather than waited for through the 10 s poll.
+    const authorization = `Bearer ${account.token}`;
+    let progress: { status?: string; imported?: number; duplicates?: number; campaignId?: string } = {};
+    for (const deadline = Date.now() + 60_000; progress.status !== 'done' && Date.now() < deadline;) {
+      const answer = await fetch(`${product.baseUrl}/api/notices/by-user-id/progress-count`, {
+        headers: { authorization },
+      });
+      progress = (await answer.json()) as typeof progress;
+      if (progress.status === 'failed') break;
+      if (progress.status !== 'done') await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(progress).toMatchObject({ status: 'done', imported: 1, skipped: 4, duplicates: 4 });
+
+    await page.goto(`/campaign/notice/${progress.campaignId}`);
+    await page.getByText('Duplicates: skipped (4)').waitFor();
+
+    // The list tells which campaign each notice is in.
+    await page.goto('/forms/notice');
+    await page.getByRole('columnheader', { name: 'Campaign' }).waitFor();
+    await page.getByRole('link', { name: 'march' }).first().waitFor();
+    expect(await page.getByRole('link', { name: 'February sheet' }).count()).toBe(4);
 
     expect(surprises).toEqual([]);
     await context.close();
