@@ -96,7 +96,11 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
   const uploads = new UploadsService(db, store, config.uploadMaxBytes);
   const secret = resolveSecret(config.jwtSecret, config.dataDir);
   const links = new PdfLinks(secret);
-  const renderer = new PdfRenderer({ executablePath: config.chromiumPath, log });
+  const renderer = new PdfRenderer({
+    executablePath: config.chromiumPath,
+    wsEndpoint: config.chromiumWsEndpoint,
+    log,
+  });
   const where = { locale: config.locale, timeZone: config.timeZone };
   const pdfs = new PdfsService(db, store, renderer, links, where);
   const { whatsapp: wa } = config;

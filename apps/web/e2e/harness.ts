@@ -13,8 +13,13 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Se
   return startServerProcess(env);
 }
 
-/** Debian's Chromium, headless, with the flags this closed network needs. */
+/**
+ * Debian's Chromium, headless, with the flags this closed network needs: the run's shared one
+ * (server/src/test/shared-browser.ts) when there is one, each caller in contexts of its own.
+ */
 export function launchBrowser(): Promise<Browser> {
+  const shared = process.env.TEST_CHROMIUM_WS_ENDPOINT;
+  if (shared) return chromium.connect(shared);
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     headless: true,

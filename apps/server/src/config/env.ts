@@ -147,6 +147,10 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().min(1).optional(),
   CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+  CHROMIUM_WS_ENDPOINT: z
+    .string()
+    .regex(/^wss?:\/\/\S+$/, 'CHROMIUM_WS_ENDPOINT must be a ws:// or wss:// address')
+    .optional(),
   WHATSAPP_API_URL: z.url('WHATSAPP_API_URL must be a URL').default('https://graph.facebook.com/v21.0'),
   WHATSAPP_TOKEN: z.string().min(1).optional(),
   WHATSAPP_PHONE_NUMBER_ID: z.string().regex(/^\d+$/, 'WHATSAPP_PHONE_NUMBER_ID must be digits').optional(),
@@ -261,6 +265,11 @@ export interface Config {
   /** Outbox files (written when no SMTP or WhatsApp is configured) are deleted after this. */
   outboxRetentionSeconds: number;
   chromiumPath: string;
+  /**
+   * CHROMIUM_WS_ENDPOINT: a Playwright browser server (playwright-core's launchServer, the same version)
+   * to print in, each process in contexts of its own, instead of a Chromium launched per process.
+   */
+  chromiumWsEndpoint: string | undefined;
   whatsapp: {
     apiUrl: string;
     token: string | undefined;
@@ -419,6 +428,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobRetentionMs: e.JOB_RETENTION,
     jobRetryBackoffMs: e.JOB_RETRY_BACKOFF,
     chromiumPath: e.CHROMIUM_PATH,
+    chromiumWsEndpoint: e.CHROMIUM_WS_ENDPOINT,
     whatsapp: {
       apiUrl: e.WHATSAPP_API_URL,
       token: e.WHATSAPP_TOKEN,

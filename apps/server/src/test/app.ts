@@ -11,6 +11,7 @@ import { migrateToLatest } from '../db/migrate.ts';
 import { copyPostgresTemplate, copySqliteTemplate } from './migrated-template.ts';
 import { multipart } from './xlsx.ts';
 import { unlimitedSends } from './server-process.ts';
+import { sharedBrowserEnv } from './shared-browser.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -37,6 +38,9 @@ async function testConfig(
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     WEB_DIST: path.join(dataDir, 'no-web-build'),
     ...unlimitedSends,
+    // A provider's 'try again later' is retried after 200 ms, not 2 s: tests of retries wait for them.
+    JOB_RETRY_BACKOFF: '200ms',
+    ...sharedBrowserEnv(env),
     ...env,
   });
   // TEST_MIGRATE_EACH=1: every test migrates its own database, as before the templates (to compare).

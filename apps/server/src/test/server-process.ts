@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Database } from '../db/database.ts';
+import { sharedBrowserEnv } from './shared-browser.ts';
 
 const repo = path.resolve(import.meta.dirname, '../../../..');
 
@@ -69,6 +70,7 @@ async function startServerOnce(
       DATABASE_URL: '',
       LOG_LEVEL: 'warn',
       ...unlimitedSends,
+      ...sharedBrowserEnv(env),
       ...env,
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -185,7 +187,14 @@ export function startWorkerProcess(env: Record<string, string>): {
 } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/worker.ts'], {
     cwd: repo,
-    env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'warn', ...unlimitedSends, ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: '',
+      LOG_LEVEL: 'warn',
+      ...unlimitedSends,
+      ...sharedBrowserEnv(env),
+      ...env,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   return {

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { anyMark, mark } from '../../test/hostile-layouts.ts';
 import { pdftotextEach } from '../../test/pdf-text.ts';
 import { PdfRenderer } from './renderer.ts';
+import { sharedBrowserEndpoint } from '../../test/shared-browser.ts';
 
 /**
  * A differential fuzz test of record isolation: generated hostile templates, each printed for several
@@ -116,6 +117,7 @@ const words = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 const renderer = new PdfRenderer({
   executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+  wsEndpoint: sharedBrowserEndpoint(),
   log: pino({ level: 'silent' }),
 });
 afterAll(() => renderer.close());

@@ -10,6 +10,7 @@ import { migrateToLatest } from '../../db/migrate.ts';
 import { anyMark, hostile, mark, recordHtml } from '../../test/hostile-layouts.ts';
 import { pdftotextEach } from '../../test/pdf-text.ts';
 import { PdfRenderer } from './renderer.ts';
+import { sharedBrowserEndpoint } from '../../test/shared-browser.ts';
 
 /** Records per layout when they share documents: the case where one record could reach another's pages. */
 const RECORDS = 200;
@@ -28,6 +29,7 @@ const RECORDS_ALONE = 20;
 const said: string[] = [];
 const renderer = new PdfRenderer({
   executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+  wsEndpoint: sharedBrowserEndpoint(),
   log: pino({ level: 'debug' }, { write: (line: string) => void said.push(line) }),
 });
 
@@ -76,11 +78,13 @@ describe.skipIf(process.env.DATABASE_URL)('a tab that printed other batches befo
     ];
     const used = new PdfRenderer({
       executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      wsEndpoint: sharedBrowserEndpoint(),
       log: pino({ level: 'warn' }),
       concurrency: 1,
     });
     const fresh = new PdfRenderer({
       executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      wsEndpoint: sharedBrowserEndpoint(),
       log: pino({ level: 'warn' }),
       concurrency: 1,
     });

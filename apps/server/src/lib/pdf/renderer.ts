@@ -39,6 +39,11 @@ interface Printable {
 
 export interface RendererOptions {
   executablePath: string;
+  /**
+   * A running Playwright browser server to print in (CHROMIUM_WS_ENDPOINT) instead of launching one:
+   * this renderer's pages live in a context of its own, and closing it leaves the browser running.
+   */
+  wsEndpoint?: string | undefined;
   log: FastifyBaseLogger;
   /** Batches printed at the same time, each in its own tab. */
   concurrency?: number;
@@ -445,17 +450,22 @@ export class PdfRenderer {
       let browser: Browser;
       try {
         const { chromium } = await import('playwright-core');
-        browser = await chromium.launch({
-          executablePath: this.options.executablePath,
-          headless: true,
-          args: launchArgs,
-        });
+        const { wsEndpoint } = this.options;
+        browser = wsEndpoint
+          ? await chromium.connect(wsEndpoint)
+          : await chromium.launch({
+              executablePath: this.options.executablePath,
+              headless: true,
+              args: launchArgs,
+            });
       } catch (err) {
         if (this.browser === launching) this.browser = undefined;
-        const reason =
-          (err as Error).message.includes("doesn't exist") || (err as Error).message.includes('ENOENT')
+        const message = (err as Error).message;
+        const reason = this.options.wsEndpoint
+          ? `The browser at CHROMIUM_WS_ENDPOINT did not answer: ${message.split('\n')[0]}`
+          : message.includes("doesn't exist") || message.includes('ENOENT')
             ? `Chromium was not found at ${this.options.executablePath}. Install Debian's chromium package or set CHROMIUM_PATH.`
-            : `Chromium did not start: ${(err as Error).message.split('\n')[0]}`;
+            : `Chromium did not start: ${message.split('\n')[0]}`;
         throw new RendererUnavailableError(`PDF rendering is unavailable. ${reason}`);
       }
       // Playwright leaves some calls (a tab being opened) pending for ever when the browser dies

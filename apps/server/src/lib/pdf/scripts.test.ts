@@ -9,6 +9,7 @@ import { pdftotext } from '../../test/pdf-text.ts';
 import { readPng } from '../../test/png.ts';
 import { bundledFaces, bundledFontNames, packageFile } from './fonts.ts';
 import { PdfRenderer, UnprintableError } from './renderer.ts';
+import { sharedBrowserEndpoint } from '../../test/shared-browser.ts';
 
 /**
  * Every script a notice may be written in prints with the bundled fonts, conjuncts and vowel signs in
@@ -184,7 +185,7 @@ function differingShare(actual: Buffer, expected: Buffer): number {
 
 const renderers: PdfRenderer[] = [];
 const launch = () => {
-  const renderer = new PdfRenderer({ executablePath, log });
+  const renderer = new PdfRenderer({ executablePath, wsEndpoint: sharedBrowserEndpoint(), log });
   renderers.push(renderer);
   return renderer;
 };

@@ -7,6 +7,7 @@ import { PdfRenderer } from '../../lib/pdf/renderer.ts';
 import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
 import { pdfPagesText } from '../../test/pdf-text.ts';
 import { creditCardKind, noticeKind } from '../records/record-kinds.ts';
+import { sharedBrowserEndpoint } from '../../test/shared-browser.ts';
 
 let t: TestApp;
 let admin: SignedIn;
@@ -192,6 +193,7 @@ describe('rendering hostile templates', () => {
 describe('the batch renderer', () => {
   const renderer = new PdfRenderer({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    wsEndpoint: sharedBrowserEndpoint(),
     log: pino({ level: 'silent' }),
   });
   afterAll(() => renderer.close());
