@@ -176,6 +176,36 @@ describe('import progress', () => {
     expect(screen.queryByRole('status')).toBeNull();
   });
 
+  it('says how many skipped rows were already imported, and how many existing records an update changed', async () => {
+    startedImport('notice', 'job-10');
+    progressServer([
+      { progressPercentage: 100, status: 'done', jobId: 'job-10', imported: 5, skipped: 13, duplicates: 12 },
+    ]);
+    renderProgress();
+    expect((await screen.findByRole('status')).textContent).toContain(
+      '13 rows of the file were skipped (12 already imported).',
+    );
+  });
+
+  it('says an import that only updated existing records did so', async () => {
+    startedImport('notice', 'job-11');
+    progressServer([
+      {
+        progressPercentage: 100,
+        status: 'done',
+        jobId: 'job-11',
+        imported: 0,
+        skipped: 0,
+        duplicates: 3,
+        updated: 3,
+      },
+    ]);
+    renderProgress();
+    const notice = await screen.findByRole('status');
+    expect(notice.textContent).toContain('3 existing records updated.');
+    expect(notice.textContent).toContain('3 rows already imported updated the existing records.');
+  });
+
   it("on failure resets the flag, hides the bar, and shows the server's reason once (no toast) until dismissed", async () => {
     startedImport('notice');
     const error = vi.spyOn(toast, 'error');

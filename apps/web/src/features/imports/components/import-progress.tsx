@@ -34,7 +34,7 @@ type OutcomeNoticeProps = { kind: ImportKind; outcome: ImportOutcome; onDismiss:
 function OutcomeNotice({ kind, outcome, onDismiss }: OutcomeNoticeProps) {
   const [download, { isLoading: downloading }] = useDownloadFileMutation();
   const failed = outcome.result === 'failed';
-  const { jobId, skipped, noted } = outcome;
+  const { jobId, skipped, noted, duplicates = 0, updated = 0 } = outcome;
   const reported = skipped + noted;
 
   const downloadReport = async () => {
@@ -63,11 +63,16 @@ function OutcomeNotice({ kind, outcome, onDismiss }: OutcomeNoticeProps) {
           <>
             <p className={styles.noticeTitle}>
               {skipped > 0
-                ? `${rows(skipped)} of the file ${skipped === 1 ? 'was' : 'were'} skipped.`
-                : `${rows(noted)} imported with a note.`}
+                ? `${rows(skipped)} of the file ${skipped === 1 ? 'was' : 'were'} skipped` +
+                  (duplicates > 0 && updated === 0 ? ` (${duplicates} already imported).` : '.')
+                : noted > 0
+                  ? `${rows(noted)} imported with a note.`
+                  : `${updated} existing ${updated === 1 ? 'record' : 'records'} updated.`}
             </p>
             <p>
               {outcome.imported} {importKinds[kind].records} imported.
+              {updated > 0 &&
+                ` ${updated} ${updated === 1 ? 'row' : 'rows'} already imported updated the existing ${updated === 1 ? 'record' : 'records'}.`}
               {skipped > 0 && noted > 0 && ` ${rows(noted)} imported with a note.`} The report says which rows
               and why.
             </p>

@@ -20,6 +20,9 @@ export type ImportOutcome = {
   skipped: number;
   /** Rows imported with a note in the report (a language no template knows). */
   noted: number;
+  /** Rows already imported (skipped unless the import was told otherwise), and existing records updated. */
+  duplicates?: number;
+  updated?: number;
   /** Why it failed, in the server's words. */
   error: string | null;
 };
@@ -172,6 +175,8 @@ startAppListening({
       imported: progress.imported ?? 0,
       skipped: progress.skipped ?? 0,
       noted: progress.noted ?? 0,
+      duplicates: progress.duplicates ?? 0,
+      updated: progress.updated ?? 0,
     };
     if (step === 'failed') {
       const error = progress.error || 'The import failed.';
@@ -180,7 +185,7 @@ startAppListening({
     }
 
     listenerApi.dispatch(api.util.invalidateTags([importKinds[kind].listTag, 'Campaigns', 'DashboardInfo']));
-    const worthSaying = counts.skipped > 0 || counts.noted > 0;
+    const worthSaying = counts.skipped > 0 || counts.noted > 0 || counts.updated > 0;
     listenerApi.dispatch(
       importDone({ kind, outcome: worthSaying ? { ...counts, result: 'done', error: null } : null }),
     );
