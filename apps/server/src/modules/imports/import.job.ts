@@ -13,7 +13,7 @@ import { XlsxError } from '../../lib/xlsx/xlsx-error.ts';
 import * as campaigns from '../campaigns/campaigns.repository.ts';
 import { recordKinds, type RecordKindInfo } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
-import { indexRecords, reindexRecord } from '../search/search-index.ts';
+import { indexRecords } from '../search/search-index.ts';
 import { campaignNames, DuplicateFinder } from './duplicates.ts';
 import { startHandOver, type HandOverThread } from './hand-over-in-worker.ts';
 import { finishImport, importResult, type HandOver } from './hand-over.ts';
@@ -32,6 +32,7 @@ import {
 } from './import-rows.ts';
 import {
   deleteProblems,
+  deleteTermsOf,
   insertProblems,
   setCampaignMapping,
   updateUnservedRecord,
@@ -225,15 +226,19 @@ async function readIntoCampaign(
       await records.insertRecords(trx, info, toInsert);
       // Found by search once the rows are live; gone with the campaign on failure.
       await indexRecords(trx, info.kind, job.owner_id, toInsert);
+      const updated: records.RecordRow[] = [];
       for (const update of toUpdate) {
         if (await updateUnservedRecord(trx, info, job.owner_id, update.id, update.fields, now)) {
-          await reindexRecord(trx, info.kind, job.owner_id, {
+          updated.push({
             ...update.merged,
             id: update.id,
             campaign_id: update.campaign_id,
-          });
+          } as records.RecordRow);
         }
       }
+      // Their terms replaced a batch at a time, not a record at a time (three statements each).
+      await deleteTermsOf(trx, updated);
+      await indexRecords(trx, info.kind, job.owner_id, updated);
       await insertProblems(trx, toReport);
     };
     await (db.isTransaction ? writeIn(db) : db.transaction().execute(writeIn));

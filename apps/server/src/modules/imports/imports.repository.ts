@@ -196,3 +196,23 @@ export async function updateUnservedRecord(
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/** Removes the search terms of these records (an update import writes them afresh), by campaign. */
+export async function deleteTermsOf(
+  db: Database,
+  records: readonly { id: string; campaign_id: string }[],
+): Promise<void> {
+  const byCampaign = new Map<string, string[]>();
+  for (const { id, campaign_id } of records) {
+    const ids = byCampaign.get(campaign_id);
+    if (ids) ids.push(id);
+    else byCampaign.set(campaign_id, [id]);
+  }
+  for (const [campaignId, ids] of byCampaign) {
+    await db
+      .deleteFrom('record_search')
+      .where('campaign_id', '=', campaignId)
+      .where('record_id', 'in', ids)
+      .execute();
+  }
+}
