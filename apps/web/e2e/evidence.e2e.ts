@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CampaignList } from '@notice-desk/contract/campaigns';
@@ -6,7 +5,7 @@ import { creditCardFields } from '@notice-desk/contract/credit-card';
 import { noticeFields } from '@notice-desk/contract/notice';
 import type { FieldDefinition } from '@notice-desk/contract/record-fields';
 import { createRecord, openAsNewAccount, type Account } from './accounts.ts';
-import { launchBrowser, startProduct } from './harness.ts';
+import { downloadedBytes, launchBrowser, startProduct } from './harness.ts';
 
 let product: Awaited<ReturnType<typeof startProduct>>;
 let browser: Browser;
@@ -40,7 +39,7 @@ async function call(account: Account, path: string, init: RequestInit = {}) {
 /** Clicks and answers the saved file's suggested name and first two bytes. */
 async function downloadBy(page: Page, click: () => Promise<void>) {
   const [file] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), click()]);
-  const bytes = await fs.readFile(await file.path());
+  const bytes = await downloadedBytes(file);
   return { name: file.suggestedFilename(), magic: bytes.subarray(0, 2).toString('latin1') };
 }
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { buffer } from 'node:stream/consumers';
+import { chromium, type Browser, type Download, type Page } from 'playwright-core';
 import { startServerProcess, type ServerProcess } from '../../server/src/test/server-process.ts';
 
 const webDist = path.resolve(import.meta.dirname, '../dist');
@@ -44,4 +45,9 @@ export function watchForSurprises(page: Page): string[] {
   });
   page.on('pageerror', (error) => surprises.push(`page error: ${error.message}`));
   return surprises;
+}
+
+/** A download's bytes, read through the browser's connection (a shared browser has no local path). */
+export async function downloadedBytes(download: Download): Promise<Buffer> {
+  return buffer(await download.createReadStream());
 }

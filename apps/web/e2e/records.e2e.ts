@@ -48,7 +48,15 @@ describe('credit-card and notice records (issue 3)', () => {
     await page.goto('/forms/credit-card');
     await page.getByRole('heading', { level: 1, name: 'Credit Card' }).waitFor();
     await page.getByText('No records found.').waitFor();
-    expect(await headers(page)).toEqual(['No.', 'Arqn Name', 'Notice Balance', 'Maskcard', 'Date', 'Action']);
+    expect(await headers(page)).toEqual([
+      'No.',
+      'Arqn Name',
+      'Notice Balance',
+      'Maskcard',
+      'Campaign',
+      'Date',
+      'Action',
+    ]);
 
     await page.getByRole('link', { name: 'Add Credit Card' }).click();
     await page.waitForURL('**/forms/credit-card/add-credit-card');
@@ -75,11 +83,12 @@ describe('credit-card and notice records (issue 3)', () => {
     await toast(page, 'Credit Card Created Successfully.');
     await page.waitForURL('**/forms/credit-card');
     await rowOf(page, 'Asha Rao').waitFor();
-    expect((await cellsOf(page, 'Asha Rao')).slice(0, 5)).toEqual([
+    expect((await cellsOf(page, 'Asha Rao')).slice(0, 6)).toEqual([
       '1',
       'Asha Rao',
       '15000',
       'XXXX-1111',
+      'Manual entries',
       '12-05.2024',
     ]);
 
@@ -106,7 +115,15 @@ describe('credit-card and notice records (issue 3)', () => {
     const { context, page, surprises } = await openAs('notices');
     await page.goto('/forms/notice');
     await page.getByRole('heading', { level: 1, name: 'Notice Concialation' }).waitFor();
-    expect(await headers(page)).toEqual(['No.', 'Name', 'Mobile No.', 'Loan No.', 'Date', 'Action']);
+    expect(await headers(page)).toEqual([
+      'No.',
+      'Name',
+      'Mobile No.',
+      'Loan No.',
+      'Campaign',
+      'Date',
+      'Action',
+    ]);
 
     await page.getByRole('link', { name: 'Add Notice' }).click();
     await page.waitForURL('**/forms/notice/add-notice');
@@ -140,11 +157,12 @@ describe('credit-card and notice records (issue 3)', () => {
     await page.waitForURL('**/forms/notice');
     await rowOf(page, 'Ravi Kumar').waitFor();
     const today = dayjs().format('MMM Do YY');
-    expect((await cellsOf(page, 'Ravi Kumar')).slice(0, 5)).toEqual([
+    expect((await cellsOf(page, 'Ravi Kumar')).slice(0, 6)).toEqual([
       '1',
       'Ravi Kumar',
       '9800000001',
       'LN-42',
+      'Manual entries',
       today,
     ]);
 

@@ -54,7 +54,7 @@ describe('header search', () => {
     await searchBox(page).click();
     await searchBox(page).pressSequentially('kum');
     await results(page).first().waitFor();
-    expect(await results(page).allTextContents()).toEqual(['Ravi KumarNotice']);
+    expect(await results(page).allTextContents()).toEqual(['Ravi KumarNoticeCampaign: Manual entries']);
     expect(await searchBox(page).getAttribute('aria-expanded')).toBe('true');
 
     await page.keyboard.press('Enter');
@@ -89,7 +89,7 @@ describe('header search', () => {
     await searchBox(page).press('ArrowDown');
     const active = await searchBox(page).getAttribute('aria-activedescendant');
     expect(await page.locator(`[id="${active}"]`).textContent()).toBe(
-      '<b>Sunil</b> ShahCredit card · Mobile 98450 99999',
+      '<b>Sunil</b> ShahCredit card · Mobile 98450 99999Campaign: Manual entries',
     );
     await page.keyboard.press('Enter');
     await page.waitForURL(`**/forms/credit-card/edit-credit-card/${card._id}`);

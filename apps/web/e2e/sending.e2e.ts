@@ -1,9 +1,8 @@
-import fs from 'node:fs/promises';
 import type { Browser, Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpListener, startWhatsappPeer } from '../../server/src/test/peers.ts';
 import { createAccount, signedInContext } from './accounts.ts';
-import { launchBrowser, startProduct, watchForSurprises } from './harness.ts';
+import { downloadedBytes, launchBrowser, startProduct, watchForSurprises } from './harness.ts';
 import { importNoticesOverApi, noticeWorkbook } from './import-files.ts';
 
 const NOTICES = 25;
@@ -42,7 +41,7 @@ async function downloadBy(
   click: () => Promise<void>,
 ): Promise<{ file: Download; bytes: Buffer }> {
   const [file] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), click()]);
-  return { file, bytes: await fs.readFile(await file.path()) };
+  return { file, bytes: await downloadedBytes(file) };
 }
 
 /** Email Status and WhatsApp Status of every row on the page. */
