@@ -33,6 +33,16 @@ export function freePort(): Promise<number> {
  */
 export const unlimitedSends = { SMTP_RATE: 'unlimited', WHATSAPP_RATE: 'unlimited' };
 
+/** A server or worker process's environment: SQLite, quiet logs, no send rate, the run's browser. */
+const childEnv = (env: Record<string, string>): NodeJS.ProcessEnv => ({
+  ...process.env,
+  DATABASE_URL: '',
+  LOG_LEVEL: 'warn',
+  ...unlimitedSends,
+  ...sharedBrowserEnv(env),
+  ...env,
+});
+
 /** The port chosen was taken before the server bound it. */
 class PortTaken extends Error {}
 
@@ -65,17 +75,7 @@ async function startServerOnce(
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'notice-desk-proc-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
     cwd: repo,
-    env: {
-      ...process.env,
-      DATABASE_URL: '',
-      LOG_LEVEL: 'warn',
-      ...unlimitedSends,
-      ...sharedBrowserEnv(env),
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-    },
+    env: { ...childEnv(env), PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir },
     stdio: ['ignore', onOutput ? 'pipe' : 'inherit', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => {
@@ -187,14 +187,7 @@ export function startWorkerProcess(env: Record<string, string>): {
 } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/worker.ts'], {
     cwd: repo,
-    env: {
-      ...process.env,
-      DATABASE_URL: '',
-      LOG_LEVEL: 'warn',
-      ...unlimitedSends,
-      ...sharedBrowserEnv(env),
-      ...env,
-    },
+    env: childEnv(env),
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   return {
