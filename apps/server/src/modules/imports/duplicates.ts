@@ -6,7 +6,7 @@ import { identity, identityKey, listLabels } from './import-rows.ts';
 import { findRecordsByTerms, type TermMatch } from './imports.repository.ts';
 
 /** Terms looked up per statement. */
-const TERMS_PER_LOOKUP = 1000;
+const TERMS_PER_LOOKUP = 500;
 
 /**
  * Finds the owner's records that rows of a sheet repeat: the same loan number (notices), or the same
