@@ -183,9 +183,15 @@ export async function findRecordsByTerms(
     select ${column('id')} as id, ${column('campaign_id')} as campaign_id, c.name as campaign_name,
       case when ${served(table)} then 1 else 0 end as served,
       ${sql.join(keys.map((key) => sql`${column(key)} as ${sql.ref(key)}`))}
-    from ${sql.table(table)}
+    from ${
+      isPostgres(db)
+        ? // By id, one probe each, for the same reason as the terms above.
+          sql`unnest(${textArray(ids)}::text[]) as u(id)
+            cross join lateral (select * from ${sql.table(table)} r where r.id = u.id offset 0) as ${sql.table(table)}`
+        : sql`${sql.table(table)}`
+    }
     join campaigns c on c.id = ${column('campaign_id')}
-    where ${among(column('id'), ids)}
+    where ${isPostgres(db) ? sql`true` : among(column('id'), ids)}
       and ${column('owner_id')} = ${ownerId} and ${column('record_state')} = 'live'
       and ${column('archived_at')} is null
       and c.status = 'ready' and c.archived_at is null
