@@ -61,6 +61,7 @@ export function ImportExcelModal({ kind, open, onClose }: ImportExcelModalProps)
   const formId = useId();
   const fileId = useId();
   const fileErrorId = `${fileId}-error`;
+  const fileFormatsId = `${fileId}-formats`;
   const busy = phase === 'uploading' || phase === 'checking' || phase === 'scanning' || phase === 'starting';
   const reviewing = preview !== null;
 
@@ -220,9 +221,12 @@ export function ImportExcelModal({ kind, open, onClose }: ImportExcelModalProps)
             className={styles.fileInput}
             disabled={busy || reviewing}
             aria-invalid={fileError ? true : undefined}
-            aria-describedby={fileError ? fileErrorId : undefined}
+            aria-describedby={fileError ? `${fileFormatsId} ${fileErrorId}` : fileFormatsId}
             onChange={choose}
           />
+          <p id={fileFormatsId} className={styles.formats}>
+            Also takes .csv, .tsv and Excel&apos;s Unicode Text (.txt).
+          </p>
           {fileError && (
             <p id={fileErrorId} className={styles.error}>
               {fileError}

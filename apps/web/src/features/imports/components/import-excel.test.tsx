@@ -94,6 +94,13 @@ describe('Import Excel modal', () => {
     expect(server.requests).toEqual([]);
   });
 
+  it('names every format the import takes, beside the file field', async () => {
+    const { fileInput } = await openModal();
+    const formats = document.getElementById(fileInput.getAttribute('aria-describedby')!.split(' ')[0]!);
+    expect(formats?.textContent).toBe("Also takes .csv, .tsv and Excel's Unicode Text (.txt).");
+    expect(fileInput.accept).toBe('.xlsx,.csv,.tsv,.txt');
+  });
+
   it("says 'Please upload an Excel file (.xlsx).' for a .pdf, at once and on Submit, and sends nothing", async () => {
     const server = acceptingServer();
     const { user, dialog, fileInput } = await openModal();
