@@ -169,7 +169,7 @@ describe('at 390×844, a phone (issue 17)', () => {
     // Delete asks first, naming the customer; the dialog fits the phone.
     await page.getByRole('button', { name: 'Delete Ravi Kumar' }).click();
     const dialog = page.getByRole('dialog', {
-      name: 'Delete the notice for Ravi Kumar (LN100012)? This cannot be undone.',
+      name: 'Delete the notice for Ravi Kumar (LN100012)? If it was served, it is archived with its evidence; if not, it cannot be brought back.',
     });
     await dialog.waitFor();
     await page.screenshot({ path: path.join(SCREENSHOTS, 'phone-notices-delete.png') });

@@ -38,12 +38,18 @@ export function recordPdfHref(pdfUrl: string, pdfLink: string): string | null {
   return pdfLink ? `${pdfUrl}${pdfLink}` : null;
 }
 
+/** What a row's Delete does, said in its question. */
+export const DELETE_OUTCOME =
+  'If it was served, it is archived with its evidence; if not, it cannot be brought back.';
+
 /**
- * The question a row's Delete asks: whose record, and the number that tells two customers of one name
- * apart, e.g. 'Delete the notice for Ravi Kumar (LN100012)? This cannot be undone.'
+ * The question a row's Delete asks: whose record, the number that tells two customers of one name
+ * apart, and what becomes of it: a served record goes to the archive with its evidence (the server
+ * keeps it), one never served is gone. E.g. 'Delete the notice for Ravi Kumar (LN100012)? If it was
+ * served, it is archived with its evidence; if not, it cannot be brought back.'
  */
 export function deleteRecordQuestion(kind: string, name: string, reference: string): string {
   const whose = name.trim() || 'this customer';
   const which = reference.trim() ? ` (${reference.trim()})` : '';
-  return `Delete the ${kind} for ${whose}${which}? This cannot be undone.`;
+  return `Delete the ${kind} for ${whose}${which}? ${DELETE_OUTCOME}`;
 }

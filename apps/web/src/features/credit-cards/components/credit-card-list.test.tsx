@@ -83,7 +83,7 @@ describe('CreditCardList', () => {
 
     await user.click(await screen.findByRole('button', { name: 'Delete Asha Rao' }));
     const dialog = screen.getByRole('dialog', {
-      name: 'Delete the credit card for Asha Rao (XXXX-1234)? This cannot be undone.',
+      name: 'Delete the credit card for Asha Rao (XXXX-1234)? If it was served, it is archived with its evidence; if not, it cannot be brought back.',
     });
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
 

@@ -61,7 +61,8 @@ describe('NoticeList', () => {
     const api = fakeRecordsApi(noticeRoutes, [notice(1, { custName: 'Ravi Kumar', loanNo: 'LN100012' })]);
     const user = userEvent.setup();
     renderList();
-    const question = 'Delete the notice for Ravi Kumar (LN100012)? This cannot be undone.';
+    const question =
+      'Delete the notice for Ravi Kumar (LN100012)? If it was served, it is archived with its evidence; if not, it cannot be brought back.';
 
     const remove = await screen.findByRole('button', { name: 'Delete Ravi Kumar' });
     await user.click(remove);
@@ -90,7 +91,7 @@ describe('NoticeList', () => {
 
     await user.click(await screen.findByRole('button', { name: 'Delete Ravi Kumar' }));
     const dialog = screen.getByRole('dialog', {
-      name: 'Delete the notice for Ravi Kumar (LN100012)? This cannot be undone.',
+      name: 'Delete the notice for Ravi Kumar (LN100012)? If it was served, it is archived with its evidence; if not, it cannot be brought back.',
     });
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
 
