@@ -1,3 +1,4 @@
+import { amountLanguages, rupeesInWords } from './amount-words.ts';
 import { formatShortDate, shortDateOrder, type CalendarDate } from './xlsx/locale-formats.ts';
 
 /**
@@ -145,10 +146,15 @@ function wholeInWords(digits: string): string {
  * amounts. One Rupee and One Paisa are singular; 0 is 'Zero Rupees'; 0.50 is 'Fifty Paise'; a negative
  * amount starts 'Minus'. No 'and' inside a number, so 'and' only ever joins rupees to paise. The text
  * as it is when it holds no amount or more than WORDS_MAX_DIGITS digits of rupees.
+ *
+ * `language` (the notice's: its template variant's code) says it in that language's words where
+ * amount-words.ts has them ('एक लाख पच्चीस हजार रुपये और पचास पैसे'); English for any other, and for none.
  */
-export function amountInWords(text: string): string {
+export function amountInWords(text: string, language?: string | null): string {
   const amount = parseAmount(text);
   if (!amount || amount.rupees.length > WORDS_MAX_DIGITS) return text;
+  const words = language && Object.hasOwn(amountLanguages, language) ? amountLanguages[language] : undefined;
+  if (words) return rupeesInWords(words, amount);
   const { rupees, paise } = amount;
   const parts: string[] = [];
   if (rupees !== '0') parts.push(`${wholeInWords(rupees)} ${rupees === '1' ? 'Rupee' : 'Rupees'}`);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { campaignType } from '@notice-desk/contract/campaigns';
 import { recordId } from '@notice-desk/contract/record-fields';
+import { previewRecordsQuery, templatePreviewBody } from '@notice-desk/contract/template-preview';
 import { TEMPLATE_MAX_BYTES } from '@notice-desk/contract/templates';
 import type { App, AppContext } from '../../app-context.ts';
 import { inline } from '../../lib/content-disposition.ts';
@@ -59,14 +60,34 @@ export function pdfsRoutes(app: App, { pdfs, guards }: AppContext): void {
         tags,
         summary: 'Preview a PDF Editor template',
         description:
-          'Renders the template HTML as it stands in the editor, merged with one of the caller’s records of that kind, and answers the PDF. Nothing is saved.',
-        body: z.object({ kind: campaignType, html: z.string().min(1, { error: 'Body is required!!' }) }),
+          'Renders the template HTML as it stands in the editor as a notice in language (the variant’s code, such as hi; null or left out for a default template: amounts in words print in it), merged with the caller’s record recordId (404 when it is not the caller’s record of that kind), else the newest of the caller’s records in that language, else the newest, else sample values, and answers the PDF. Nothing is saved.',
+        body: templatePreviewBody,
       },
     },
     async (req, reply) =>
       reply
         .type('application/pdf')
         .header('content-disposition', inline('preview.pdf'))
-        .send(await pdfs.preview(req.user._id, req.body.kind, req.body.html)),
+        .send(
+          await pdfs.preview(req.user._id, req.body.kind, req.body.html, {
+            recordId: req.body.recordId,
+            language: req.body.language ?? null,
+          }),
+        ),
+  );
+
+  /** The records the editor's Preview may print with, for its record picker. */
+  app.get(
+    '/api/emailTemplates/preview-records',
+    {
+      schema: {
+        tags,
+        summary: 'List the records a PDF Editor preview may print with',
+        description:
+          'The caller’s records of kind a preview of a template in language (a variant’s code; left out for a default template) may print with, at most 10: with q, those whose customer name has a word starting with q or whose loan, mask or reference number starts with it; else the newest in that language first, then the newest others. defaultId is the record a preview prints with when none is picked (null: the caller has none of that kind).',
+        querystring: previewRecordsQuery,
+      },
+    },
+    (req) => pdfs.previewRecords(req.user._id, req.query.kind, req.query.language ?? null, req.query.q),
   );
 }

@@ -1,4 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
+import { languageOf } from '@notice-desk/contract/languages';
+import type { PreviewRecord, PreviewRecords } from '@notice-desk/contract/template-preview';
 import type { Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../lib/errors.ts';
@@ -15,6 +17,7 @@ import {
 import type { FileStore } from '../../lib/storage.ts';
 import { recordKinds } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
+import { SearchService } from '../search/search.service.ts';
 import { checkPlaceholders, mergeTemplate } from '../templates/placeholders.ts';
 import { defaultsOf, variantFor } from '../templates/language-variants.ts';
 import { pdfTemplatesOf, type EmailTemplateRow } from '../templates/templates.repository.ts';
@@ -40,6 +43,27 @@ export interface RefusedPdf {
 }
 
 const squash = (text: string) => text.toLowerCase().replace(/\s+/g, '');
+
+/**
+ * What a notice's merge does beyond the template, in every kept PDF's key: a change here renders each
+ * record anew instead of serving a PDF merged the old way. 2: amounts in words in the variant's language,
+ * dates in one format, dates and amounts kept on one line.
+ */
+const MERGE_VERSION = 'merge-2';
+
+/**
+ * Whether a record prints in the previewed template's language: a variant's records name its language;
+ * a default template's (language null) name none, English, or a language the templates do not know.
+ */
+function inPreviewLanguage(row: records.RecordRow, language: string | null): boolean {
+  const code = languageOf(row.language)?.code;
+  return language === null ? code === undefined || code === 'en' : code === language;
+}
+
+/** How many of the caller's newest records the preview looks through for one in the template's language. */
+const PREVIEW_LANGUAGE_SCAN = 500;
+/** How many records the preview's picker lists. */
+const PREVIEW_RECORDS_LISTED = 10;
 
 /**
  * The template a record prints with: for a credit card, the activity template whose key or name matches
@@ -148,7 +172,7 @@ export class PdfsService {
       if (!hash) {
         // The variant is part of the key: two languages never share a kept PDF, whatever their text.
         hash = createHash('sha256')
-          .update(`${template.id}\0${template.language ?? ''}\0`)
+          .update(`${MERGE_VERSION}\0${template.id}\0${template.language ?? ''}\0`)
           .update(template.html)
           .update('\0');
         templateHashes.set(template.id, hash);
@@ -165,7 +189,11 @@ export class PdfsService {
       return {
         key: `pdfs/${hash.slice(0, 2)}/${hash}.pdf`,
         template: template.id,
-        html: () => mergeTemplate(template.html, fields, 'html', this.where),
+        html: () =>
+          mergeTemplate(template.html, fields, 'html', this.where, {
+            language: template.language,
+            notice: true,
+          }),
       };
     });
   }
@@ -249,13 +277,79 @@ export class PdfsService {
     return { pdf: rendered.pdf, name: pdfFileName(kind, row) };
   }
 
-  /** A template rendered with one of the caller's records, or with sample values when there is none. */
-  async preview(ownerId: string, kind: RecordKind, html: string): Promise<Buffer> {
+  /**
+   * A template (in `language`: a variant's code, or null for a default) rendered as a notice with one of
+   * the caller's records: `recordId` (404 when it is not the caller's record of that kind), else the
+   * newest in the template's language, else the newest; with sample values when there is none.
+   */
+  async preview(
+    ownerId: string,
+    kind: RecordKind,
+    html: string,
+    {
+      recordId,
+      language = null,
+    }: { recordId?: string | undefined; language?: string | null | undefined } = {},
+  ): Promise<Buffer> {
     checkPlaceholders(kind, html, 'html');
     const info = recordKinds[kind];
-    const [row] = await records.listRecords(this.db, info, ownerId, 0, 1);
+    let row: records.RecordRow | undefined;
+    if (recordId) {
+      row = await records.findRecord(this.db, info, ownerId, recordId);
+      if (!row) throw notFound(info.label);
+    } else {
+      row = (await this.previewCandidates(ownerId, kind, language)).defaultRow;
+    }
     const fields = Object.fromEntries(info.fields.map((f) => [f.key, row?.[f.key] || `[${f.label}]`]));
-    return this.render([mergeTemplate(html, fields, 'html', this.where)]).then((pdfs) => pdfs[0]!);
+    const merged = mergeTemplate(html, fields, 'html', this.where, { language, notice: true });
+    return this.render([merged]).then((pdfs) => pdfs[0]!);
+  }
+
+  /**
+   * The caller's records a preview of a template in `language` may print with: those `q` finds (name,
+   * loan, mask or reference number), else the newest in the language first, then the newest others.
+   */
+  async previewRecords(
+    ownerId: string,
+    kind: RecordKind,
+    language: string | null,
+    q: string | undefined,
+  ): Promise<PreviewRecords> {
+    const info = recordKinds[kind];
+    const { rows, defaultRow } = await this.previewCandidates(ownerId, kind, language);
+    let listed = rows;
+    if (q && q.length >= 2) {
+      const found = await new SearchService(this.db).search(ownerId, { q, limit: 20 });
+      const ids = found.results.filter((result) => result.kind === kind).map((result) => result._id);
+      const owned = await Promise.all(ids.map((id) => records.findRecord(this.db, info, ownerId, id)));
+      listed = owned.filter((row): row is records.RecordRow => row !== undefined);
+    }
+    const toPicked = (row: records.RecordRow): PreviewRecord => ({
+      _id: row.id,
+      reference: (kind === 'notice' ? row.loanNo : row.maskNo) ?? '',
+      custName: row.custName ?? '',
+      language: row.language ?? '',
+      inLanguage: inPreviewLanguage(row, language),
+    });
+    return {
+      records: listed.slice(0, PREVIEW_RECORDS_LISTED).map(toPicked),
+      defaultId: defaultRow?.id ?? null,
+    };
+  }
+
+  /**
+   * The newest of the caller's records, those in `language` first (a record with no language, or one
+   * no template knows, is in the default's), and the one a preview prints with when none is picked.
+   */
+  private async previewCandidates(
+    ownerId: string,
+    kind: RecordKind,
+    language: string | null,
+  ): Promise<{ rows: records.RecordRow[]; defaultRow: records.RecordRow | undefined }> {
+    const rows = await records.listRecords(this.db, recordKinds[kind], ownerId, 0, PREVIEW_LANGUAGE_SCAN);
+    const matches = (row: records.RecordRow) => inPreviewLanguage(row, language);
+    const sorted = [...rows.filter(matches), ...rows.filter((row) => !matches(row))];
+    return { rows: sorted, defaultRow: sorted[0] };
   }
 
   /**

@@ -99,3 +99,58 @@ describe('placeholders', () => {
     );
   });
 });
+
+describe('a printed notice’s merge (notice: true)', () => {
+  const nowrap = (text: string) => `<span style="white-space:nowrap">${text}</span>`;
+
+  it('prints every date field in one format, whatever each cell held, and keeps it on one line', () => {
+    const record = {
+      noticeSentOn: '2024-05-12',
+      conciliationDate: '12/06/2024',
+      disbursalDate: '45432',
+      campDate: '20 May 2024',
+      noticeDate: '2024-05-19T18:30:00Z',
+      allocationDated: '12.05.24',
+    };
+    const template = Object.keys(record)
+      .map((field) => `{{${field}}}`)
+      .join('|');
+    expect(mergeTemplate(template, record, 'html', undefined, { notice: true })).toBe(
+      ['12-05-2024', '12-06-2024', '20-05-2024', '20-05-2024', '20-05-2024', '12-05-2024']
+        .map(nowrap)
+        .join('|'),
+    );
+    // Not in a notice (a mail, a WhatsApp text): the value as it is, unless the template formats it.
+    expect(mergeTemplate('{{noticeSentOn}}', record, 'html')).toBe('2024-05-12');
+    expect(mergeTemplate('{{noticeSentOn}}', record, 'text', undefined, { notice: true })).toBe('12-05-2024');
+  });
+
+  it('keeps a date field that holds no date as it is, and never keeps a sentence on one line', () => {
+    const merge = (value: string) =>
+      mergeTemplate('{{noticeSentOn}}', { noticeSentOn: value }, 'html', undefined, { notice: true });
+    expect(merge('')).toBe('');
+    expect(merge('to be fixed by the bank')).toBe('to be fixed by the bank');
+    expect(merge('<b>12-13-2024</b>')).toBe(nowrap('&lt;b&gt;12-13-2024&lt;/b&gt;'));
+    expect(merge('31-02-2024')).toBe(nowrap('31-02-2024'));
+    expect(merge('x'.repeat(41))).toBe('x'.repeat(41));
+  });
+
+  it('keeps an amount on one line, and a field that is no date merges as it is', () => {
+    const record = { totalOverdueAmt: '125000.5', loanNo: '12-05-2024' };
+    expect(
+      mergeTemplate('{{totalOverdueAmt | inr}} {{loanNo}} {{loanNo | date}}', record, 'html', undefined, {
+        notice: true,
+      }),
+    ).toBe(`${nowrap('₹1,25,000.50')} 12-05-2024 ${nowrap('12-05-2024')}`);
+  });
+
+  it('says amounts in words in the notice’s language, English without one', () => {
+    const record = { totalOverdueAmt: '1,25,000.50' };
+    const merge = (language: string | null) =>
+      mergeTemplate('{{totalOverdueAmt | words}}', record, 'html', undefined, { notice: true, language });
+    expect(merge('hi')).toBe('एक लाख पच्चीस हजार रुपये और पचास पैसे');
+    expect(merge('ta')).toBe('ஒரு லட்சத்து இருபத்து ஐந்தாயிரம் ரூபாய் ஐம்பது பைசா');
+    expect(merge(null)).toBe('One Lakh Twenty-Five Thousand Rupees and Fifty Paise');
+    expect(merge('en')).toBe('One Lakh Twenty-Five Thousand Rupees and Fifty Paise');
+  });
+});

@@ -22,12 +22,38 @@ const allowedByKind = new Map<RecordKind, Set<string>>(
   (Object.keys(recordKinds) as RecordKind[]).map((kind) => [kind, new Set(placeholdersFor(kind))]),
 );
 
+/** What a merge knows of the document besides its values. */
+export interface MergeOptions {
+  /** The document's language (its template variant's code): `| words` says amounts in it. */
+  language?: string | null;
+  /**
+   * A printed notice: every date field's value prints as `| date` does (one format in the whole notice,
+   * whatever each cell of the sheet held), and a date or an `| inr` amount is kept on one line.
+   */
+  notice?: boolean;
+}
+
 /** `| name` → what it does to a value. A Map, so `| constructor` is no formatter either. */
-const formatters = new Map<string, (value: string, where: DocumentLocale) => string>([
-  ['inr', formatInr],
-  ['words', amountInWords],
-  ['date', formatDate],
+const formatters = new Map<string, (value: string, where: DocumentLocale, options: MergeOptions) => string>([
+  ['inr', (value) => formatInr(value)],
+  ['words', (value, _where, options) => amountInWords(value, options.language)],
+  ['date', (value, where) => formatDate(value, where)],
 ]);
+
+/** The fields that hold a date, of either kind: in a notice they print as `| date` does. */
+export const dateFields: ReadonlySet<string> = new Set([
+  'disbursalDate',
+  'conciliationDate',
+  'noticeSentOn',
+  'allocationDated',
+  'campDate',
+  'noticeDate',
+]);
+
+const oneToken = (text: string) => text.length > 0 && text.length <= 40 && !/\s/.test(text);
+
+/** Formatters whose output is one token on paper (20-05-2024, ₹1,25,000.50): a line never breaks inside. */
+const unbreakable = new Set(['inr', 'date']);
 
 const formatterList = templateFormatters.map((f) => `| ${f.name}`).join(', ');
 const written = (field: string, names: string[]) => `{{${[field, ...names].join(' | ')}}}`;
@@ -83,20 +109,28 @@ const encoders: Record<MergeOutput, (value: string) => string> = {
  * The one template merge: the template with every `{{field}}` replaced by the record's value, and every
  * `{{field | formatter}}` by the value formatted for `where` (LOCALE, TIME_ZONE), written for `output`.
  * Only the values' own keys are read: a name that is no field merges as nothing, never as a prototype's
- * property. A formatter the check would refuse leaves the value as it is.
+ * property. A formatter the check would refuse leaves the value as it is. `options` (MergeOptions):
+ * the notice's language, and whether it is a printed notice.
  */
 export function mergeTemplate(
   template: string,
   values: Readonly<Record<string, string | null | undefined>>,
   output: MergeOutput,
   where: DocumentLocale = INDIAN_DEFAULTS,
+  options: MergeOptions = {},
 ): string {
   const encode = encoders[output];
   return replacePlaceholders(template, (placeholder) => {
     const value = Object.hasOwn(values, placeholder.field) ? values[placeholder.field] : undefined;
     const text = typeof value === 'string' ? value : '';
-    const format =
-      placeholder.formatters.length === 1 ? formatters.get(placeholder.formatters[0]!) : undefined;
-    return encode(format ? format(text, where) : text);
+    let name = placeholder.formatters.length === 1 ? placeholder.formatters[0]! : undefined;
+    if (options.notice && name === undefined && dateFields.has(placeholder.field)) name = 'date';
+    const format = name === undefined ? undefined : formatters.get(name);
+    const merged = encode(format ? format(text, where, options) : text);
+    // A no-break span, not U+2011: the bundled fonts need not have a non-breaking hyphen. Only a
+    // short value without spaces (a date, an amount), never a sentence a record holds in a date field.
+    const keepTogether =
+      options.notice && output === 'html' && name !== undefined && unbreakable.has(name) && oneToken(merged);
+    return keepTogether ? `<span style="white-space:nowrap">${merged}</span>` : merged;
   });
 }

@@ -101,7 +101,9 @@ describe('a record’s language picks the PDF variant', () => {
     const hindiText = await pdfTextOf('notices', hindi._id);
     expect(hindiText).toContain('सूचना');
     expect(hindiText).toContain('1,25,000.50');
-    expect(hindiText).toContain('One Lakh Twenty-Five Thousand Rupees and Fifty Paise');
+    // The amount in words is in the notice's language (Hindi), not English.
+    expect(hindiText).toContain('एक लाख पच्चीस हजार रुपये और पचास पैसे');
+    expect(hindiText).not.toContain('One Lakh');
     expect(hindiText).not.toContain('NOTICE FOR CONCILIATION');
     const tamilText = await pdfTextOf('credit-cards', tamil._id);
     expect(tamilText).toContain('அறிவிப்பு');
