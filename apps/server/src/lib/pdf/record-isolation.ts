@@ -43,7 +43,14 @@ export const markerPrefix = (nonce: string) => `https://record-start.invalid/${n
  * which templates never see) tells the page is still this one when the next batch comes.
  */
 export const batchSkeleton = (session: string) =>
-  `<!doctype html><html data-batch-session="${session}"><head><meta charset="utf-8"><style>html,body{margin:0;padding:0}</style></head><body></body></html>`;
+  `<!doctype html><html data-batch-session="${session}"><head><meta charset="utf-8"><style>${defaultPageRule}html,body{margin:0;padding:0}</style></head><body></body></html>`;
+
+/**
+ * The page margins a notice prints with when its template sets none (those of the seeded templates):
+ * never at the paper's edge. A template's own @page margins come later in the document and win.
+ */
+export const DEFAULT_PAGE_MARGINS_MM = { vertical: 18, horizontal: 16 } as const;
+export const defaultPageRule = `@page{margin:${DEFAULT_PAGE_MARGINS_MM.vertical}mm ${DEFAULT_PAGE_MARGINS_MM.horizontal}mm}`;
 
 /**
  * Runs in the page (as a string: the server's bundler may wrap named functions in helpers the page
@@ -56,7 +63,7 @@ export const batchSkeleton = (session: string) =>
  * Nothing of a batch outlives it but those font rules: its records go with the body's children, and
  * the rules hoisted from its templates (@page, @font-face) with their style element.
  */
-export const buildBatchInPage = String.raw`async ({ documents, prefix, fontFaces, session }, prepareRecord) => {
+export const buildBatchInPage = String.raw`async ({ documents, prefix, fontFaces, session, defaultMargins }, prepareRecord) => {
   if (document.documentElement.getAttribute('data-batch-session') !== session) return { alone: null, stale: true };
   for (const previous of Array.from(document.head.querySelectorAll('style[data-hoisted]'))) previous.remove();
   const typeSelector = /(^|[\s>+~,(])(html|body|:root)(?=$|[\s>+~,.#:\[)])/gi;
@@ -91,7 +98,7 @@ export const buildBatchInPage = String.raw`async ({ documents, prefix, fontFaces
   };
 
   // The printed page's content area in CSS pixels, from the hoisted @page rules (else the paper the
-  // renderer asks for, with no margins): the tab lays the batch out at that width before the proof.
+  // renderer asks for, with the default margins): the tab lays the batch out at that width before the proof.
   const pageArea = (rulesText) => {
     const mm = { mm: 1, cm: 10, in: 25.4, pt: 25.4 / 72, pc: 25.4 / 6, px: 25.4 / 96, q: 0.25 };
     const named = { a3: [297, 420], a4: [210, 297], a5: [148, 210], b4: [250, 353], b5: [176, 250],
@@ -102,7 +109,7 @@ export const buildBatchInPage = String.raw`async ({ documents, prefix, fontFaces
       const unit = (match[2] || 'px').toLowerCase();
       return unit in mm ? parseFloat(match[1]) * mm[unit] : 0;
     };
-    let width = 8.27 * 25.4, height = 11.7 * 25.4, margins = [0, 0, 0, 0];
+    let width = 8.27 * 25.4, height = 11.7 * 25.4, margins = defaultMargins.slice();
     const sheet = new CSSStyleSheet();
     try { sheet.replaceSync(rulesText); } catch { return null; }
     for (const rule of Array.from(sheet.cssRules)) {

@@ -11,6 +11,8 @@ import {
 } from './fonts.ts';
 import {
   batchSkeleton,
+  DEFAULT_PAGE_MARGINS_MM,
+  defaultPageRule,
   buildBatchInPage,
   dropRecordsInPage,
   markerPrefix,
@@ -333,7 +335,8 @@ export class PdfRenderer {
         page.evaluate(
           `(async () => {
             const faces = document.createElement('style');
-            faces.textContent = ${JSON.stringify(fontCss(record.subsets))};
+            // The default margins first: a template's own @page rule comes after them and wins.
+            faces.textContent = ${JSON.stringify(defaultPageRule)} + ${JSON.stringify(fontCss(record.subsets))};
             document.head.prepend(faces);
             (${useBundledFontsInPage})(document, ${JSON.stringify(fontStacks)});
             await document.fonts.ready;
@@ -369,6 +372,13 @@ export class PdfRenderer {
       prefix,
       fontFaces: fontCss(missing),
       session,
+      // top, right, bottom, left, as the skeleton's default @page rule sets them.
+      defaultMargins: [
+        DEFAULT_PAGE_MARGINS_MM.vertical,
+        DEFAULT_PAGE_MARGINS_MM.horizontal,
+        DEFAULT_PAGE_MARGINS_MM.vertical,
+        DEFAULT_PAGE_MARGINS_MM.horizontal,
+      ],
     };
     const layout = await this.step(
       tab,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PreviewRecords } from '@notice-desk/contract/template-preview';
 import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
 import { pdftotext } from '../../test/pdf-text.ts';
@@ -33,6 +34,7 @@ beforeAll(async () => {
       custName,
       language,
       totalOverdueAmt: '1,25,000.50',
+      noticeSentOn: '2024-05-12',
     });
   hindi = await notice('hi', 'Asha Verma', 'Hindi');
   plain = await notice('none', 'Bala Rao', '');
@@ -157,5 +159,54 @@ describe('the preview’s record picker', () => {
       expect(res.statusCode, query).toBe(400);
       expect(res.body, query).toMatch(message);
     }
+  });
+});
+
+/** Where each word of the first page starts, in points from the page's left and top edges. */
+async function wordPositions(pdf: Uint8Array): Promise<Map<string, { left: number; top: number }>> {
+  const doc = await getDocument({ data: new Uint8Array(pdf), useSystemFonts: false, isEvalSupported: false })
+    .promise;
+  const page = await doc.getPage(1);
+  const [, , , height] = page.view;
+  const positions = new Map<string, { left: number; top: number }>();
+  for (const item of (await page.getTextContent()).items)
+    if ('str' in item && item.str.trim())
+      positions.set(item.str.trim(), { left: item.transform[4], top: height! - item.transform[5] });
+  await doc.destroy();
+  return positions;
+}
+
+describe('a notice as it prints', () => {
+  const mm = 72 / 25.4;
+
+  it('prints a body with no page rule inside the default margins, and the template’s own margins when it sets them', async () => {
+    const print = async (html: string) => {
+      const res = await preview({ kind: 'notice', html, recordId: plain });
+      expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+      return (await wordPositions(res.rawPayload)).get('EDGE')!;
+    };
+    const plainBody = await print('<p>EDGE</p>');
+    expect(plainBody.left).toBeGreaterThanOrEqual(16 * mm);
+    expect(plainBody.top).toBeGreaterThanOrEqual(18 * mm);
+    for (const html of ['<div style="margin:0">EDGE</div>', '<body style="margin:0">EDGE</body>']) {
+      const position = await print(html);
+      expect(position.left, html).toBeGreaterThanOrEqual(16 * mm - 0.5);
+    }
+    // A template that asks for the paper's edge gets it; one that asks for wider margins gets them.
+    expect((await print('<style>@page { margin: 0 }</style><p>EDGE</p>')).left).toBeLessThan(10 * mm);
+    expect((await print('<style>@page { size: A4; margin: 30mm }</style><p>EDGE</p>')).left).toBeGreaterThan(
+      29 * mm,
+    );
+  });
+
+  it('keeps a hyphenated date and an amount on one line, even in a narrow column', async () => {
+    const html =
+      '<div style="width:40px">Date {{noticeSentOn}} due {{totalOverdueAmt | inr}} from {{disbursalDate | date}}</div>';
+    const text = await previewText({ kind: 'notice', html, recordId: plain });
+    expect(text).toMatch(/^\s*12-05-2024\s*$/m);
+    expect(text).toMatch(/^\s*₹1,25,000\.50\s*$/m);
+    // Without the no-break the same column breaks a date at its hyphens.
+    const raw = await previewText({ kind: 'notice', html: '<div style="width:40px">Date 12-05-2024</div>' });
+    expect(raw).not.toMatch(/12-05-2024/);
   });
 });
