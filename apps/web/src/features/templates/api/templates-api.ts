@@ -1,10 +1,13 @@
 import type { CampaignType } from '@notice-desk/contract/campaigns';
+import type { PreviewRecords, TemplatePreviewBody } from '@notice-desk/contract/template-preview';
 import type { EmailTemplate, TemplateList, WhatsappTemplate } from '@notice-desk/contract/templates';
 import { api } from '../../../lib/api.ts';
 
 type PageArgs = { page: number; limit: number };
 type TemplateUpdate<TBody> = { id: string; body: TBody };
-type PreviewArgs = { kind: CampaignType; html: string };
+type PreviewArgs = TemplatePreviewBody;
+/** The records a preview of a template (its kind and language) may print with, found by `q` when given. */
+type PreviewRecordsArgs = { kind: CampaignType; language: string | null; q: string };
 /** A default template's id and the language of the variant to add to it. */
 type VariantArgs = { id: string; language: string };
 
@@ -79,6 +82,12 @@ export const templatesApi = templatesCache.injectEndpoints({
      * Renders unsaved template HTML to a PDF. Answers an object URL of the PDF (a string, so the
      * store stays serialisable); the caller revokes it once the PDF is open.
      */
+    getPreviewRecords: build.query<PreviewRecords, PreviewRecordsArgs>({
+      query: ({ kind, language, q }) => ({
+        url: '/api/emailTemplates/preview-records',
+        params: { kind, ...(language ? { language } : {}), ...(q ? { q } : {}) },
+      }),
+    }),
     previewEmailTemplate: build.mutation<string, PreviewArgs>({
       query: (body) => ({
         url: '/api/emailTemplates/preview',
@@ -102,4 +111,5 @@ export const {
   useUpdateEmailTemplateMutation,
   useAddEmailTemplateVariantMutation,
   usePreviewEmailTemplateMutation,
+  useGetPreviewRecordsQuery,
 } = templatesApi;

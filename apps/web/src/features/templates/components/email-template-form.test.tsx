@@ -128,7 +128,66 @@ describe('EditEmailTemplate', () => {
     expect(api.requests.find((request) => request.path === '/api/emailTemplates/preview')?.body).toEqual({
       kind: 'notice',
       html: '<p>Dear</p>unsaved',
+      language: null,
     });
+  });
+
+  it('previews with the record picked from the combobox, by keyboard, in the template’s language', async () => {
+    const hindi = emailTemplate(2, { key: 'notice-default.hi', name: 'Notice (Hindi)', language: 'hi' });
+    const records = [
+      { _id: 'r-hi', reference: 'LN-7', custName: 'Asha Verma', language: 'Hindi', inLanguage: true },
+      { _id: 'r-ta', reference: 'LN-9', custName: 'Chitra Iyer', language: 'ta', inLanguage: false },
+    ];
+    const api = fakeTemplatesApi({
+      email: [hindi],
+      answer: ({ path, search }) => {
+        if (path === '/api/emailTemplates/preview-records') {
+          const q = search.get('q');
+          const found = q ? records.filter((record) => record.custName.includes(q)) : records;
+          return jsonResponse(200, { records: found, defaultId: 'r-hi' });
+        }
+        if (path === '/api/emailTemplates/preview')
+          return new Response(new Blob(['%PDF-1.7'], { type: 'application/pdf' }), { status: 200 });
+        return undefined;
+      },
+    });
+    // A tab with a document of its own: the preview writes into it while the PDF renders.
+    const tabDocument = document.implementation.createHTMLDocument('tab');
+    const tab = { opener: {}, closed: false, close: vi.fn(), location: { href: '' }, document: tabDocument };
+    vi.spyOn(window, 'open').mockReturnValue(tab as unknown as Window);
+    const user = userEvent.setup();
+    renderWithApp(<EditEmailTemplate id={hindi._id} onSaved={vi.fn()} />, {
+      path: `/templates/email-templates/edit/${hindi._id}`,
+      session: sessionOf(adminUser),
+    });
+    expect(await screen.findByText('Default: your newest Hindi record, LN-7 · Asha Verma.')).toBeTruthy();
+    expect(
+      api.requests.some(
+        (request) => request.search.get('language') === 'hi' && request.search.get('kind') === 'notice',
+      ),
+    ).toBe(true);
+
+    const picker = screen.getByRole('combobox', { name: 'Record to preview' });
+    await user.click(picker);
+    await user.type(picker, 'Chitra');
+    expect(await screen.findByRole('option', { name: /LN-9 · Chitra Iyer/ })).toBeTruthy();
+    await waitFor(() => expect(picker.getAttribute('aria-expanded')).toBe('true'));
+    await user.keyboard('{Enter}');
+    expect(await screen.findByText('Prints with LN-9 · Chitra Iyer.')).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Preview' }));
+    await waitFor(() => expect(tab.location.href).toBe('blob:http://localhost/preview-1'));
+    expect(
+      api.requests.find((request) => request.path === '/api/emailTemplates/preview')?.body,
+    ).toMatchObject({
+      kind: 'notice',
+      language: 'hi',
+      recordId: 'r-ta',
+    });
+
+    // Back to the default: the preview no longer names a record.
+    await user.click(screen.getByRole('button', { name: 'Use the default' }));
+    expect(await screen.findByText('Default: your newest Hindi record, LN-7 · Asha Verma.')).toBeTruthy();
   });
 
   it('offers the preview as a link when the browser blocks the new tab', async () => {

@@ -37,7 +37,12 @@ export function EmailTemplateForm({ template, onSaved }: { template: EmailTempla
       help={
         <>
           {!plainText && (
-            <PreviewButton kind={template.kind} html={htmlField.value} onFieldError={showTextError} />
+            <PreviewButton
+              kind={template.kind}
+              language={template.language}
+              html={htmlField.value}
+              onFieldError={showTextError}
+            />
           )}
           <PlaceholderList placeholders={template.placeholders} onInsert={insertPlaceholder} />
           {/* The e-mail subject and body go in one language; the PDFs and WhatsApp texts take variants. */}

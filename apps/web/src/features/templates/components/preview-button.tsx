@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
 import type { CampaignType } from '@notice-desk/contract/campaigns';
+import type { PreviewRecord } from '@notice-desk/contract/template-preview';
 import { showApiProblem } from '../../../lib/api-error.ts';
 import { usePreviewEmailTemplateMutation } from '../api/templates-api.ts';
+import { PreviewRecordPicker } from './preview-record-picker.tsx';
 import styles from './template-editor.module.css';
 
 /** Long enough for the new tab to read the PDF; the object URL is released after that. */
@@ -9,15 +11,21 @@ const RELEASE_PREVIEW_AFTER_MS = 60_000;
 
 type PreviewButtonProps = {
   kind: CampaignType;
+  /** The language of the template being edited (a variant's code), null for a default template. */
+  language: string | null;
   /** The body as it stands in the editor, saved or not. */
   html: string;
   /** A message about the body (it is empty, it names no field), to show under it. */
   onFieldError: (message: string) => void;
 };
 
-/** Renders the unsaved body with one of the user's records (or sample values) and opens the PDF in a new tab. */
-export function PreviewButton({ kind, html, onFieldError }: PreviewButtonProps) {
+/**
+ * Renders the unsaved body with the record picked (else the newest in the template's language, else
+ * sample values) and opens the PDF in a new tab.
+ */
+export function PreviewButton({ kind, language, html, onFieldError }: PreviewButtonProps) {
   const [renderPreview, { isLoading }] = usePreviewEmailTemplateMutation();
+  const [record, setRecord] = useState<PreviewRecord | null>(null);
   // Set only when the browser blocked the new tab: the PDF is then offered as a link to click.
   const [blockedPreviewUrl, setBlockedPreviewUrl] = useState<string | null>(null);
 
@@ -37,7 +45,12 @@ export function PreviewButton({ kind, html, onFieldError }: PreviewButtonProps) 
       tab.document.body.textContent = 'Rendering the preview…';
     }
     try {
-      const pdfUrl = await renderPreview({ kind, html }).unwrap();
+      const pdfUrl = await renderPreview({
+        kind,
+        html,
+        language,
+        ...(record ? { recordId: record._id } : {}),
+      }).unwrap();
       if (tab && !tab.closed) {
         tab.location.href = pdfUrl;
         window.setTimeout(() => URL.revokeObjectURL(pdfUrl), RELEASE_PREVIEW_AFTER_MS);
@@ -46,6 +59,8 @@ export function PreviewButton({ kind, html, onFieldError }: PreviewButtonProps) 
       }
     } catch (error) {
       tab?.close();
+      // The record picked is gone (deleted meanwhile): the next preview prints the default one.
+      if ((error as { status?: unknown }).status === 404) setRecord(null);
       showApiProblem(error, {
         fields: ['html'],
         onFieldErrors: (errors) => {
@@ -60,8 +75,9 @@ export function PreviewButton({ kind, html, onFieldError }: PreviewButtonProps) 
     <section>
       <h2 className={styles.asideTitle}>Preview</h2>
       <p className={styles.hint}>
-        Prints the body as it stands, with one of your records, to a PDF in a new tab.
+        Prints the body as it stands, with the record you pick, to a PDF in a new tab.
       </p>
+      <PreviewRecordPicker kind={kind} language={language} value={record} onChange={setRecord} />
       <button
         type="button"
         className="button button-secondary"
