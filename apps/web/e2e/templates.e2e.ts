@@ -182,6 +182,57 @@ describe('templates and notice PDFs (issue 5)', () => {
     await context.close();
   });
 
+  it('previews a language variant with the record the ADMIN picks in the combobox, by keyboard', async () => {
+    const { context, page, surprises, consoleErrors } = await openAs(admin);
+    const { items } = await apiGet<TemplateList<EmailTemplate>>(admin, '/api/emailTemplates/getdata');
+    const hindi = items.find((t) => t.key === 'notice-default.hi')!;
+    const notice = (loanNo: string, custName: string, language: string) =>
+      createRecord(product.baseUrl, admin, '/api/notices', {
+        ...Object.fromEntries(noticeFields.map(({ key }) => [key, `${key} picker`])),
+        loanNo,
+        custName,
+        language,
+        totalOverdueAmt: '1,25,000.50',
+      });
+    await notice('PICK-HI-1', 'Meera Hindi', 'Hindi');
+    await notice('PICK-EN-2', 'Prakash Plain', '');
+
+    await page.goto(`/templates/email-templates/edit/${hindi._id}`);
+    const picker = page.getByRole('combobox', { name: 'Record to preview' });
+    // By default the preview prints the newest Hindi record, though a newer one has no language.
+    await page.getByText('Default: your newest Hindi record, PICK-HI-1 · Meera Hindi.').waitFor();
+
+    // Keyboard only: the combobox is in the tab order just before Preview, typing searches, the
+    // arrows move, Enter picks.
+    await page.getByRole('button', { name: 'Preview' }).focus();
+    await page.keyboard.press('Shift+Tab');
+    expect(await picker.evaluate((element) => element === document.activeElement)).toBe(true);
+    await page.keyboard.type('Prak');
+    await page.getByRole('option', { name: /PICK-EN-2 · Prakash Plain/ }).waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.getByText('Prints with PICK-EN-2 · Prakash Plain.').waitFor();
+
+    const [preview, previewTab] = await Promise.all([
+      context.waitForEvent('response', (response) => response.url().endsWith('/api/emailTemplates/preview')),
+      context.waitForEvent('page'),
+      page.getByRole('button', { name: 'Preview' }).click(),
+    ]);
+    expect(preview.status()).toBe(200);
+    const sent = JSON.parse(preview.request().postData() ?? '{}') as Record<string, unknown>;
+    expect(sent.language).toBe('hi');
+    expect(typeof sent.recordId).toBe('string');
+    await previewTab.waitForURL(`blob:${product.baseUrl}/**`);
+    await previewTab.close();
+
+    // 'Use the default' goes back to the newest Hindi record.
+    await page.getByRole('button', { name: 'Use the default' }).click();
+    await page.getByText('Default: your newest Hindi record, PICK-HI-1 · Meera Hindi.').waitFor();
+    expect(consoleErrors).toEqual([]);
+    expect(surprises).toEqual([]);
+    await context.close();
+  });
+
   it('says the body is required when the editor is emptied', async () => {
     const { context, page, surprises } = await openAs(admin);
     const { items } = await apiGet<TemplateList<EmailTemplate>>(admin, '/api/emailTemplates/getdata');
