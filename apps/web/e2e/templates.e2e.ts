@@ -233,6 +233,43 @@ describe('templates and notice PDFs (issue 5)', () => {
     await context.close();
   });
 
+  it('downloads a script’s bundled font only for a page that shows that script, none for a Latin page', async () => {
+    const { context, page, requests, surprises } = await openAs(plainUser);
+    const fonts = () => requests.filter((url) => url.endsWith('.woff2')).map((url) => url.split('/').pop()!);
+    const record = (custName: string, loanNo: string) =>
+      createRecord(product.baseUrl, plainUser, '/api/notices', {
+        ...Object.fromEntries(noticeFields.map(({ key }) => [key, `${key} fonts`])),
+        custName,
+        loanNo,
+        totalOverdueAmt: '₹1,25,000.50',
+      });
+    await record('Latin Only Name', 'FONT-1');
+
+    await page.goto('/forms/notice');
+    await rowOf(page, 'Latin Only Name').waitFor();
+    await page.evaluate(() => document.fonts.ready);
+    expect(fonts()).toEqual([]);
+
+    await record('राजेश शर्मा', 'FONT-2');
+    await record('முருகன் செல்வம்', 'FONT-3');
+    await page.reload();
+    await rowOf(page, 'राजेश शर्मा').waitFor();
+    await page.evaluate(() => document.fonts.ready);
+    const loaded = fonts();
+    expect(loaded.some((name) => name.startsWith('noto-sans-devanagari-devanagari-400-normal'))).toBe(true);
+    expect(loaded.some((name) => name.startsWith('noto-sans-tamil-tamil-400-normal'))).toBe(true);
+    // No other script's font, and the names are drawn with the bundled faces.
+    expect(loaded.every((name) => /^noto-sans-(devanagari-devanagari|tamil-tamil)-/.test(name))).toBe(true);
+    const drawnWith = await page.evaluate(() =>
+      ['400 16px "Noto Sans Devanagari"', '400 16px "Noto Sans Tamil"'].map((font) =>
+        document.fonts.check(font),
+      ),
+    );
+    expect(drawnWith).toEqual([true, true]);
+    expect(surprises).toEqual([]);
+    await context.close();
+  });
+
   it('says the body is required when the editor is emptied', async () => {
     const { context, page, surprises } = await openAs(admin);
     const { items } = await apiGet<TemplateList<EmailTemplate>>(admin, '/api/emailTemplates/getdata');
