@@ -182,7 +182,11 @@ export function PreviewRecordPicker({ kind, language, value, onChange }: Preview
         {value ? `Prints with ${describe(value)}.` : defaultNote}
       </p>
       {value && (
-        <button type="button" className="button button-secondary" onClick={() => onChange(null)}>
+        <button
+          type="button"
+          className={`button button-secondary ${styles.pickerReset}`}
+          onClick={() => onChange(null)}
+        >
           Use the default
         </button>
       )}
