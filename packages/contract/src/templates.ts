@@ -83,7 +83,7 @@ export const templateFormatters = [
   {
     name: 'words',
     example: 'One Lakh Twenty-Five Thousand Rupees and Fifty Paise',
-    says: 'an amount in words, Indian system',
+    says: 'an amount in words, Indian system, in the template’s language',
   },
   { name: 'date', example: '20-05-2024', says: 'a date as LOCALE writes it (day first in India)' },
 ] as const;
