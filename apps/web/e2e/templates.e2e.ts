@@ -175,6 +175,8 @@ describe('templates and notice PDFs (issue 5)', () => {
     expect(saved.html).toContain('<style>');
     expect(saved.html).toContain('<span>Date: {{noticeSentOn}}</span>');
     expect(saved.html).toContain('{{custName}}');
+    // The editor's fonts for India's scripts are its own: the template is saved as written.
+    expect(saved.html).not.toContain('Noto Sans');
 
     expect(requests.filter((url) => !staysHome(url))).toEqual([]);
     expect(consoleErrors).toEqual([]);
@@ -183,7 +185,7 @@ describe('templates and notice PDFs (issue 5)', () => {
   });
 
   it('previews a language variant with the record the ADMIN picks in the combobox, by keyboard', async () => {
-    const { context, page, surprises, consoleErrors } = await openAs(admin);
+    const { context, page, surprises, consoleErrors, requests } = await openAs(admin);
     const { items } = await apiGet<TemplateList<EmailTemplate>>(admin, '/api/emailTemplates/getdata');
     const hindi = items.find((t) => t.key === 'notice-default.hi')!;
     const notice = (loanNo: string, custName: string, language: string) =>
@@ -201,6 +203,16 @@ describe('templates and notice PDFs (issue 5)', () => {
     const picker = page.getByRole('combobox', { name: 'Record to preview' });
     // By default the preview prints the newest Hindi record, though a newer one has no language.
     await page.getByText('Default: your newest Hindi record, PICK-HI-1 · Meera Hindi.').waitFor();
+    // The Hindi template reads in the editor with the bundled Devanagari font, whatever the machine has.
+    const editorBody = page.frameLocator('iframe[title="Body"]').locator('body');
+    await editorBody.getByText('विधिक सूचना').first().waitFor();
+    // The template's own font stack gets the bundled families after its own (in the frame's CSSOM only).
+    await expect
+      .poll(() => editorBody.evaluate((body) => getComputedStyle(body).fontFamily))
+      .toMatch(/^"DejaVu Serif", .*"Noto Sans Devanagari"/);
+    await expect
+      .poll(() => requests.some((url) => url.includes('noto-sans-devanagari-devanagari-400-normal')))
+      .toBe(true);
 
     // Keyboard only: the combobox is in the tab order just before Preview, typing searches, the
     // arrows move, Enter picks.

@@ -27,6 +27,7 @@ import { Editor, type IAllProps } from '@tinymce/tinymce-react';
 import { useImperativeHandle, useRef, useState, type Ref } from 'react';
 import type { Editor as TinyMceEditor } from 'tinymce';
 import { Spinner } from '../../../components/ui/spinner.tsx';
+import { giveIndicFonts } from '../utils/editor-fonts.ts';
 
 /** What the template form may do to the editor from outside it. */
 export type RichTextEditorHandle = {
@@ -127,6 +128,11 @@ export function RichTextEditor({ label, initialValue, onChange, ref }: RichTextE
         init={{ ...baseInit, iframe_aria_text: label, iframe_attrs: { title: label } }}
         onInit={(_event, editor) => {
           editorRef.current = editor;
+          // A Hindi or Tamil template reads in the frame as it prints, on any machine; again once new
+          // content (its own <style>) is in, which TinyMCE finishes after its events.
+          const fonts = () => window.setTimeout(() => giveIndicFonts(editor.getDoc()), 0);
+          fonts();
+          editor.on('SetContent', fonts);
           setReady(true);
         }}
         onEditorChange={(html) => onChange(html)}
