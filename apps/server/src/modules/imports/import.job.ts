@@ -35,7 +35,6 @@ import {
   deleteTermsOf,
   insertProblems,
   setCampaignMapping,
-  updateUnservedRecord,
   type ImportProblemRow,
 } from './imports.repository.ts';
 
@@ -228,7 +227,11 @@ async function readIntoCampaign(
       await indexRecords(trx, info.kind, job.owner_id, toInsert);
       const updated: records.RecordRow[] = [];
       for (const update of toUpdate) {
-        if (await updateUnservedRecord(trx, info, job.owner_id, update.id, update.fields, now)) {
+        if (
+          await records.updateRecord(trx, info, job.owner_id, update.id, update.fields, now, {
+            unservedOnly: true,
+          })
+        ) {
           updated.push({
             ...update.merged,
             id: update.id,

@@ -205,30 +205,6 @@ export async function findRecordsByTerms(
   }));
 }
 
-/**
- * Replaces fields of one of the owner's live records, unless it was served (checked in the same
- * statement, so a send that began since the lookup keeps it unchanged); 0 when nothing was updated.
- */
-export async function updateUnservedRecord(
-  db: Database,
-  info: RecordKindInfo,
-  ownerId: string,
-  id: string,
-  fields: Record<string, string>,
-  now: string,
-): Promise<number> {
-  const result = await db
-    .updateTable(info.table)
-    .set({ ...fields, updated_at: now })
-    .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
-    .where('record_state', '=', 'live')
-    .where('archived_at', 'is', null)
-    .where(sql<boolean>`not ${served(info.table)}`)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
-}
-
 /** Removes the search terms of these records (an update import writes them afresh), by campaign. */
 export async function deleteTermsOf(
   db: Database,

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { insertTextRows } from '../../db/bulk-insert.ts';
 import type { Database } from '../../db/database.ts';
+import { served } from '../archive/archive.repository.ts';
 import type { RecordKind, RecordState } from '../../db/schema.ts';
 import type { Lookup } from '../search/search-terms.ts';
 import { recordsFoundBy } from '../search/search.repository.ts';
@@ -245,7 +246,11 @@ export function findRecordIncludingArchived(
   return recordWithId(ownersRecords(db, info, ownerId), id);
 }
 
-/** Replaces a live record's fields; 0 when the owner has no such record (an archived one is evidence, never edited). */
+/**
+ * Replaces a live record's fields; 0 when the owner has no such record (an archived one is evidence,
+ * never edited). `unservedOnly` (an update import) also leaves a served record as it is, checked in the
+ * same statement, so a send that began since the caller looked keeps it unchanged.
+ */
 export async function updateRecord(
   db: Database,
   info: RecordKindInfo,
@@ -253,6 +258,7 @@ export async function updateRecord(
   id: string,
   fields: Record<string, string>,
   now: string,
+  { unservedOnly = false }: { unservedOnly?: boolean } = {},
 ): Promise<number> {
   const result = await db
     .updateTable(info.table)
@@ -261,6 +267,7 @@ export async function updateRecord(
     .where('owner_id', '=', ownerId)
     .where('record_state', '=', LIVE)
     .where('archived_at', 'is', null)
+    .$if(unservedOnly, (query) => query.where(sql<boolean>`not ${served(info.table)}`))
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
