@@ -1,8 +1,9 @@
-import { useId, useState, type KeyboardEvent } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { SEARCH_MIN_LENGTH, type SearchField, type SearchResult } from '@notice-desk/contract/search';
 import { SearchIcon } from '../../../components/ui/icons.tsx';
 import { paths } from '../../../config/paths.ts';
+import { useCombobox } from '../../../hooks/use-combobox.ts';
 import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
 import { useSearchRecordsQuery } from '../api/search-api.ts';
 import styles from './search-box.module.css';
@@ -31,11 +32,8 @@ const recordHref = (result: SearchResult) =>
  */
 export function SearchBox() {
   const navigate = useNavigate();
-  const listboxId = useId();
   const [text, setText] = useState('');
   const [open, setOpen] = useState(false);
-  // The highlighted result, remembered per query: a new query highlights its first result again.
-  const [highlight, setHighlight] = useState({ query: '', index: 0 });
 
   const typed = text.trim();
   const query = useDebouncedValue(typed, SEARCH_DEBOUNCE_MS);
@@ -44,9 +42,16 @@ export function SearchBox() {
 
   const shown = open && typed.length >= SEARCH_MIN_LENGTH;
   const results = shown && searchable ? (currentData?.results ?? []) : [];
-  const expanded = results.length > 0;
-  const active = highlight.query === query ? Math.min(highlight.index, results.length - 1) : 0;
-  const optionId = (index: number) => `${listboxId}-option-${index}`;
+  const box = useCombobox({
+    items: results,
+    query,
+    shown,
+    text,
+    setText,
+    open,
+    setOpen,
+    onPick: (result) => void navigate(recordHref(result)),
+  });
 
   const message = !shown
     ? ''
@@ -58,84 +63,14 @@ export function SearchBox() {
           ? 'No matching records'
           : `${results.length} ${results.length === 1 ? 'result' : 'results'}`;
 
-  const choose = (result: SearchResult) => {
-    setText('');
-    setOpen(false);
-    void navigate(recordHref(result));
-  };
-
-  const move = (step: number) => {
-    const index = (active + step + results.length) % results.length;
-    setHighlight({ query, index });
-    document.getElementById(optionId(index))?.scrollIntoView?.({ block: 'nearest' });
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    switch (event.key) {
-      case 'ArrowDown':
-      case 'ArrowUp':
-        event.preventDefault();
-        if (!open) setOpen(true);
-        else if (expanded) move(event.key === 'ArrowDown' ? 1 : -1);
-        break;
-      case 'Enter': {
-        const result = expanded ? results[active] : undefined;
-        if (result) {
-          event.preventDefault();
-          choose(result);
-        }
-        break;
-      }
-      case 'Escape':
-        if (shown) {
-          event.preventDefault();
-          setOpen(false);
-        } else if (text) {
-          event.preventDefault();
-          setText('');
-        }
-        break;
-    }
-  };
-
   return (
     <div className={styles.search}>
       <SearchIcon className={styles.icon} />
-      <input
-        type="search"
-        role="combobox"
-        className={styles.input}
-        placeholder="Search..."
-        aria-label="Search"
-        aria-autocomplete="list"
-        aria-expanded={expanded}
-        aria-controls={listboxId}
-        aria-activedescendant={expanded ? optionId(active) : undefined}
-        autoComplete="off"
-        spellCheck={false}
-        value={text}
-        onChange={(event) => {
-          setText(event.target.value);
-          setOpen(true);
-        }}
-        onFocus={() => setOpen(true)}
-        onBlur={() => setOpen(false)}
-        onKeyDown={onKeyDown}
-      />
+      <input {...box.inputProps} className={styles.input} placeholder="Search..." aria-label="Search" />
       <div className={styles.popup} hidden={!shown}>
-        <ul id={listboxId} role="listbox" aria-label="Search results" className={styles.results}>
+        <ul {...box.listboxProps} aria-label="Search results" className={styles.results}>
           {results.map((result, index) => (
-            <li
-              key={result._id}
-              id={optionId(index)}
-              role="option"
-              aria-selected={index === active}
-              className={styles.option}
-              // Keeps focus in the box, so the click lands before the list closes on blur.
-              onMouseDown={(event) => event.preventDefault()}
-              onMouseMove={() => index !== active && setHighlight({ query, index })}
-              onClick={() => choose(result)}
-            >
+            <li key={result._id} {...box.optionProps(result, index)} className={styles.option}>
               <span className={styles.name}>{result.custName || 'Unnamed customer'}</span>
               <span className={styles.detail}>
                 {kindLabels[result.kind]}
@@ -146,7 +81,7 @@ export function SearchBox() {
             </li>
           ))}
         </ul>
-        <p role="status" className={expanded ? 'visually-hidden' : styles.message}>
+        <p role="status" className={box.expanded ? 'visually-hidden' : styles.message}>
           {message}
         </p>
       </div>

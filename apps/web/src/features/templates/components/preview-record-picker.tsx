@@ -1,7 +1,8 @@
-import { useId, useState, type KeyboardEvent } from 'react';
+import { useId, useState } from 'react';
 import type { CampaignType } from '@notice-desk/contract/campaigns';
 import { languageByCode } from '@notice-desk/contract/languages';
 import type { PreviewRecord } from '@notice-desk/contract/template-preview';
+import { useCombobox } from '../../../hooks/use-combobox.ts';
 import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
 import { useGetPreviewRecordsQuery } from '../api/templates-api.ts';
 import styles from './template-editor.module.css';
@@ -31,11 +32,9 @@ const describe = (record: PreviewRecord) =>
  */
 export function PreviewRecordPicker({ kind, language, value, onChange }: PreviewRecordPickerProps) {
   const inputId = useId();
-  const listboxId = useId();
   const statusId = useId();
   const [text, setText] = useState('');
   const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(0);
 
   const typed = text.trim();
   const query = useDebouncedValue(typed, PICKER_DEBOUNCE_MS);
@@ -52,9 +51,17 @@ export function PreviewRecordPicker({ kind, language, value, onChange }: Preview
   const tooShort = typed.length > 0 && typed.length < PICKER_MIN_LENGTH;
   const settled = typed === query && !isFetching;
   const records = open && !tooShort && settled ? (currentData?.records ?? []) : [];
-  const expanded = open && records.length > 0;
-  const highlighted = Math.min(active, records.length - 1);
-  const optionId = (index: number) => `${listboxId}-option-${index}`;
+  const box = useCombobox({
+    items: records,
+    query,
+    shown: open,
+    text,
+    setText,
+    open,
+    setOpen,
+    onPick: onChange,
+    enterNeverSubmits: true,
+  });
 
   const defaultRecord = defaults?.records.find((record) => record._id === defaults.defaultId);
   const nounPlural = kind === 'notice' ? 'notices' : 'credit cards';
@@ -80,45 +87,6 @@ export function PreviewRecordPicker({ kind, language, value, onChange }: Preview
               : `You have no ${nounPlural}.`
             : `${records.length} ${records.length === 1 ? 'record' : 'records'}`;
 
-  const pick = (record: PreviewRecord) => {
-    onChange(record);
-    setText('');
-    setOpen(false);
-  };
-
-  const move = (step: number) => {
-    const index = (highlighted + step + records.length) % records.length;
-    setActive(index);
-    document.getElementById(optionId(index))?.scrollIntoView?.({ block: 'nearest' });
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    switch (event.key) {
-      case 'ArrowDown':
-      case 'ArrowUp':
-        event.preventDefault();
-        if (!open) setOpen(true);
-        else if (expanded) move(event.key === 'ArrowDown' ? 1 : -1);
-        break;
-      case 'Enter': {
-        // Enter never submits the template's form from here.
-        event.preventDefault();
-        const record = expanded ? records[highlighted] : undefined;
-        if (record) pick(record);
-        break;
-      }
-      case 'Escape':
-        if (open) {
-          event.preventDefault();
-          setOpen(false);
-        } else if (text) {
-          event.preventDefault();
-          setText('');
-        }
-        break;
-    }
-  };
-
   return (
     <div className={styles.picker}>
       <label htmlFor={inputId} className={styles.label}>
@@ -126,42 +94,16 @@ export function PreviewRecordPicker({ kind, language, value, onChange }: Preview
       </label>
       <div className={styles.pickerBox}>
         <input
+          {...box.inputProps}
           id={inputId}
-          type="search"
-          role="combobox"
           className={styles.pickerInput}
           placeholder={value ? describe(value) : 'Search by loan no. or name'}
-          aria-autocomplete="list"
-          aria-expanded={expanded}
-          aria-controls={listboxId}
-          aria-activedescendant={expanded ? optionId(highlighted) : undefined}
           aria-describedby={statusId}
-          autoComplete="off"
-          spellCheck={false}
-          value={text}
-          onChange={(event) => {
-            setText(event.target.value);
-            setActive(0);
-            setOpen(true);
-          }}
-          onFocus={() => setOpen(true)}
-          onBlur={() => setOpen(false)}
-          onKeyDown={onKeyDown}
         />
         <div className={styles.pickerPopup} hidden={!open}>
-          <ul id={listboxId} role="listbox" aria-label="Records to preview" className={styles.pickerList}>
+          <ul {...box.listboxProps} aria-label="Records to preview" className={styles.pickerList}>
             {records.map((record, index) => (
-              <li
-                key={record._id}
-                id={optionId(index)}
-                role="option"
-                aria-selected={index === highlighted}
-                className={styles.pickerOption}
-                // Keeps focus in the box, so the click lands before the list closes on blur.
-                onMouseDown={(event) => event.preventDefault()}
-                onMouseMove={() => index !== highlighted && setActive(index)}
-                onClick={() => pick(record)}
-              >
+              <li key={record._id} {...box.optionProps(record, index)} className={styles.pickerOption}>
                 <span className={styles.pickerName}>{describe(record)}</span>
                 <span className={styles.pickerDetail}>
                   {record.inLanguage
@@ -173,7 +115,7 @@ export function PreviewRecordPicker({ kind, language, value, onChange }: Preview
               </li>
             ))}
           </ul>
-          <p role="status" className={expanded ? 'visually-hidden' : styles.pickerMessage}>
+          <p role="status" className={box.expanded ? 'visually-hidden' : styles.pickerMessage}>
             {message}
           </p>
         </div>
