@@ -1,5 +1,11 @@
-import { z } from 'zod';
-import { fieldsSchema, languageField, recordId, type FieldDefinition } from './record-fields.ts';
+import type { z } from 'zod';
+import {
+  fieldsSchema,
+  languageField,
+  type FieldDefinition,
+  type RecordListPage,
+  type StoredRecord,
+} from './record-fields.ts';
 
 const field = (key: string, label: string): FieldDefinition => ({
   key,
@@ -46,21 +52,5 @@ export const creditCardBody = fieldsSchema(creditCardFields);
 export type CreditCardBody = z.input<typeof creditCardBody>;
 export type CreditCardFields = Record<CreditCardFieldKey, string>;
 
-export type CreditCard = CreditCardFields & {
-  _id: string;
-  campaignId: string;
-  /** The campaign's name, in lists (a loan imported twice shows in which). */
-  campaignName?: string;
-  createdAt: string;
-  updatedAt: string;
-  /** Appended to the list's pdfUrl, it opens this record's PDF; empty until PDFs exist. */
-  pdfLink: string;
-};
-
-export interface CreditCardList {
-  items: CreditCard[];
-  total: number;
-  pdfUrl: string;
-}
-
-export const creditCardParams = z.object({ id: recordId });
+export type CreditCard = StoredRecord<CreditCardFields>;
+export type CreditCardList = RecordListPage<CreditCard>;

@@ -1,5 +1,11 @@
-import { z } from 'zod';
-import { fieldsSchema, languageField, recordId, type FieldDefinition } from './record-fields.ts';
+import type { z } from 'zod';
+import {
+  fieldsSchema,
+  languageField,
+  type FieldDefinition,
+  type RecordListPage,
+  type StoredRecord,
+} from './record-fields.ts';
 
 /** The notice wizard's four steps, in order, with the spec's labels and messages verbatim. */
 export const noticeSteps = [
@@ -59,21 +65,5 @@ export const noticeBody = fieldsSchema(noticeFields);
 export type NoticeBody = z.input<typeof noticeBody>;
 export type NoticeFields = Record<NoticeFieldKey, string>;
 
-export type Notice = NoticeFields & {
-  _id: string;
-  campaignId: string;
-  /** The campaign's name, in lists (a loan imported twice shows in which). */
-  campaignName?: string;
-  createdAt: string;
-  updatedAt: string;
-  /** Appended to the list's pdfUrl, it opens this record's PDF; empty until PDFs exist. */
-  pdfLink: string;
-};
-
-export interface NoticeList {
-  items: Notice[];
-  total: number;
-  pdfUrl: string;
-}
-
-export const noticeParams = z.object({ id: recordId });
+export type Notice = StoredRecord<NoticeFields>;
+export type NoticeList = RecordListPage<Notice>;

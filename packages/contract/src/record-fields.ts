@@ -49,3 +49,22 @@ export const languageField = {
 } as const satisfies FieldDefinition;
 
 export const recordId = z.uuid({ error: 'The id is not a record id.' });
+
+/** A stored record of either kind: its fields and what the server adds. */
+export type StoredRecord<Fields> = Fields & {
+  _id: string;
+  campaignId: string;
+  /** The campaign's name, in lists (a loan imported twice shows in which). */
+  campaignName?: string;
+  createdAt: string;
+  updatedAt: string;
+  /** Appended to the list's pdfUrl, it opens this record's PDF; empty until PDFs exist. */
+  pdfLink: string;
+};
+
+/** A page of a record list. */
+export interface RecordListPage<Item> {
+  items: Item[];
+  total: number;
+  pdfUrl: string;
+}
