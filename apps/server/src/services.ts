@@ -216,6 +216,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
       mailer,
       smtpConfigured: config.smtpUrl !== undefined,
       appUrl: config.appUrl,
+      timeZone: config.timeZone,
       log,
     }),
     redis,

@@ -24,6 +24,7 @@ export const auditActions = [
   'user.disable',
   'user.enable',
   'user.demote',
+  'user.sessions-end',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -50,6 +51,7 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'user.disable': 'Disabled a user',
   'user.enable': 'Enabled a user',
   'user.demote': 'Made a plain user',
+  'user.sessions-end': 'Ended sessions',
 };
 
 const isoDate = (name: string) =>

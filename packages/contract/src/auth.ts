@@ -153,3 +153,16 @@ export const messageResponse = z.object({ message: z.string() });
 export type MessageResponse = z.infer<typeof messageResponse>;
 
 export const registerResponse = user;
+
+/** POST /api/auth/end-other-sessions and POST /api/users/{id}/end-sessions: how many sign-ins ended. */
+export const endSessionsAnswer = z.object({ message: z.string(), ended: z.number().int() });
+export type EndSessionsAnswer = z.infer<typeof endSessionsAnswer>;
+
+export const authPaths = {
+  login: '/api/auth/login',
+  /** Ends the current session on the server: its token stops working. */
+  logout: '/api/auth/logout',
+  /** A new token for the current session, good for as long again as the one sent. */
+  refresh: '/api/auth/refresh',
+  endOtherSessions: '/api/auth/end-other-sessions',
+};

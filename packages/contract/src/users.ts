@@ -33,7 +33,12 @@ export type ManagedUser = z.infer<typeof managedUser>;
 export const userListQuery = pagingQuery({ limit: 25, limitMax: 100 });
 export type UserListQuery = z.infer<typeof userListQuery>;
 
-export const userList = z.object({ items: z.array(managedUser), total: z.number().int() });
+export const userList = z.object({
+  items: z.array(managedUser),
+  total: z.number().int(),
+  /** The server's TIME_ZONE: sign-in times read the same for every ADMIN, as in the audit log. */
+  timeZone: z.string(),
+});
 export type UserList = z.infer<typeof userList>;
 
 export const userIdParams = z.object({ id: z.uuid({ error: 'The id is not a user id.' }) });
@@ -89,4 +94,5 @@ export const usersPaths = {
   list: '/api/users',
   user: (id: string) => `/api/users/${encodeURIComponent(id)}`,
   password: (id: string) => `/api/users/${encodeURIComponent(id)}/password`,
+  endSessions: (id: string) => `/api/users/${encodeURIComponent(id)}/end-sessions`,
 };

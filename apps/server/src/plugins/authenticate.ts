@@ -9,6 +9,8 @@ declare module 'fastify' {
     user: User;
     /** The sign-in the request's token belongs to; set with `user`. */
     sessionId: string;
+    /** How long the request's token was issued for (seconds); set with `user`. */
+    tokenLifetime: number | undefined;
   }
 }
 
@@ -24,6 +26,7 @@ export function createGuards(auth: AuthService): { requireUser: Guard; requireAd
     if (!session) throw unauthorized('Your session has expired or is not valid. Please sign in again.');
     request.user = session.user;
     request.sessionId = session.sessionId;
+    request.tokenLifetime = session.tokenLifetime;
   };
   const requireAdmin: Guard = async (request, reply) => {
     await requireUser(request, reply);

@@ -160,13 +160,35 @@ export async function recordSignIn(db: Database, id: string, at: string): Promis
   await db.updateTable('users').set({ last_sign_in_at: at }).where('id', '=', id).execute();
 }
 
-/** Ends the user's sessions, all of them or all but `keep`. */
-export async function deleteSessions(db: Database, userId: string, keep?: string): Promise<void> {
-  await db
+/** Ends the user's sessions, all of them or all but `keep`, and answers how many were open. */
+export async function deleteSessions(db: Database, userId: string, keep?: string): Promise<number> {
+  const result = await db
     .deleteFrom('sessions')
     .where('user_id', '=', userId)
     .$if(keep !== undefined, (query) => query.where('id', '!=', keep!))
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Ends one session (a logout). */
+export async function deleteSession(db: Database, userId: string, sessionId: string): Promise<void> {
+  await db.deleteFrom('sessions').where('user_id', '=', userId).where('id', '=', sessionId).execute();
+}
+
+/** Moves an open session's end; answers false when the session has ended meanwhile. */
+export async function extendSession(
+  db: Database,
+  sessionId: string,
+  now: string,
+  expiresAt: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('sessions')
+    .set({ expires_at: expiresAt })
+    .where('id', '=', sessionId)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 export async function deleteExpiredSessions(db: Database, userId: string, now: string): Promise<void> {

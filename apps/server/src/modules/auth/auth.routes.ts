@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   changePasswordBody,
+  endSessionsAnswer,
   forgotPasswordBody,
   loginBody,
   loginResponse,
@@ -14,11 +15,15 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { AppContext, App } from '../../app-context.ts';
 import { guardRoutesBy } from '../../plugins/authenticate.ts';
-import type { Session } from './auth.service.ts';
+import { sessionsWord, type Session } from './auth.service.ts';
 
 const tags = ['auth'];
 
-const session = (req: FastifyRequest): Session => ({ user: req.user, sessionId: req.sessionId });
+const session = (req: FastifyRequest): Session => ({
+  user: req.user,
+  sessionId: req.sessionId,
+  tokenLifetime: req.tokenLifetime,
+});
 
 /** What a caller with no session needs: signing up and in, and resetting a forgotten password. */
 const openRoutes = new Set([
@@ -58,6 +63,57 @@ export function authRoutes(app: App, { auth, guards }: AppContext): void {
       },
     },
     (req) => auth.login(req.body, req.ip),
+  );
+
+  app.post(
+    '/api/auth/logout',
+    {
+      schema: {
+        tags,
+        summary: 'Sign out',
+        description:
+          'Ends the current session on the server: its token answers 401 from now on, on this process at once and on every other within SESSION_CACHE_MS (5 seconds). The user’s other sessions go on.',
+        response: { 200: messageResponse },
+      },
+    },
+    async (req) => {
+      await auth.logout(session(req));
+      return { message: 'Logged out successfully.' };
+    },
+  );
+
+  app.post(
+    '/api/auth/refresh',
+    {
+      schema: {
+        tags,
+        summary: 'Stay signed in',
+        description:
+          'Answers a new token for the current session, good for as long again as the token sent (SESSION_TTL, or REMEMBER_TTL after "Remeber this Device"), and moves the session’s end with it. The web app asks for it when the user chooses to stay signed in, two minutes before the session ends.',
+        response: { 200: loginResponse },
+      },
+    },
+    (req) => auth.refresh(session(req)),
+  );
+
+  app.post(
+    '/api/auth/end-other-sessions',
+    {
+      schema: {
+        tags,
+        summary: 'Sign out my other sessions',
+        description:
+          'Ends every session of the signed-in user but this one (other browsers and devices, copied tokens) and answers how many ended. Audited.',
+        response: { 200: endSessionsAnswer },
+      },
+    },
+    async (req) => {
+      const ended = await auth.endOtherSessions(session(req));
+      return {
+        message: ended === 0 ? 'There were no other sessions.' : `${sessionsWord(ended)} ended.`,
+        ended,
+      };
+    },
   );
 
   app.put(

@@ -42,6 +42,8 @@ export interface AuthDeps {
 export interface Session {
   user: User;
   sessionId: string;
+  /** How long the token was issued for (seconds): a refreshed token gets as long again. */
+  tokenLifetime?: number;
 }
 
 const RESET_TTL_MS = 60 * 60 * 1000;
@@ -205,11 +207,46 @@ export class AuthService {
     if (!claims) return null;
     const row = await users.findSessionUser(this.deps.db, claims.sessionId, claims.userId, nowIso());
     if (!row || claims.issuedAt < row.tokens_valid_after) return null;
-    const session = { user: toUser(row), sessionId: claims.sessionId };
+    const session = {
+      user: toUser(row),
+      sessionId: claims.sessionId,
+      tokenLifetime: claims.expiresAt - claims.issuedAt,
+    };
     if (forgets !== this.forgets) return session;
     if (this.sessions.size >= 10_000) this.sessions.clear();
     this.sessions.set(token, { session, until: Math.min(now + SESSION_CACHE_MS, claims.expiresAt * 1000) });
     return session;
+  }
+
+  /**
+   * Logout: ends the session on the server. Its tokens stop working at once on this process; another
+   * process that checked one in the last SESSION_CACHE_MS trusts it until then (docs/security.md).
+   */
+  async logout({ user, sessionId }: Session): Promise<void> {
+    await users.deleteSession(this.deps.db, user._id, sessionId);
+    this.forgetSession(sessionId);
+  }
+
+  /**
+   * "Stay signed in": a new token for the same session, good for as long again as the one sent (12 hours,
+   * or REMEMBER_TTL for a remembered device), and the session's end moved with it. Logout still ends both.
+   */
+  async refresh({ user, sessionId, tokenLifetime }: Session): Promise<LoginResponse> {
+    const ttl = tokenLifetime ?? this.deps.sessionTtlSeconds;
+    const extended = await users.extendSession(this.deps.db, sessionId, nowIso(), isoIn(ttl * 1000));
+    if (!extended) throw unauthorized('Your session has expired or is not valid. Please sign in again.');
+    return { token: await this.deps.tokens.sign(user._id, sessionId, ttl), user };
+  }
+
+  /** Change Password's "Sign out other sessions": every sign-in of the user but this one ends. Audited. */
+  async endOtherSessions({ user, sessionId }: Session): Promise<number> {
+    const ended = await endSessions(this.deps.db, user._id, {
+      keep: sessionId,
+      actorId: user._id,
+      summary: (count) => `${user.username} ended ${sessionsWord(count)} of their own`,
+    });
+    this.forgetCheckedSessions();
+    return ended;
   }
 
   /** Changes the name or username; a change is audited with the names before and after. */
@@ -266,6 +303,13 @@ export class AuthService {
   forgetCheckedSessions(): void {
     this.forgets += 1;
     this.sessions.clear();
+  }
+
+  /** Forgets the checked tokens of one session (a logout), as forgetCheckedSessions does for all. */
+  private forgetSession(sessionId: string): void {
+    this.forgets += 1;
+    for (const [token, checked] of this.sessions)
+      if (checked.session.sessionId === sessionId) this.sessions.delete(token);
   }
 
   /** Resolves once every reset mail started so far has been sent or has failed. */
@@ -369,6 +413,34 @@ export class AuthService {
     });
     this.forgetCheckedSessions();
   }
+}
+
+/** "1 session", "3 sessions". */
+export const sessionsWord = (count: number) => `${count} ${count === 1 ? 'session' : 'sessions'}`;
+
+/**
+ * Ends a user's open sessions (all, or all but `keep`) and audits it in the same transaction; answers how
+ * many were open. Expired rows are cleared first and not counted: they had ended already. The caller
+ * forgets its checked tokens afterwards.
+ */
+export async function endSessions(
+  db: Database,
+  userId: string,
+  { keep, actorId, summary }: { keep?: string; actorId: string; summary: (ended: number) => string },
+): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    await users.deleteExpiredSessions(trx, userId, nowIso());
+    const ended = await users.deleteSessions(trx, userId, keep);
+    await appendAudit(trx, {
+      actorId,
+      action: 'user.sessions-end',
+      subjectType: 'user',
+      subjectId: userId,
+      summary: summary(ended),
+      after: { ended },
+    });
+    return ended;
+  });
 }
 
 function renameFact(before: users.UserRow, changes: { name?: string; username?: string }): AuditFact {

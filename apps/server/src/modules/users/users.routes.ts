@@ -1,3 +1,4 @@
+import { endSessionsAnswer } from '@notice-desk/contract/auth';
 import {
   createUserAnswer,
   createUserBody,
@@ -26,7 +27,7 @@ export function usersRoutes(app: App, { users, guards }: AppContext): void {
         tags,
         summary: 'List users',
         description:
-          'ADMIN only. Every account in username order, a page at a time: name, username, role, whether it is disabled, when it was created and last signed in.',
+          'ADMIN only. Every account in username order, a page at a time: name, username, role, whether it is disabled, when it was created and last signed in; with the server’s TIME_ZONE, in which the screen shows those times.',
         querystring: userListQuery,
         response: { 200: userList },
       },
@@ -63,6 +64,21 @@ export function usersRoutes(app: App, { users, guards }: AppContext): void {
       },
     },
     (req) => users.update(req.user, req.params.id, req.body),
+  );
+
+  app.post(
+    '/api/users/:id/end-sessions',
+    {
+      schema: {
+        tags,
+        summary: "End a user's sessions",
+        description:
+          'ADMIN only. Signs the user out everywhere: every open session ends (their next request answers 401) and the password stays. Answers how many ended. Audited. An unknown id answers 404.',
+        params: userIdParams,
+        response: { 200: endSessionsAnswer },
+      },
+    },
+    (req) => users.endSessions(req.user, req.params.id),
   );
 
   app.post(

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { Role, User } from '@notice-desk/contract/auth';
+import type { EndSessionsAnswer, Role, User } from '@notice-desk/contract/auth';
 import type {
   CreateUserAnswer,
   ManagedUser,
@@ -18,7 +18,7 @@ import { nowIso } from '../../lib/time.ts';
 import { appendAudit, type AuditFact } from '../audit/audit.repository.ts';
 import { expirePasswordResets, setUserRole } from '../auth/admin.repository.ts';
 import { deleteSessions, findUserById, updateUser, type UserRow } from '../auth/auth.repository.ts';
-import { createAccount, type AuthService } from '../auth/auth.service.ts';
+import { createAccount, endSessions, sessionsWord, type AuthService } from '../auth/auth.service.ts';
 import * as accounts from './users.repository.ts';
 
 export interface UsersDeps {
@@ -28,6 +28,8 @@ export interface UsersDeps {
   /** SMTP_URL is set: a password can be mailed (the outbox folder is no way to hand one over). */
   smtpConfigured: boolean;
   appUrl: string;
+  /** TIME_ZONE: the list says it, so sign-in times read as the audit log's do. */
+  timeZone?: string;
   log: { error(details: object, message: string): void };
 }
 
@@ -118,7 +120,7 @@ export class UsersService {
             boundaries: (stride) => accounts.userBoundaries(db, stride),
             fromKey: (from, skip, size) => accounts.listUsers(db, { offset: skip, limit: size, from }),
           });
-    return { items: rows.map(toManagedUser), total };
+    return { items: rows.map(toManagedUser), total, timeZone: this.deps.timeZone ?? 'Asia/Kolkata' };
   }
 
   async create(
@@ -175,6 +177,25 @@ export class UsersService {
     const row = await findUserById(db, id);
     if (!row) throw notFound('User');
     return toManagedUser(row);
+  }
+
+  /**
+   * Signs a user out everywhere: every open session ends (their next request answers 401), audited.
+   * The password stays. Answers how many sessions ended.
+   */
+  async endSessions(actor: User, id: string): Promise<EndSessionsAnswer> {
+    const row = await findUserById(this.deps.db, id);
+    if (!row) throw notFound('User');
+    const ended = await endSessions(this.deps.db, id, {
+      actorId: actor._id,
+      summary: (count) => `${sessionsWord(count)} of ${row.username} ended ${by(actor)}`,
+    });
+    this.deps.auth.forgetCheckedSessions();
+    const message =
+      ended === 0
+        ? `${row.username} had no open sessions.`
+        : `${sessionsWord(ended)} of ${row.username} ended.`;
+    return { message, ended };
   }
 
   /**
