@@ -79,10 +79,8 @@ export async function openFirstSheetInWorker(
     message: `Reading the workbook needed more than ${heapMb} MB of memory, the most an import may use: the file may be damaged or built to exhaust memory. Check it in Excel, or split it into smaller files.`,
   });
   const script = await workerScript(workerModule);
-  const channel =
-    isolation.in === 'process'
-      ? inProcess(script, data, heapMb, push, outOfMemory, () => stopped)
-      : inThread(script, data, heapMb, push, outOfMemory, () => stopped);
+  const start: ReaderStart = { script, data, heapMb, push, outOfMemory, stopped: () => stopped };
+  const channel = isolation.in === 'process' ? inProcess(start) : inThread(start);
 
   const next = async (): Promise<SheetWorkerMessage> => {
     while (queue.length === 0) await new Promise<void>((r) => (notify = r));
@@ -114,14 +112,17 @@ export async function openFirstSheetInWorker(
   return { rows: rows(), progress: () => progress, close: stop, ...sheet };
 }
 
-function inThread(
-  script: string,
-  data: SheetWorkerData,
-  heapMb: number,
-  push: (message: SheetWorkerMessage) => void,
-  outOfMemory: () => SheetWorkerMessage,
-  stopped: () => boolean,
-): ReaderChannel {
+/** What starts a reader, in a thread or a process. */
+interface ReaderStart {
+  script: string;
+  data: SheetWorkerData;
+  heapMb: number;
+  push: (message: SheetWorkerMessage) => void;
+  outOfMemory: () => SheetWorkerMessage;
+  stopped: () => boolean;
+}
+
+function inThread({ script, data, heapMb, push, outOfMemory, stopped }: ReaderStart): ReaderChannel {
   const worker = new Worker(script, {
     workerData: data,
     resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
@@ -141,14 +142,7 @@ function inThread(
   return { post: (message) => worker.postMessage(message), stop: () => void worker.terminate() };
 }
 
-function inProcess(
-  script: string,
-  data: SheetWorkerData,
-  heapMb: number,
-  push: (message: SheetWorkerMessage) => void,
-  outOfMemory: () => SheetWorkerMessage,
-  stopped: () => boolean,
-): ReaderChannel {
+function inProcess({ script, data, heapMb, push, outOfMemory, stopped }: ReaderStart): ReaderChannel {
   const child = fork(script, [JSON.stringify(data)], {
     execArgv: [`--max-old-space-size=${heapMb}`, '--max-semi-space-size=8'],
     serialization: 'advanced',

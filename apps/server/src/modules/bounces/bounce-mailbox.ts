@@ -1,7 +1,12 @@
 import { ImapFlow } from 'imapflow';
 import type { Database } from '../../db/database.ts';
 import { claimScheduledRun } from '../retention/retention.repository.ts';
-import type { BounceLog, BounceOutcome, BouncesService } from './bounces.service.ts';
+import {
+  noBounceOutcomes,
+  type BounceLog,
+  type BounceOutcome,
+  type BouncesService,
+} from './bounces.service.ts';
 import { MAX_REPORT_BYTES, readBounce } from './dsn.ts';
 
 export const BOUNCE_POLL = 'bounce-poll';
@@ -106,15 +111,7 @@ export class BounceMailbox {
   }
 
   private async readUnseen(client: ImapFlow, mailbox: string): Promise<PollResult> {
-    const result: PollResult = {
-      applied: 0,
-      unchanged: 0,
-      replayed: 0,
-      unmatched: 0,
-      mismatched: 0,
-      ignored: 0,
-      unreadable: 0,
-    };
+    const result: PollResult = { ...noBounceOutcomes(), unreadable: 0 };
     const lock = await client.getMailboxLock(mailbox);
     try {
       const uids = (await client.search({ seen: false }, { uid: true })) || [];

@@ -19,6 +19,16 @@ export interface BounceEvent {
 /** What a report did to its delivery. */
 export type BounceOutcome = 'applied' | 'unchanged' | 'replayed' | 'unmatched' | 'mismatched';
 
+/** A tally of events read, by what became of each (none yet), for a poll or a webhook call. */
+export const noBounceOutcomes = () => ({
+  applied: 0,
+  unchanged: 0,
+  replayed: 0,
+  unmatched: 0,
+  mismatched: 0,
+  ignored: 0,
+});
+
 export interface BounceLog {
   info(details: object, message: string): void;
   warn(details: object, message: string): void;

@@ -1,7 +1,13 @@
 import { createPublicKey, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import { AppError, badRequest } from '../../lib/errors.ts';
-import type { BounceEvent, BounceLog, BounceOutcome, BouncesService } from './bounces.service.ts';
+import {
+  noBounceOutcomes,
+  type BounceEvent,
+  type BounceLog,
+  type BounceOutcome,
+  type BouncesService,
+} from './bounces.service.ts';
 
 export interface EmailWebhooksOptions {
   sesTopicArn: string | undefined;
@@ -100,14 +106,7 @@ export class EmailWebhooks {
       throw unauthorized(
         'The event is not signed: SES (SNS), SendGrid (signed event webhook) or Postmark (basic auth) expected.',
       );
-    const outcome: EmailWebhookOutcome = {
-      applied: 0,
-      unchanged: 0,
-      replayed: 0,
-      unmatched: 0,
-      mismatched: 0,
-      ignored: 0,
-    };
+    const outcome: EmailWebhookOutcome = noBounceOutcomes();
     for (const event of events) {
       if (!event.deliveryId) outcome.ignored += 1;
       else outcome[await this.bounces.apply(event, log)] += 1;

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import type { CampaignsTable, Channel, DeliveryStatus, RecordKind } from '../../db/schema.ts';
+import type { CampaignsTable, Channel, DB, DeliveryStatus, RecordKind } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
 import type { RecordKindInfo } from '../records/record-kinds.ts';
 import { countRecords, ownedRecords, pageOfRecords, type RecordRow } from '../records/records.repository.ts';
@@ -167,6 +167,14 @@ export async function countSentLiveRecords(
 }
 
 /** How many records' latest attempt on each channel is in each status, over the whole campaign. */
+/** The id of the latest attempt on the record and channel of the delivery `d` (the record's status there). */
+const latestAttemptOf = (eb: ExpressionBuilder<DB & { d: DB['deliveries'] }, 'd'>) =>
+  eb
+    .selectFrom('deliveries as l')
+    .select((inner) => inner.fn.max('l.id').as('latest'))
+    .whereRef('l.record_id', '=', 'd.record_id')
+    .whereRef('l.channel', '=', 'd.channel');
+
 export function countLatestStatuses(
   db: Database,
   campaignId: string,
@@ -175,13 +183,7 @@ export function countLatestStatuses(
     .selectFrom('deliveries as d')
     .select(['d.channel', 'd.status', (eb) => eb.fn.countAll<number>().as('n')])
     .where('d.campaign_id', '=', campaignId)
-    .where('d.id', '=', (eb) =>
-      eb
-        .selectFrom('deliveries as l')
-        .select((inner) => inner.fn.max('l.id').as('latest'))
-        .whereRef('l.record_id', '=', 'd.record_id')
-        .whereRef('l.channel', '=', 'd.channel'),
-    )
+    .where('d.id', '=', latestAttemptOf)
     .groupBy(['d.channel', 'd.status'])
     .execute();
 }
@@ -202,13 +204,7 @@ function recordsWithLatestStatus(db: Database, campaignId: string, { statuses, c
     .select('d.record_id')
     .where('d.campaign_id', '=', campaignId)
     .where('d.status', 'in', statuses)
-    .where('d.id', '=', (eb) =>
-      eb
-        .selectFrom('deliveries as l')
-        .select((inner) => inner.fn.max('l.id').as('latest'))
-        .whereRef('l.record_id', '=', 'd.record_id')
-        .whereRef('l.channel', '=', 'd.channel'),
-    );
+    .where('d.id', '=', latestAttemptOf);
   if (channel) query = query.where('d.channel', '=', channel);
   return query;
 }
@@ -318,4 +314,21 @@ export async function campaignNamesOf(
     .where('id', 'in', [...new Set(ids)])
     .execute();
   return new Map(rows.map((row) => [row.id, row.name]));
+}
+
+/** What the campaign's live records say about where their sends go: e-mail, mobile, Mode Of Dispatch (notices). */
+export async function listCampaignAddresses(
+  db: Database,
+  info: RecordKindInfo,
+  ownerId: string,
+  campaignId: string,
+): Promise<{ emailId: string; custMobileNo: string; modeOfDispatch?: string }[]> {
+  const rows = await ownedRecords(db, info, ownerId)
+    .where('campaign_id', '=', campaignId)
+    .select(['emailId', 'custMobileNo'])
+    .$if(info.kind === 'notice', (query) =>
+      query.select(sql<string>`${sql.ref('modeOfDispatch')}`.as('modeOfDispatch')),
+    )
+    .execute();
+  return rows as { emailId: string; custMobileNo: string; modeOfDispatch?: string }[];
 }

@@ -84,14 +84,7 @@ export class EvidenceService {
       `Campaign ${campaign.name}`,
       async function* () {
         for (let after = ''; ;) {
-          const page = await records.listCampaignRecordsIncludingArchivedAfter(
-            db,
-            info,
-            ownerId,
-            id,
-            after,
-            PAGE,
-          );
+          const page = await records.listCampaignRecordsAfter(db, info, ownerId, id, after, PAGE, 'included');
           if (page.length > 0) yield page;
           if (page.length < PAGE) return;
           after = page.at(-1)!.id;

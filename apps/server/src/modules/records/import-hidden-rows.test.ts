@@ -116,7 +116,7 @@ describe('rows of an import still running', () => {
     expect(await records.findRecordById(db, noticeKind, hiddenIds[0]!)).toBeUndefined();
     expect(await records.findRecordIncludingArchived(db, noticeKind, owner, hiddenIds[0]!)).toBeUndefined();
     const evidence = [db, noticeKind, owner, importingCampaignId, '', 10] as const;
-    expect(await records.listCampaignRecordsIncludingArchivedAfter(...evidence)).toEqual([]);
+    expect(await records.listCampaignRecordsAfter(...evidence, 'included')).toEqual([]);
     expect(await records.listCampaignRecordsAfter(...evidence)).toEqual([]);
   });
 

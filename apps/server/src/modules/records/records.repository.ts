@@ -340,21 +340,9 @@ export function listCampaignRecords(
 }
 
 /**
- * The campaign's records after one, in campaign order, archived ones too: a campaign's evidence holds
- * every record it served.
+ * The campaign's records after one, in campaign order; with `archived: 'included'` archived ones too
+ * (a campaign's evidence holds every record it served).
  */
-export function listCampaignRecordsIncludingArchivedAfter(
-  db: Database,
-  info: RecordKindInfo,
-  ownerId: string,
-  campaignId: string,
-  afterId: string,
-  limit: number,
-): Promise<RecordRow[]> {
-  return campaignPageAfter(ownersRecords(db, info, ownerId), campaignId, afterId, limit);
-}
-
-/** The campaign's records after one, in campaign order. */
 export function listCampaignRecordsAfter(
   db: Database,
   info: RecordKindInfo,
@@ -362,8 +350,11 @@ export function listCampaignRecordsAfter(
   campaignId: string,
   afterId: string,
   limit: number,
+  archived: 'excluded' | 'included' = 'excluded',
 ): Promise<RecordRow[]> {
-  return campaignPageAfter(ownedRecords(db, info, ownerId), campaignId, afterId, limit);
+  const records =
+    archived === 'included' ? ownersRecords(db, info, ownerId) : ownedRecords(db, info, ownerId);
+  return campaignPageAfter(records, campaignId, afterId, limit);
 }
 
 /** How many live records of the owner the campaign holds. */
