@@ -140,6 +140,8 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     firstRetryMs: config.jobRetryBackoffMs,
     defaultCountryCode: config.defaultCountryCode,
     bouncedAddresses: config.bounces.bouncedAddresses,
+    bulkSendConfirmThreshold: config.bulkSendConfirmThreshold,
+    reserveWarnDays: config.reserveWarnDays,
     returnPathDomain: config.bounces.returnPathDomain,
     sendWindow: config.sendWindow,
     where,
@@ -179,6 +181,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     maxUnpackedBytes: config.importMaxUnpackedBytes,
     maxSharedStringsBytes: config.importMaxSharedStringsBytes,
     locale: config.locale,
+    countryCode: config.defaultCountryCode,
   };
   const jobs: JobRunner = new JobRunner({
     db,
@@ -236,7 +239,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     }),
     uploads,
     imports: new ImportsService(db, uploads, store, importLimits, () => jobs.nudge()),
-    campaigns: new CampaignsService(db),
+    campaigns: new CampaignsService(db, undefined, config.defaultCountryCode),
     templates: new TemplatesService(db),
     approvedTemplates,
     jobs,

@@ -32,6 +32,9 @@ export interface CampaignRow {
   /** Why the latest attempt failed, when it did. */
   emailError?: string | null;
   whatsappError?: string | null;
+  /** Why the record's e-mail / mobile cannot be served by its form (on a channel it goes on), or null. */
+  emailNotServiceable?: string | null;
+  whatsappNotServiceable?: string | null;
 }
 
 export interface SingleCampaign {
@@ -49,6 +52,8 @@ export interface SingleCampaign {
   duplicates?: { choice: 'skip' | 'new' | 'update'; rows: number } | null;
   /** Records sent on at least one channel. */
   completedCounts: number;
+  /** Over the whole campaign: records whose address on a channel they go on cannot be served by its form. */
+  notServiceable?: { email: number; whatsapp: number };
   /** Over the whole campaign: how many records' latest attempt on each channel is in each status. */
   statusCounts?: { channel: 'email' | 'whatsapp'; status: string; count: number }[];
   creditCards?: CampaignRow[];

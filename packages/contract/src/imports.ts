@@ -100,7 +100,18 @@ export interface ImportProgress {
   /** Rows whose number the owner already had (see duplicateChoice), and existing records they updated. */
   duplicates?: number;
   updated?: number;
+  /** Rows imported whose e-mail / mobile cannot be served by its form (on a channel they go on); the report says why. */
+  notServiceable?: { email: number; whatsapp: number };
   campaignId?: string | null;
+}
+
+/** Rows of an upload whose e-mail or mobile cannot be served by its form: imported all the same, flagged. */
+export interface NotServiceableReport {
+  /** Rows not serviceable by e-mail, and by WhatsApp (a row may be both). */
+  email: number;
+  whatsapp: number;
+  /** The first 100 of them, in row order, each channel with why. */
+  rows: { rowNumber: number; channel: 'email' | 'whatsapp'; reason: string }[];
 }
 
 export const importKindName = z.enum(['notice', 'credit-card'], {
@@ -211,4 +222,6 @@ export interface ImportPreview {
   complete: boolean;
   /** Rows already imported (null when not scanned). */
   duplicates: DuplicateReport | null;
+  /** Rows the import takes whose e-mail or mobile cannot be served (null when not scanned). */
+  notServiceable?: NotServiceableReport | null;
 }

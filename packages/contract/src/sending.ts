@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { campaignType } from './campaigns.ts';
 
-/** A delivery's statuses, in the order they happen; failed, bounced and outbox are final. */
+/**
+ * A delivery's statuses, in the order they happen; failed, bounced and outbox are final.
+ * not_serviceable: the send left the record out on that channel, its address being unservable by its
+ * form (the reason is the delivery's error); nothing went to a provider, and the record is not served.
+ */
 export const deliveryStatuses = [
   'queued',
   'outbox',
@@ -10,6 +14,7 @@ export const deliveryStatuses = [
   'read',
   'failed',
   'bounced',
+  'not_serviceable',
 ] as const;
 export type DeliveryStatus = (typeof deliveryStatuses)[number];
 
@@ -66,6 +71,8 @@ export const sendMailBody = z.object({
   resend: z.boolean().optional(),
   /** Send also to addresses that bounced or failed before (BOUNCED_ADDRESSES=confirm asks for this). */
   confirmBounced: z.boolean().optional(),
+  /** Send also records served on the channel by another campaign within RESERVE_WARN_DAYS (asked by 409 SERVED_RECENTLY). */
+  confirmServedRecently: z.boolean().optional(),
 });
 export type SendMailBody = z.infer<typeof sendMailBody>;
 
@@ -83,8 +90,89 @@ export interface SendResult {
   /** Messages left out because their address bounced or failed before (BOUNCED_ADDRESSES=skip). */
   bouncedBefore?: number;
   /**
+   * Messages left out because the record's address cannot be served by its form (recorded as
+   * not_serviceable), per channel, with each reason and how many it left out.
+   */
+  notServiceable?: number;
+  notServiceableReasons?: { channel: 'email' | 'whatsapp'; reason: string; count: number }[];
+  /**
    * Each channel held to a provider limit (WHATSAPP_RATE, SMTP_RATE): the limit, and the messages a
    * second it went out at over the last 5 seconds, every worker together. Empty when none is limited.
    */
   rates?: { channel: 'email' | 'whatsapp'; limit: number; perSecond: number }[];
 }
+
+/** Which channel a send summary counts; both when absent. */
+export const sendSummaryQuery = z.object({
+  channel: z
+    .enum(deliveryChannels, { error: "channel must be 'email' or 'whatsapp'." })
+    .optional()
+    .describe('The channel counted; both when absent.'),
+});
+export type SendSummaryQuery = z.infer<typeof sendSummaryQuery>;
+
+/** Most record ids one send summary takes: the largest page of a campaign. */
+export const SEND_SUMMARY_MAX_IDS = 10_000;
+
+/** The records a send summary counts: these ids of the campaign, or every record of it when absent. */
+export const sendSummaryBody = z
+  .object({
+    data: z
+      .array(z.string().max(64), { error: 'data must be a list of record ids.' })
+      .max(SEND_SUMMARY_MAX_IDS, { error: `Count at most ${SEND_SUMMARY_MAX_IDS} records at once.` })
+      .optional(),
+  })
+  .optional();
+export type SendSummaryBody = z.infer<typeof sendSummaryBody>;
+
+/** Per channel, what a send of these records would do, before it is asked. */
+export interface SendSummaryChannel {
+  channel: DeliveryChannel;
+  /** Records whose send goes on this channel (their Mode Of Dispatch, or both for credit cards). */
+  records: number;
+  /** Would be sent now: servable and not sent on this channel before. */
+  toSend: number;
+  /** Left out: the address cannot be served by its form. */
+  notServiceable: number;
+  /** Served on this channel by another campaign (same loan number / AAN) within RESERVE_WARN_DAYS. */
+  servedRecently: number;
+  /** Already sent on this channel (a resend would send them again). */
+  sentBefore: number;
+}
+
+export interface SendSummary {
+  /** The records counted (of the caller's, in the campaign). */
+  records: number;
+  /** BULK_SEND_CONFIRM_THRESHOLD: a send of more records than this asks first. */
+  threshold: number;
+  /** RESERVE_WARN_DAYS. */
+  reserveWarnDays: number;
+  channels: SendSummaryChannel[];
+}
+
+/**
+ * A test send: one record of the campaign (its first when absent) rendered and sent by the real channel
+ * to an address the person types, not recorded as service (no delivery; audited as a test send).
+ */
+export const testSendBody = z.object({
+  channel: z.enum(deliveryChannels, { error: "channel must be 'email' or 'whatsapp'." }),
+  to: z
+    .string({ error: 'to must be the e-mail address or mobile number to send the test to.' })
+    .max(254, { error: 'to must be at most 254 characters.' }),
+  recordId: z.string().max(64).optional(),
+});
+export type TestSendBody = z.infer<typeof testSendBody>;
+
+export interface TestSendResult {
+  message: string;
+  channel: DeliveryChannel;
+  to: string;
+  /** 'outbox' when no provider is set up: the test went to the outbox folder. */
+  via: 'provider' | 'outbox';
+}
+
+/** The API paths of the pre-send confirmation. */
+export const sendConfirmPaths = {
+  summary: (campaignId: string) => `/api/campaigns/${encodeURIComponent(campaignId)}/send-summary`,
+  testSend: (campaignId: string) => `/api/campaigns/${encodeURIComponent(campaignId)}/test-send`,
+} as const;

@@ -169,6 +169,17 @@ const envSchema = z.object({
   WHATSAPP_TEMPLATE_LANGUAGE: z.string().optional(),
   WHATSAPP_RATE: messagesPerSecond('WHATSAPP_RATE').default(20),
   SMTP_RATE: messagesPerSecond('SMTP_RATE').default(10),
+  BULK_SEND_CONFIRM_THRESHOLD: z.coerce
+    .number({ error: 'BULK_SEND_CONFIRM_THRESHOLD must be a whole number of records, 0 or more' })
+    .int('BULK_SEND_CONFIRM_THRESHOLD must be a whole number of records, 0 or more')
+    .min(0, 'BULK_SEND_CONFIRM_THRESHOLD must be a whole number of records, 0 or more')
+    .default(50),
+  RESERVE_WARN_DAYS: z.coerce
+    .number({ error: 'RESERVE_WARN_DAYS must be a whole number of days, 0 (off) to 3650' })
+    .int('RESERVE_WARN_DAYS must be a whole number of days, 0 (off) to 3650')
+    .min(0, 'RESERVE_WARN_DAYS must be a whole number of days, 0 (off) to 3650')
+    .max(3650, 'RESERVE_WARN_DAYS must be a whole number of days, 0 (off) to 3650')
+    .default(30),
   DEFAULT_COUNTRY_CODE: z
     .string()
     .regex(/^\d{1,3}$/, 'DEFAULT_COUNTRY_CODE must be 1 to 3 digits, such as 91')
@@ -287,6 +298,10 @@ export interface Config {
   /** A provider's status webhook event older than this is refused: skipped, counted and logged. */
   webhookMaxAgeSeconds: number;
   defaultCountryCode: string;
+  /** A send of more records than this asks first, with the counts per channel (the web's confirmation). */
+  bulkSendConfirmThreshold: number;
+  /** A send to a borrower another campaign served on the channel within this many days asks first (0: never). */
+  reserveWarnDays: number;
   /** How long a worker may go silent before another takes its job over (at least 5 s). */
   jobLeaseMs: number;
   /** Finished and failed jobs are pruned after this. */
@@ -441,6 +456,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rates: { whatsapp: e.WHATSAPP_RATE, email: e.SMTP_RATE },
     webhookMaxAgeSeconds: seconds(e.WEBHOOK_MAX_AGE),
     defaultCountryCode: e.DEFAULT_COUNTRY_CODE,
+    bulkSendConfirmThreshold: e.BULK_SEND_CONFIRM_THRESHOLD,
+    reserveWarnDays: e.RESERVE_WARN_DAYS,
     uploadMaxBytes: Math.round(e.UPLOAD_MAX_MB * 1024 * 1024),
     importMaxRows: e.IMPORT_MAX_ROWS,
     importMaxUnpackedBytes: Math.round(e.IMPORT_MAX_UNPACKED_MB * 1024 * 1024),

@@ -192,7 +192,16 @@ export interface WhatsappApprovedTemplatesTable {
 }
 
 export type Channel = 'email' | 'whatsapp';
-export type DeliveryStatus = 'queued' | 'outbox' | 'sent' | 'delivered' | 'read' | 'failed' | 'bounced';
+export type DeliveryStatus =
+  | 'queued'
+  | 'outbox'
+  | 'sent'
+  | 'delivered'
+  | 'read'
+  | 'failed'
+  | 'bounced'
+  /** Left out by the send: the address cannot be served by its form (lib/serviceable.ts). */
+  | 'not_serviceable';
 
 export interface DeliveriesTable {
   id: string;

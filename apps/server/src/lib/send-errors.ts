@@ -1,3 +1,4 @@
+import { e164Digits } from '@notice-desk/contract/serviceable';
 /** A send that may succeed later (throttling, a server down): retried with backoff. */
 export class TransientSendError extends Error {
   constructor(
@@ -37,11 +38,7 @@ export function checkEmail(address: string): string {
  * the default country code, a leading 0 trunk prefix is dropped.
  */
 export function toE164(number: string, countryCode: string): string {
-  let digits = number.replace(/[\s\-().]/g, '');
-  if (digits.startsWith('+')) digits = digits.slice(1);
-  else if (digits.startsWith('00')) digits = digits.slice(2);
-  else if (digits.startsWith('0') && digits.length === 11) digits = countryCode + digits.slice(1);
-  else if (digits.length === 10) digits = countryCode + digits;
-  if (!/^[1-9]\d{7,14}$/.test(digits)) throw new PermanentSendError(`Invalid mobile number: '${number}'.`);
+  const digits = e164Digits(number, countryCode);
+  if (digits === null) throw new PermanentSendError(`Invalid mobile number: '${number}'.`);
   return digits;
 }

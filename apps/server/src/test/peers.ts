@@ -176,7 +176,8 @@ export async function startWhatsappPeer(options: { answerAfterMs?: number } = {}
             },
           });
         const message = JSON.parse(body.toString('utf8'));
-        if (message.to === '910000000000')
+        // 91 00000 00000 is no Indian mobile (the send leaves it out); 90000 00000 is one WhatsApp refuses.
+        if (message.to === '910000000000' || message.to === '919000000000')
           return send(400, { error: { message: '(#131026) Message undeliverable', code: 131026 } });
         const document = message.document ?? message.template?.components?.[0]?.parameters?.[0]?.document;
         // A document goes by a media id this peer handed out and still has, as WhatsApp's do.

@@ -15,12 +15,13 @@ type RecordTable = RecordKindInfo['table'];
  * A record is served once any delivery of it reached a provider or was handed over (sent, outbox,
  * delivered, read, bounced, or failed after an attempt), or is claimed for sending right now (queued):
  * that is evidence, and a delete archives the record instead of erasing it. Only a delivery that
- * failed before any attempt (a refused address, a record deleted before its turn) leaves a record unserved.
+ * failed before any attempt (a refused address, a record deleted before its turn), or that the send left
+ * out as not serviceable, leaves a record unserved.
  */
 export const served = (table: RecordTable) => sql<boolean>`exists (
   select 1 from deliveries d
   where d.record_id = ${sql.ref(`${table}.id`)}
-    and (d.status <> 'failed' or d.attempted_at is not null)
+    and ((d.status <> 'failed' and d.status <> 'not_serviceable') or d.attempted_at is not null)
 )`;
 
 /**

@@ -2,6 +2,7 @@ import type { DeleteAnswer, DeletePreview } from '@notice-desk/contract/archive'
 import type { CampaignList, CampaignRow, SingleCampaign } from '@notice-desk/contract/campaigns';
 import type { SearchablePageQuery } from '@notice-desk/contract/paging';
 import type { CampaignRecordIds, DeliveryFilterQuery } from '@notice-desk/contract/sending';
+import { recordAddress, recordChannels, unserviceableReason } from '@notice-desk/contract/serviceable';
 import type { Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
 import { DeepPages, PAGE_STRIDE } from '../../lib/deep-pages.ts';
@@ -23,6 +24,8 @@ export class CampaignsService {
   constructor(
     private readonly db: Database,
     pageStride = PAGE_STRIDE,
+    /** DEFAULT_COUNTRY_CODE: the mobile rule of the not-serviceable counts. */
+    private readonly countryCode = '91',
   ) {
     this.deepPages = new DeepPages(pageStride);
   }
@@ -100,11 +103,22 @@ export class CampaignsService {
             ? records.countFoundRecords(this.db, info, ownerId, lookups, id)
             : records.countCampaignRecords(this.db, info, ownerId, id),
         ]).then(([rows, total]) => ({ rows, total }));
-    const [{ rows, total }, completedCounts, statusCounts] = await Promise.all([
+    const [{ rows, total }, completedCounts, statusCounts, addresses] = await Promise.all([
       found,
       campaigns.countSentLiveRecords(this.db, info.table, id),
       campaigns.countLatestStatuses(this.db, id),
+      campaigns.listCampaignAddresses(this.db, info, ownerId, id),
     ]);
+    // Why a record's address on a channel it goes on cannot be served (lib/serviceable.ts), or null.
+    const unservable = (record: Record<string, string | undefined>, channel: 'email' | 'whatsapp') =>
+      recordChannels(campaign.kind, record).includes(channel)
+        ? unserviceableReason(channel, recordAddress(record, channel), this.countryCode)
+        : null;
+    const notServiceable = { email: 0, whatsapp: 0 };
+    for (const record of addresses) {
+      if (unservable(record, 'email') !== null) notServiceable.email += 1;
+      if (unservable(record, 'whatsapp') !== null) notServiceable.whatsapp += 1;
+    }
     // The latest attempt per record and channel is what the table shows.
     const latest = new Map<string, deliveries.DeliveryRow>();
     for (const delivery of await deliveries.deliveriesForRecords(
@@ -126,6 +140,8 @@ export class CampaignsService {
         whatsappResponse: whatsapp?.status ?? '-',
         emailError: email && failedOrBounced(email.status) ? email.error : null,
         whatsappError: whatsapp && failedOrBounced(whatsapp.status) ? whatsapp.error : null,
+        emailNotServiceable: unservable(row, 'email'),
+        whatsappNotServiceable: unservable(row, 'whatsapp'),
       };
     });
     return {
@@ -140,6 +156,7 @@ export class CampaignsService {
         ? { choice: campaign.duplicate_choice, rows: Number(campaign.duplicate_rows ?? 0) }
         : null,
       completedCounts,
+      notServiceable,
       statusCounts: statusCounts.map((row) => ({
         channel: row.channel,
         status: row.status,
@@ -212,4 +229,5 @@ export class CampaignsService {
 }
 
 /** A failed or bounced attempt carries the reason the badge shows. */
-const failedOrBounced = (status: string) => status === 'failed' || status === 'bounced';
+const failedOrBounced = (status: string) =>
+  status === 'failed' || status === 'bounced' || status === 'not_serviceable';

@@ -22,6 +22,8 @@ export interface HandOver {
   duplicates: number;
   duplicateChoice: DuplicateChoice;
   updated: number;
+  /** Rows imported whose e-mail / mobile cannot be served by its form (absent in hand-overs from before). */
+  notServiceable?: { email: number; whatsapp: number };
 }
 
 /** What the finished job keeps as its result, which the progress route answers. */
@@ -33,6 +35,7 @@ export function importResult(h: HandOver): ImportResult {
     noted: h.noted,
     duplicates: h.duplicates,
     updated: h.updated,
+    notServiceable: h.notServiceable ?? { email: 0, whatsapp: 0 },
   };
 }
 

@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import { setImmediate } from 'node:timers/promises';
-import type { DuplicateReport, DuplicateRow, ImportPreview } from '@notice-desk/contract/imports';
+import type {
+  DuplicateReport,
+  DuplicateRow,
+  ImportPreview,
+  NotServiceableReport,
+} from '@notice-desk/contract/imports';
 import { FIELD_MAX } from '@notice-desk/contract/record-fields';
 import type { SheetReader, SheetRow } from '../../lib/xlsx/read-sheet.ts';
 import type { RecordKindInfo } from '../records/record-kinds.ts';
@@ -88,6 +93,8 @@ export interface PreviewOptions {
   mappingFor: (headerCells: string[]) => Promise<ChosenMapping | undefined>;
   /** Finds the owner's records rows repeat (when scanning): the duplicates report. */
   duplicates?: DuplicateFinder;
+  /** DEFAULT_COUNTRY_CODE: the mobile rule of the not-serviceable report; 91 when absent. */
+  countryCode?: string;
 }
 
 export interface ChosenMapping {
@@ -110,7 +117,8 @@ export async function previewSheet(
   const headerCells = header?.cells ?? [];
   const chosen = header ? await options.mappingFor(headerCells) : undefined;
   const map = columnMapFor(info, headerCells, chosen?.columns);
-  const checker = new RowChecker(info, map);
+  const checker = new RowChecker(info, map, options.countryCode ?? '91');
+  const notServiceable: NotServiceableReport = { email: 0, whatsapp: 0, rows: [] };
   // The columns listed: the first SHOWN_COLUMNS, and any other that fills or could fill a field (a
   // mapping shown without them would seem to lack a field the import has).
   const shownColumns = new Set<number>();
@@ -137,6 +145,11 @@ export async function previewSheet(
     // A note (a language no template knows) imports the row all the same: only problems skip one.
     const checked = checker.check(row);
     if (checked.problems.length) problemRows += 1;
+    for (const { channel, reason } of checked.notServiceable ?? []) {
+      notServiceable[channel] += 1;
+      if (notServiceable.rows.length < LISTED_DUPLICATES)
+        notServiceable.rows.push({ rowNumber: row.rowNumber, channel, reason });
+    }
     duplicates.add(row.rowNumber, checked.values, checked.problems.length === 0, checked.repeatOf);
     return options.scan || rows.length < SHOWN_ROWS;
   };
@@ -181,6 +194,7 @@ export async function previewSheet(
     ambiguous: map.ambiguous.map((a) => ({ field: a.field.key, columns: a.columns })),
     complete: missing.length === 0 && map.ambiguous.length === 0 && !!header,
     duplicates: options.scan && header ? await duplicates.report() : null,
+    notServiceable: options.scan && header ? notServiceable : null,
   };
 }
 

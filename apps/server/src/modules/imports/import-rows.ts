@@ -1,5 +1,11 @@
 import { languageOf } from '@notice-desk/contract/languages';
 import { FIELD_MAX } from '@notice-desk/contract/record-fields';
+import {
+  recordAddress,
+  recordChannels,
+  unserviceableReason,
+  type ServiceChannel,
+} from '@notice-desk/contract/serviceable';
 import type { RecordKind } from '../../db/schema.ts';
 import type { SheetRow } from '../../lib/xlsx/read-sheet.ts';
 import type { RecordKindInfo } from '../records/record-kinds.ts';
@@ -85,7 +91,13 @@ export interface CheckedRow {
   notes: RowProblem[];
   /** The earlier row of the file it repeats (its problem says so), if it does. */
   repeatOf?: number;
+  /** Channels the row goes on whose address cannot be served by its form, with why (imported all the same). */
+  notServiceable?: { channel: ServiceChannel; reason: string }[];
 }
+
+/** What the row report says of an address that cannot be served: the record still imports. */
+const notServiceableNote = (channel: ServiceChannel, reason: string) =>
+  `Imported, but not serviceable by ${channel === 'email' ? 'e-mail' : 'WhatsApp'}: ${reason}. Correct it before sending, or the send leaves it out.`;
 
 /**
  * The checks each data row goes through, for the import and for its preview alike: required fields,
@@ -99,6 +111,8 @@ export class RowChecker {
   constructor(
     private readonly info: RecordKindInfo,
     private readonly map: ColumnMap,
+    /** DEFAULT_COUNTRY_CODE: when given, addresses that cannot be served are noted (lib/serviceable.ts). */
+    private readonly countryCode?: string,
   ) {
     this.columns = [...map.columns];
     this.columnOf = new Map(this.columns.map(([index, key]) => [key, index]));
@@ -151,7 +165,25 @@ export class RowChecker {
         text: `Imported, but ‘${language.slice(0, 100)}’ is not a language the templates know: this record prints the default template.`,
       });
     }
-    return { values, problems, notes, ...(repeatOf !== undefined && { repeatOf }) };
+    const notServiceable: { channel: ServiceChannel; reason: string }[] = [];
+    if (problems.length === 0 && this.countryCode !== undefined) {
+      for (const channel of recordChannels(this.info.kind, values)) {
+        const reason = unserviceableReason(channel, recordAddress(values, channel), this.countryCode);
+        if (reason === null) continue;
+        notServiceable.push({ channel, reason });
+        notes.push({
+          column: this.headerOf(channel === 'email' ? 'emailId' : 'custMobileNo'),
+          text: notServiceableNote(channel, reason),
+        });
+      }
+    }
+    return {
+      values,
+      problems,
+      notes,
+      ...(repeatOf !== undefined && { repeatOf }),
+      ...(notServiceable.length > 0 && { notServiceable }),
+    };
   }
 
   /** 'Loan No', or 'Mask No and AAN No': the headers of the identifying columns. */

@@ -62,6 +62,8 @@ export interface ImportResult {
   /** Rows whose number the owner already had, and the existing records they updated (absent before the choice). */
   duplicates?: number;
   updated?: number;
+  /** Rows imported whose e-mail / mobile cannot be served by its form, on a channel they go on (absent before). */
+  notServiceable?: { email: number; whatsapp: number };
 }
 
 export interface ImportLimits {
@@ -70,6 +72,8 @@ export interface ImportLimits {
   maxSharedStringsBytes: number;
   /** LOCALE: the order Excel's locale-dependent date formats print in. */
   locale: string;
+  /** DEFAULT_COUNTRY_CODE: the mobile rule of the not-serviceable notes; 91 when absent. */
+  countryCode?: string;
 }
 
 /**
@@ -83,6 +87,10 @@ export interface ImportLimits {
  */
 const BATCH_ROWS = 250;
 
+/** The progress of an import a worker has taken up, before its first row; the sheet read is at READ_PERCENT. */
+export const STARTED_PERCENT = 1;
+const READ_PERCENT = 95;
+
 /**
  * Imports one uploaded sheet, rows written as they are read under a campaign marked 'importing'. On
  * SQLite, which has one writer at a time, each batch is a short transaction of its own, its rows
@@ -94,6 +102,9 @@ export function importJob(db: Database, store: FileStore, limits: ImportLimits) 
   return async (context: JobContext, payload: ImportPayload): Promise<void> => {
     const { job } = context;
     const info = recordKinds[payload.kind];
+    // Taken up: the bar moves at once. Opening the file comes before any row, and takes a few hundred
+    // ms on an idle machine, seconds on a busy one; the web polls a young import every second.
+    await context.progress(STARTED_PERCENT);
     await campaigns.deleteUnfinishedImport(db, job.id);
     await deleteProblems(db, job.id);
 
@@ -133,6 +144,7 @@ export function importJob(db: Database, store: FileStore, limits: ImportLimits) 
       noted: result.noted ?? 0,
       duplicates: result.duplicates ?? 0,
       updated: result.updated ?? 0,
+      notServiceable: result.notServiceable ?? { email: 0, whatsapp: 0 },
       duplicateChoice: payload.duplicates ?? 'skip',
     });
     const read = (into: Database, state: RecordState) =>
@@ -201,7 +213,8 @@ async function readIntoCampaign(
   });
   await setCampaignMapping(db, campaignId, JSON.stringify(usedMapping(header, map, reader.sheetName)));
 
-  const checker = new RowChecker(info, map);
+  const checker = new RowChecker(info, map, limits.countryCode ?? '91');
+  const notServiceable = { email: 0, whatsapp: 0 };
   const choice = payload.duplicates ?? 'skip';
   const finder = new DuplicateFinder(db, info, job.owner_id, campaignId);
   let pending: { row: SheetRow; checked: CheckedRow }[] = [];
@@ -286,6 +299,7 @@ async function readIntoCampaign(
       }
       imported += 1;
       if (checked.notes.length > 0) notedRows += 1;
+      for (const { channel } of checked.notServiceable ?? []) notServiceable[channel] += 1;
       for (const p of checked.notes) problems.push(problem(job.id, row, p, 0));
       // The row as it will be stored, hidden until the whole file is in: as 'importing' on SQLite, by the
       // uncommitted transaction on PostgreSQL.
@@ -308,7 +322,7 @@ async function readIntoCampaign(
     problems = [];
     await write(batch, updates, toReport);
     const read = reader.progress();
-    await context.progress(read * 95);
+    await context.progress(STARTED_PERCENT + read * (READ_PERCENT - STARTED_PERCENT));
     // Let the requests that arrived meanwhile in. Without this the import never gives the event loop
     // back while the reader keeps rows queued (every await above settles without waiting for I/O on
     // SQLite, whose driver is synchronous), and the API stalled for the whole import.
@@ -349,6 +363,7 @@ async function readIntoCampaign(
     noted: notedRows,
     duplicates: duplicateRows,
     updated: updatedRows,
+    notServiceable,
   };
 }
 

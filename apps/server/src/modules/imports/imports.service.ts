@@ -95,6 +95,7 @@ export class ImportsService {
         return await previewSheet(reader, info, upload.originalName, {
           ...rest,
           maxRows: this.limits.maxRows,
+          countryCode: this.limits.countryCode,
           duplicates: new DuplicateFinder(this.db, info, ownerId, null),
           mappingFor: async (cells) => {
             if (!columns) return this.remembered(ownerId, info, cells);
@@ -125,6 +126,7 @@ export class ImportsService {
       noted: result?.noted ?? 0,
       duplicates: result?.duplicates ?? 0,
       updated: result?.updated ?? 0,
+      notServiceable: result?.notServiceable ?? { email: 0, whatsapp: 0 },
       campaignId: result?.campaignId ?? null,
     };
   }

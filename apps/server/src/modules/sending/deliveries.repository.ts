@@ -38,6 +38,8 @@ function canMove(from: DeliveryStatus, to: DeliveryStatus): boolean {
 export function refusalOf(from: DeliveryStatus, to: DeliveryStatus): string | null {
   if (to === 'queued' || canMove(from, to)) return null;
   if (from === to) return `not applied: the delivery was already ${from}`;
+  if (from === 'not_serviceable')
+    return 'not applied: the send left this message out (the address cannot be served), so no provider saw it';
   if (from === 'failed' || from === 'bounced')
     return `not applied: the delivery had already ${from}, which is final`;
   if (from === 'outbox')
@@ -125,6 +127,70 @@ export function findAbandoned(db: Database, keys: string[], jobKind: string): Pr
       ),
     )
     .execute();
+}
+
+/**
+ * Messages a send left out because the record's address cannot be served by its form: written as
+ * deliveries of their own, final at once (status not_serviceable, the reason as their error), holding
+ * no key, so a later send after the address is corrected goes out as any first send.
+ */
+export async function recordNotServiceable(db: Database, rows: DeliveryRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const at = rows[0]!.created_at;
+  for (let i = 0; i < rows.length; i += 200) {
+    const chunk = rows.slice(i, i + 200);
+    await db.insertInto('deliveries').values(chunk).execute();
+    await db
+      .insertInto('delivery_events')
+      .values(
+        chunk.map((row) => ({
+          delivery_id: row.id,
+          status: 'not_serviceable' as const,
+          at,
+          detail: row.error,
+          recorded_at: at,
+        })),
+      )
+      .execute();
+  }
+}
+
+/** Statuses of a message that went out (or to the outbox): a record served on that channel. */
+const WENT_OUT: DeliveryStatus[] = ['outbox', 'sent', 'delivered', 'read'];
+
+/**
+ * Of these records, those whose borrower (the same loan number or AAN, trimmed, in any case) another of
+ * the owner's campaigns served on a channel since `since`: one row per record and channel. Archived
+ * records count: a served notice is served whatever became of its row.
+ */
+export async function findServedRecently(
+  db: Database,
+  table: 'notices' | 'credit_cards',
+  identityColumn: 'loanNo' | 'aanNo',
+  ownerId: string,
+  recordIds: string[],
+  since: string,
+): Promise<{ record_id: string; channel: Channel }[]> {
+  const found: { record_id: string; channel: Channel }[] = [];
+  const column = (alias: string) => sql.ref(`${alias}.${identityColumn}`);
+  for (let i = 0; i < recordIds.length; i += 500) {
+    const chunk = recordIds.slice(i, i + 500);
+    const { rows } = await sql<{ record_id: string; channel: Channel }>`
+      select distinct r.id as record_id, d.channel as channel
+      from ${sql.table(table)} r
+      join ${sql.table(table)} o
+        on o.owner_id = r.owner_id and o.campaign_id <> r.campaign_id
+        and lower(trim(${column('o')})) = lower(trim(${column('r')}))
+      join deliveries d on d.record_id = o.id
+      where r.owner_id = ${ownerId}
+        and r.id in (${sql.join(chunk)})
+        and trim(${column('r')}) <> ''
+        and d.status in (${sql.join(WENT_OUT)})
+        and d.created_at >= ${since}
+    `.execute(db);
+    found.push(...rows);
+  }
+  return found;
 }
 
 /** The attempts that hold these keys now: what a request that could not claim a key met instead. */

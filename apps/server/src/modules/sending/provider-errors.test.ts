@@ -185,11 +185,15 @@ describe('WhatsApp errors as the Cloud API defines them', () => {
       expect(delivery.status).toBe('failed');
       expect(delivery.error).toContain(reason);
     }
-    // Numbers that are no phone number never reach WhatsApp.
-    for (const number of ['12', 'not-a-number', '+0123456789']) {
+    // Numbers that are no phone number never reach WhatsApp: the send leaves them out as not serviceable.
+    for (const [number, reason] of [
+      ['12', 'not a mobile number (too short or too long)'],
+      ['not-a-number', 'the number contains letters or symbols'],
+      ['+0123456789', 'not a mobile number (too short or too long)'],
+    ] as const) {
       const id = await notice('WhatsApp', { custMobileNo: number });
-      await send([id]);
-      expect((await settled(id, 'whatsapp')).error).toBe(`Invalid mobile number: '${number}'.`);
+      expect((await send([id])).json()).toMatchObject({ failed: 0, notServiceable: 1 });
+      expect(await settled(id, 'whatsapp')).toMatchObject({ status: 'not_serviceable', error: reason });
     }
     expect(peer.messages).toHaveLength(0);
   });
@@ -270,10 +274,15 @@ describe('SMTP errors', () => {
       expect(delivery.status).toBe('failed');
       expect(delivery.error).toBe(`The mail server refused the message: ${code} Message rejected as spam`);
     }
-    for (const address of ['no-at-sign', 'a@b', 'two@@example.com']) {
+    // Addresses that cannot be served by their form never reach the mail server: left out, with why.
+    for (const [address, reason] of [
+      ['no-at-sign', 'no @ in the address'],
+      ['a@b', 'no dot in the domain'],
+      ['two@@example.com', 'more than one @'],
+    ] as const) {
       const id = await notice('Email', { emailId: address });
-      await send([id]);
-      expect((await settled(id, 'email')).error).toBe(`Invalid e-mail address: '${address}'.`);
+      expect((await send([id])).json()).toMatchObject({ failed: 0, notServiceable: 1 });
+      expect(await settled(id, 'email')).toMatchObject({ status: 'not_serviceable', error: reason });
     }
   });
 });

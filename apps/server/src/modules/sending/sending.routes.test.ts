@@ -122,30 +122,32 @@ describe('sending notices', () => {
     expect(smtp.mails).toHaveLength(2);
   });
 
-  it('fails only the record with a bad address or number, with the reason, and sends the others', async () => {
+  it('fails or leaves out only the record with a bad address or number, with the reason, and sends the others', async () => {
     const good = await notice(asha, 1);
     const badMail = await notice(asha, 2, { emailId: 'not an address', modeOfDispatch: 'email' });
     const refused = await notice(asha, 3, { emailId: 'refused@example.com', modeOfDispatch: 'email' });
     const badNumber = await notice(asha, 4, { custMobileNo: '12', modeOfDispatch: 'whatsapp' });
+    // A number WhatsApp refuses (131026) though its form is an Indian mobile's.
     const undeliverable = await notice(asha, 5, {
-      custMobileNo: '+91 0000000000',
+      custMobileNo: '+91 90000 00000',
       modeOfDispatch: 'whatsapp',
     });
     const res = await send(
       asha,
       [good, badMail, refused, badNumber, undeliverable].map((r) => r._id),
     );
-    expect(res.json()).toMatchObject({ sent: 2, failed: 4 });
+    // The address and number that cannot be served by their form are left out, not failed at the provider.
+    expect(res.json()).toMatchObject({ sent: 2, failed: 2, notServiceable: 2 });
     const rows = (await detail(asha, good.campaignId)).notices as Record<string, string>[];
     const byName = Object.fromEntries(rows.map((r) => [r.custName, r]));
     expect(byName['custName-2']).toMatchObject({
-      emailResponse: 'failed',
-      emailError: "Invalid e-mail address: 'not an address'.",
+      emailResponse: 'not_serviceable',
+      emailError: 'the address contains a space',
     });
     expect(byName['custName-3']!.emailError).toMatch(/^The mail server refused the message: 550/);
     expect(byName['custName-4']).toMatchObject({
-      whatsappResponse: 'failed',
-      whatsappError: "Invalid mobile number: '12'.",
+      whatsappResponse: 'not_serviceable',
+      whatsappError: 'not a mobile number (too short or too long)',
     });
     expect(byName['custName-5']!.whatsappError).toMatch(/WhatsApp refused the message: \(#131026\)/);
     expect(byName['custName-1']).toMatchObject({ emailResponse: 'sent', whatsappResponse: 'sent' });
@@ -154,7 +156,7 @@ describe('sending notices', () => {
   it('filters the campaign on the server, and resends only the channels that failed', async () => {
     const fine = await notice(asha, 1);
     // The e-mail goes; WhatsApp refuses the number (131026, for good).
-    const halfFailed = await notice(asha, 2, { custMobileNo: '+91 0000000000' });
+    const halfFailed = await notice(asha, 2, { custMobileNo: '+91 9000000000' });
     const unsent = await notice(asha, 3);
     expect((await send(asha, [fine._id, halfFailed._id])).json()).toMatchObject({ sent: 3, failed: 1 });
     const campaignId = fine.campaignId;
@@ -184,13 +186,13 @@ describe('sending notices', () => {
     for (const [query, words] of [
       [
         '?status=lost',
-        "status must be one or more of queued, outbox, sent, delivered, read, failed, bounced, separated by commas; 'lost' is none of them.",
+        "status must be one or more of queued, outbox, sent, delivered, read, failed, bounced, not_serviceable, separated by commas; 'lost' is none of them.",
       ],
       ['?status=failed&status=sent', 'status must be given once.'],
       ['?status=failed&channel=fax', "channel must be 'email' or 'whatsapp'."],
       [
         '/record-ids?status=failed,',
-        "status must be one or more of queued, outbox, sent, delivered, read, failed, bounced, separated by commas; '' is none of them.",
+        "status must be one or more of queued, outbox, sent, delivered, read, failed, bounced, not_serviceable, separated by commas; '' is none of them.",
       ],
     ]) {
       const res = await get(query!);

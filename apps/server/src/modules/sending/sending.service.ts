@@ -1,12 +1,19 @@
 import type { EventEmitter } from 'node:events';
 import { z } from 'zod';
-import type { SendResult } from '@notice-desk/contract/sending';
+import { recordAddress, recordChannels, unserviceableReason } from '@notice-desk/contract/serviceable';
+import type {
+  SendResult,
+  SendSummary,
+  SendSummaryChannel,
+  TestSendBody,
+  TestSendResult,
+} from '@notice-desk/contract/sending';
 import type { Database } from '../../db/database.ts';
 import type { Channel, DeliveryStatus, RecordKind } from '../../db/schema.ts';
 import { PermanentJobError, RetryAtError, type JobContext } from '../../jobs/job-runner.ts';
 import { defineJob, enqueue } from '../../jobs/job-definition.ts';
 import { findJob } from '../../jobs/jobs.repository.ts';
-import { AppError, badRequest } from '../../lib/errors.ts';
+import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import {
@@ -22,6 +29,7 @@ import type { FileStore } from '../../lib/storage.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { WhatsappSender } from '../../lib/whatsapp.ts';
 import { appendAudit } from '../audit/audit.repository.ts';
+import { findCampaign } from '../campaigns/campaigns.repository.ts';
 import type { SendRates } from '../limits/send-rates.ts';
 import type {
   ApprovedTemplatesService,
@@ -56,13 +64,7 @@ const RATE_WINDOW_MS = 5_000;
 
 /** A notice goes where its Mode Of Dispatch says (e-mail, WhatsApp, or both when it names neither); a credit card both ways. */
 export function channelsFor(kind: RecordKind, fields: Record<string, string | undefined>): Channel[] {
-  if (kind === 'credit-card') return ['email', 'whatsapp'];
-  const mode = (fields.modeOfDispatch ?? '').toLowerCase();
-  const email = /mail/.test(mode);
-  const whatsapp = /whats\s*app|\bwa\b/.test(mode);
-  if (email && !whatsapp) return ['email'];
-  if (whatsapp && !email) return ['whatsapp'];
-  return ['email', 'whatsapp'];
+  return recordChannels(kind, fields);
 }
 
 export interface SendingDeps {
@@ -74,6 +76,10 @@ export interface SendingDeps {
   defaultCountryCode: string;
   /** BOUNCED_ADDRESSES: a send to an address that bounced or failed before asks first (confirm) or leaves it out (skip). */
   bouncedAddresses?: 'skip' | 'confirm';
+  /** BULK_SEND_CONFIRM_THRESHOLD: a send of more records than this is confirmed first (the web asks). */
+  bulkSendConfirmThreshold?: number;
+  /** RESERVE_WARN_DAYS: a borrower another campaign served on the channel this recently asks first (0: never). */
+  reserveWarnDays?: number;
   /** Quiet hours: when set, nothing is sent outside this daily window. */
   sendWindow?: SendWindow;
   /** LOCALE and TIME_ZONE, for formatted placeholders ({{noticeDate | date}}); India's when absent. */
@@ -115,6 +121,9 @@ export class SendingService {
     ids: string[],
     resend: boolean,
     confirmBounced = false,
+    confirmServedRecently = false,
+    /** Edit and resend: only this channel is sent (the one that failed), whatever else the record goes on. */
+    only?: Channel,
   ): Promise<SendResult> {
     if (ids.length === 0)
       throw badRequest('Please select Items', { data: 'Select at least one record to send.' });
@@ -126,36 +135,58 @@ export class SendingService {
     const owned = await records.findRecordsByIds(this.deps.db, info, ownerId, unique);
     // WhatsApp takes business-initiated messages only as approved templates: one not approved (or not
     // usable as mapped) refuses the whole send before anything is claimed.
-    if (owned.some((row) => channelsFor(kind, row).includes('whatsapp')))
+    if (only !== 'email' && owned.some((row) => channelsFor(kind, row).includes('whatsapp')))
       await this.deps.approvedTemplates.readyFor(kind);
     const now = nowIso();
     const attempts: deliveries.DeliveryRow[] = owned.flatMap((row) =>
-      channelsFor(kind, row).map((channel) => ({
-        id: newId(),
-        owner_id: ownerId,
-        record_kind: kind,
-        record_id: row.id,
-        campaign_id: row.campaign_id,
-        channel,
-        active_key: deliveries.activeKey(row.id, channel),
-        recipient: addressOf(row, channel),
-        recipient_name: row.custName ?? '',
-        status: 'queued' as const,
-        status_at: now,
-        provider_message_id: null,
-        error: null,
-        pdf_sha256: null,
-        pdf_key: null,
-        created_at: now,
-        attempted_at: null,
-        record_address_at_send: null,
-        media_id: null,
-      })),
+      channelsFor(kind, row)
+        .filter((channel) => only === undefined || channel === only)
+        .map((channel) => ({
+          id: newId(),
+          owner_id: ownerId,
+          record_kind: kind,
+          record_id: row.id,
+          campaign_id: row.campaign_id,
+          channel,
+          active_key: deliveries.activeKey(row.id, channel),
+          recipient: addressOf(row, channel),
+          recipient_name: row.custName ?? '',
+          status: 'queued' as const,
+          status_at: now,
+          provider_message_id: null,
+          error: null,
+          pdf_sha256: null,
+          pdf_key: null,
+          created_at: now,
+          attempted_at: null,
+          record_address_at_send: null,
+          media_id: null,
+        })),
     );
     const again = resend ? await this.resendKeys(owned, attempts) : new Set<string>();
+    // An address that cannot be served by its form is left out on that channel, recorded as such,
+    // rather than failed by the provider: only the messages this send would make are judged.
+    const wouldSend = await this.wouldSend(attempts, again);
+    const notServiceable: deliveries.DeliveryRow[] = [];
+    for (const attempt of attempts) {
+      if (!wouldSend.has(attempt.id)) continue;
+      const reason = unserviceableReason(attempt.channel, attempt.recipient, this.deps.defaultCountryCode);
+      if (reason !== null)
+        notServiceable.push({ ...attempt, active_key: null, status: 'not_serviceable', error: reason });
+    }
+    if (notServiceable.length > 0) {
+      const left = new Set(notServiceable.map((a) => a.id));
+      attempts.splice(0, attempts.length, ...attempts.filter((a) => !left.has(a.id)));
+    }
     const bouncedBefore = await this.undeliverableAttempts(ownerId, attempts, again, confirmBounced);
     if (bouncedBefore.size > 0)
       attempts.splice(0, attempts.length, ...attempts.filter((a) => !bouncedBefore.has(a.id)));
+    if (!confirmServedRecently)
+      await this.askServedRecently(
+        ownerId,
+        kind,
+        attempts.filter((a) => wouldSend.has(a.id)),
+      );
     // A resend releases the earlier sends that have finished (on the channels it sends again: resendKeys)
     // and claims anew, and the log says so, all at once or not at all. A send still queued or in flight is not released: the resend joins it.
     // The job is enqueued in the same transaction, so a claimed send always has a live job to join.
@@ -168,6 +199,7 @@ export class SendingService {
             error: 'Its send gave up before an answer was recorded; a resend sent it anew.',
           });
       }
+      await deliveries.recordNotServiceable(trx, notServiceable);
       const claimed = await deliveries.claimDeliveries(trx, attempts);
       const taken = new Set(claimed);
       const joined = resend
@@ -208,6 +240,8 @@ export class SendingService {
       skipped,
       ignored: unique.length - owned.length,
       bouncedBefore: bouncedBefore.size,
+      notServiceable: notServiceable.length,
+      notServiceableReasons: reasonCounts(notServiceable),
       rates: [],
     };
     if (claimed.length + joined.length === 0) return result;
@@ -260,7 +294,8 @@ export class SendingService {
       owned.map((row) => row.id),
     ))
       latest.set(deliveries.activeKey(delivery.record_id, delivery.channel), delivery.status);
-    const didNotGo = (key: string) => latest.get(key) === 'failed' || latest.get(key) === 'bounced';
+    const didNotGo = (key: string) =>
+      latest.get(key) === 'failed' || latest.get(key) === 'bounced' || latest.get(key) === 'not_serviceable';
     const withFailure = new Set(attempts.filter((a) => didNotGo(a.active_key!)).map((a) => a.record_id));
     return new Set(
       attempts
@@ -316,6 +351,219 @@ export class SendingService {
       );
     }
     return new Set(hits.map((a) => a.id));
+  }
+
+  /**
+   * The attempts this send would make (by id): a key no send holds, or one a resend sends again whose
+   * holder is not still queued. A record already sent (and not resent) is skipped, so is not judged.
+   */
+  private async wouldSend(attempts: deliveries.DeliveryRow[], again: Set<string>): Promise<Set<string>> {
+    const held = new Map(
+      (
+        await deliveries.findActive(
+          this.deps.db,
+          attempts.map((a) => a.active_key!),
+        )
+      ).map((d) => [d.active_key, d]),
+    );
+    return new Set(
+      attempts
+        .filter((a) => {
+          const holder = held.get(a.active_key);
+          return !holder || (again.has(a.active_key!) && holder.status !== 'queued');
+        })
+        .map((a) => a.id),
+    );
+  }
+
+  /** Per channel, the records of `rows` another campaign served on it within RESERVE_WARN_DAYS. */
+  private async servedRecently(ownerId: string, kind: RecordKind, recordIds: string[]): Promise<Set<string>> {
+    const days = this.deps.reserveWarnDays ?? 30;
+    if (days <= 0 || recordIds.length === 0) return new Set();
+    const since = new Date(Date.now() - days * 86_400_000).toISOString();
+    const rows = await deliveries.findServedRecently(
+      this.deps.db,
+      recordKinds[kind].table,
+      kind === 'notice' ? 'loanNo' : 'aanNo',
+      ownerId,
+      [...new Set(recordIds)],
+      since,
+    );
+    return new Set(rows.map((row) => deliveries.activeKey(row.record_id, row.channel)));
+  }
+
+  /**
+   * A send to borrowers another campaign served on the same channel within RESERVE_WARN_DAYS answers
+   * 409 SERVED_RECENTLY with how many, and nothing is claimed, until asked again with
+   * confirmServedRecently (as the bounced-address check does with confirmBounced).
+   */
+  private async askServedRecently(
+    ownerId: string,
+    kind: RecordKind,
+    wouldSend: deliveries.DeliveryRow[],
+  ): Promise<void> {
+    const served = await this.servedRecently(
+      ownerId,
+      kind,
+      wouldSend.map((a) => a.record_id),
+    );
+    const borrowers = new Set(wouldSend.filter((a) => served.has(a.active_key!)).map((a) => a.record_id));
+    if (borrowers.size === 0) return;
+    const days = this.deps.reserveWarnDays ?? 30;
+    const count = borrowers.size;
+    throw new AppError(
+      409,
+      'SERVED_RECENTLY',
+      `${count} ${count === 1 ? 'borrower was' : 'borrowers were'} served a notice in the last ${days} days`,
+      { servedRecently: String(count) },
+    );
+  }
+
+  /**
+   * What a send of these records of the campaign (every record when none is named) would do, per
+   * channel: how many go, how many are left out as not serviceable, how many were sent before, and how
+   * many borrowers another campaign served within RESERVE_WARN_DAYS. Changes nothing.
+   */
+  async summary(
+    ownerId: string,
+    campaignId: string,
+    ids: string[] | undefined,
+    channel: Channel | undefined,
+  ): Promise<SendSummary> {
+    const campaign = await findCampaign(this.deps.db, ownerId, campaignId);
+    if (!campaign) throw notFound('Campaign');
+    const info = recordKinds[campaign.kind];
+    const rows = (
+      ids
+        ? await records.findRecordsByIds(this.deps.db, info, ownerId, [...new Set(ids)])
+        : await records.listCampaignRecords(
+            this.deps.db,
+            info,
+            ownerId,
+            campaignId,
+            0,
+            Number.MAX_SAFE_INTEGER,
+          )
+    ).filter((row) => row.campaign_id === campaignId);
+    const channels: Channel[] = channel ? [channel] : ['email', 'whatsapp'];
+    const keys = rows.flatMap((row) => channels.map((c) => deliveries.activeKey(row.id, c)));
+    const held = new Set<string>();
+    for (let i = 0; i < keys.length; i += 500)
+      for (const d of await deliveries.findActive(this.deps.db, keys.slice(i, i + 500)))
+        if (d.active_key) held.add(d.active_key);
+    const served = await this.servedRecently(
+      ownerId,
+      campaign.kind,
+      rows.map((row) => row.id),
+    );
+    const counts = channels.map((c): SendSummaryChannel => {
+      const counted: SendSummaryChannel = {
+        channel: c,
+        records: 0,
+        toSend: 0,
+        notServiceable: 0,
+        servedRecently: 0,
+        sentBefore: 0,
+      };
+      for (const row of rows) {
+        if (!channelsFor(campaign.kind, row).includes(c)) continue;
+        counted.records += 1;
+        const key = deliveries.activeKey(row.id, c);
+        if (held.has(key)) counted.sentBefore += 1;
+        else if (unserviceableReason(c, recordAddress(row, c), this.deps.defaultCountryCode) !== null)
+          counted.notServiceable += 1;
+        else {
+          counted.toSend += 1;
+          if (served.has(key)) counted.servedRecently += 1;
+        }
+      }
+      return counted;
+    });
+    return {
+      records: rows.length,
+      threshold: this.deps.bulkSendConfirmThreshold ?? 50,
+      reserveWarnDays: this.deps.reserveWarnDays ?? 30,
+      channels: counts,
+    };
+  }
+
+  /**
+   * Sends one record's notice, rendered as a send renders it, by the real channel to an address the
+   * person typed (a colleague's), to see it before a bulk send. Not service: no delivery is written for
+   * the record; the audit log keeps it as a test send.
+   */
+  async testSend(ownerId: string, campaignId: string, body: TestSendBody): Promise<TestSendResult> {
+    const to = body.to.trim();
+    const reason = unserviceableReason(body.channel, to, this.deps.defaultCountryCode);
+    if (reason !== null) {
+      const what = body.channel === 'email' ? 'an e-mail address' : 'a mobile number';
+      throw badRequest(`to is not ${what} a test can go to: ${reason}.`, {
+        to: `Not ${what} a test can go to: ${reason}.`,
+      });
+    }
+    const campaign = await findCampaign(this.deps.db, ownerId, campaignId);
+    if (!campaign) throw notFound('Campaign');
+    const kind = campaign.kind;
+    const info = recordKinds[kind];
+    const row = body.recordId
+      ? await records.findRecord(this.deps.db, info, ownerId, body.recordId)
+      : (await records.listCampaignRecords(this.deps.db, info, ownerId, campaignId, 0, 1))[0];
+    if (!row || row.campaign_id !== campaignId)
+      throw body.recordId ? notFound('Record') : badRequest('The campaign has no records to send a test of.');
+    if (body.channel === 'whatsapp') await this.deps.approvedTemplates.readyFor(kind);
+    const [pdf] = await this.deps.pdfs.pdfsFor(kind, [row]);
+    if (!pdf) throw new AppError(422, 'NOT_RENDERED', 'The notice could not be rendered.');
+    if ('refused' in pdf) throw new AppError(422, 'NOTICE_CANNOT_PRINT', pdf.refused);
+    const templates = await this.messageTemplates(kind).catch((err: Error) => {
+      throw new AppError(422, 'NO_TEMPLATE', err.message);
+    });
+    const approved = await this.deps.approvedTemplates.mappingOf(kind);
+    const now = nowIso();
+    // A delivery in memory only: sendOne sends what it names, and nothing of it is stored.
+    const test: deliveries.DeliveryRow = {
+      id: newId(),
+      owner_id: ownerId,
+      record_kind: kind,
+      record_id: row.id,
+      campaign_id: campaignId,
+      channel: body.channel,
+      active_key: null,
+      recipient: to,
+      recipient_name: row.custName ?? '',
+      status: 'queued',
+      status_at: now,
+      provider_message_id: null,
+      error: null,
+      pdf_sha256: null,
+      pdf_key: null,
+      created_at: now,
+      attempted_at: null,
+      record_address_at_send: null,
+      media_id: null,
+    };
+    let receipt: Awaited<ReturnType<SendingService['sendOne']>>;
+    try {
+      await this.deps.rates.take(body.channel, new AbortController().signal);
+      receipt = await this.sendOne(test, row, pdf.pdf, templates, approved);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      throw new AppError(502, 'TEST_SEND_FAILED', `The test was not sent: ${message}`);
+    }
+    const channelName = body.channel === 'email' ? 'e-mail' : 'WhatsApp';
+    await appendAudit(this.deps.db, {
+      actorId: ownerId,
+      action: 'notice.test-send',
+      subjectType: kind,
+      subjectId: row.id,
+      summary: `Test send of a ${info.label.toLowerCase()} notice by ${channelName} to ${to} (not service)`,
+      after: { campaign: campaignId, record: row.id, channel: body.channel, to, via: receipt.status },
+    });
+    return {
+      message: `Test sent by ${channelName} to ${to}.`,
+      channel: body.channel,
+      to,
+      via: receipt.status === 'outbox' ? 'outbox' : 'provider',
+    };
   }
 
   /**
@@ -604,6 +852,18 @@ function addressOf(row: Record<string, string | undefined>, channel: Channel): s
 }
 
 const addressNames = { email: 'e-mail address', whatsapp: 'mobile number' } as const;
+
+/** How many messages each reason left out, per channel: what the send's answer says about them. */
+function reasonCounts(left: deliveries.DeliveryRow[]): NonNullable<SendResult['notServiceableReasons']> {
+  const counts = new Map<string, { channel: Channel; reason: string; count: number }>();
+  for (const a of left) {
+    const key = `${a.channel}:${a.error}`;
+    const entry = counts.get(key) ?? { channel: a.channel, reason: a.error ?? '', count: 0 };
+    entry.count += 1;
+    counts.set(key, entry);
+  }
+  return [...counts.values()];
+}
 
 /** In words, when the record was edited after the send was asked: which address goes, and which does not. */
 function addressChange(delivery: deliveries.DeliveryRow, recordAddress: string): string | null {
