@@ -15,6 +15,8 @@ export type ModalProps = {
   initialFocus?: RefObject<HTMLElement | null>;
   /** Ignore Escape and backdrop taps (while a request runs). */
   dismissible?: boolean;
+  /** The window's whole width (a margin aside), for a step with a table or many choices. */
+  wide?: boolean;
 };
 
 /**
@@ -30,6 +32,7 @@ export function Modal({
   footer,
   initialFocus,
   dismissible = true,
+  wide = false,
 }: ModalProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   /** What had focus when the dialog opened, to give it back on closing. */
@@ -55,7 +58,7 @@ export function Modal({
   return (
     <dialog
       ref={dialogRef}
-      className={styles.dialog}
+      className={wide ? `${styles.dialog} ${styles.wide}` : styles.dialog}
       // Focusable itself, for a dialog with nothing else to focus.
       tabIndex={-1}
       aria-labelledby={titleId}

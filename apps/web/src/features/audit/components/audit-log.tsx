@@ -35,6 +35,8 @@ const auditColumns = (timeZone: string | undefined): DataTableColumn<AuditEntry>
     id: 'at',
     header: timeZone ? `Time (${timeZone})` : 'Time',
     className: styles.nowrap,
+    // A card's whole width on a phone: on one line it is wider than half a card, and ran into 'Who'.
+    card: 'wide',
     cell: (entry) => <time dateTime={entry.at}>{auditTime(entry.at, timeZone)}</time>,
   },
   {

@@ -9,7 +9,7 @@ import type {
 import { api } from '../../../lib/api.ts';
 import { importKinds, type ImportKind } from '../utils/import-kinds.ts';
 
-/** The spec's time-out for one progress request; the poll itself runs every 10 seconds. */
+/** The spec's time-out for one progress request (polled every 10 s, every second while the import is young). */
 export const PROGRESS_TIMEOUT_MS = 10_000;
 
 type UploadArgs = {

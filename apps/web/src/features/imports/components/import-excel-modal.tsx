@@ -180,6 +180,8 @@ export function ImportExcelModal({ kind, open, onClose }: ImportExcelModalProps)
       title="Import Excel"
       onClose={onClose}
       dismissible={!busy}
+      // Review mapping needs the room: a choice per column, the first rows as they will be stored.
+      wide={reviewing}
       footer={
         <>
           <button type="button" className="button button-secondary" disabled={busy} onClick={onClose}>
@@ -208,51 +210,54 @@ export function ImportExcelModal({ kind, open, onClose }: ImportExcelModalProps)
       }
     >
       <form id={formId} className="form-stack" onSubmit={submit} noValidate>
-        <div className={styles.field}>
-          <label className={styles.label} htmlFor={fileId}>
-            Excel file (.xlsx)
-          </label>
-          <input
-            ref={fileInput}
-            id={fileId}
-            name="file"
-            type="file"
-            accept={importFileAccept}
-            className={styles.fileInput}
-            disabled={busy || reviewing}
-            aria-invalid={fileError ? true : undefined}
-            aria-describedby={fileError ? `${fileFormatsId} ${fileErrorId}` : fileFormatsId}
-            onChange={choose}
-          />
-          <p id={fileFormatsId} className={styles.formats}>
-            Also takes .csv, .tsv and Excel&apos;s Unicode Text (.txt).
-          </p>
-          {fileError && (
-            <p id={fileErrorId} className={styles.error}>
-              {fileError}
+        {/* The file, its name and status: one line above Review mapping, whose message comes next. */}
+        <div className={reviewing ? styles.fileRow : styles.fileStack}>
+          <div className={styles.field}>
+            <label className={styles.label} htmlFor={fileId}>
+              Excel file (.xlsx)
+            </label>
+            <input
+              ref={fileInput}
+              id={fileId}
+              name="file"
+              type="file"
+              accept={importFileAccept}
+              className={styles.fileInput}
+              disabled={busy || reviewing}
+              aria-invalid={fileError ? true : undefined}
+              aria-describedby={fileError ? `${fileFormatsId} ${fileErrorId}` : fileFormatsId}
+              onChange={choose}
+            />
+            <p id={fileFormatsId} className={styles.formats}>
+              Also takes .csv, .tsv and Excel&apos;s Unicode Text (.txt).
             </p>
-          )}
+            {fileError && (
+              <p id={fileErrorId} className={styles.error}>
+                {fileError}
+              </p>
+            )}
+          </div>
+          <TextField
+            label="Rename file (optional)"
+            name="name"
+            value={rename}
+            placeholder={file ? file.name.replace(/\.xlsx$/i, '') : ''}
+            autoComplete="off"
+            disabled={busy || reviewing}
+            error={nameError ?? undefined}
+            onChange={(event) => setRename(event.target.value)}
+          />
+          <dl className={styles.facts}>
+            <div>
+              <dt>Size</dt>
+              <dd>{file ? fileSizeInMb(file.size) : '-'}</dd>
+            </div>
+            <div>
+              <dt>Status</dt>
+              <dd aria-live="polite">{status}</dd>
+            </div>
+          </dl>
         </div>
-        <TextField
-          label="Rename file (optional)"
-          name="name"
-          value={rename}
-          placeholder={file ? file.name.replace(/\.xlsx$/i, '') : ''}
-          autoComplete="off"
-          disabled={busy || reviewing}
-          error={nameError ?? undefined}
-          onChange={(event) => setRename(event.target.value)}
-        />
-        <dl className={styles.facts}>
-          <div>
-            <dt>Size</dt>
-            <dd>{file ? fileSizeInMb(file.size) : '-'}</dd>
-          </div>
-          <div>
-            <dt>Status</dt>
-            <dd aria-live="polite">{status}</dd>
-          </div>
-        </dl>
         {message && (
           <p className={styles.message} role="alert">
             {message}

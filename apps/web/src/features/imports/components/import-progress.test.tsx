@@ -102,6 +102,34 @@ describe('import progress', () => {
     expect(progressPolls(server.requests)).toBe(2);
   });
 
+  it('polls an import started here every second for its first 15 s, so the bar moves from the first second, then every 10 s', async () => {
+    const server = progressServer([
+      { progressPercentage: 1, status: 'running', jobId: 'job-5' },
+      { progressPercentage: 12, status: 'running', jobId: 'job-5' },
+      { progressPercentage: 20, status: 'running', jobId: 'job-5' },
+    ]);
+    const { store } = renderProgress();
+    act(() => {
+      store.dispatch(importStarted({ kind: 'notice', jobId: 'job-5' }));
+    });
+    await waitFor(() => expect(bar()?.getAttribute('aria-valuenow')).toBe('1'));
+    expect(progressPolls(server.requests)).toBe(1);
+    await advance(1_000);
+    await waitFor(() => expect(bar()?.getAttribute('aria-valuenow')).toBe('12'));
+    expect(progressPolls(server.requests)).toBe(2);
+    await advance(1_000);
+    await waitFor(() => expect(bar()?.getAttribute('aria-valuenow')).toBe('20'));
+
+    // Past 15 s: the spec's 10 s again.
+    await advance(14_000);
+    const polls = progressPolls(server.requests);
+    expect(polls).toBeGreaterThanOrEqual(14);
+    await advance(8_000);
+    expect(progressPolls(server.requests)).toBe(polls);
+    await advance(3_000);
+    await waitFor(() => expect(progressPolls(server.requests)).toBe(polls + 1));
+  });
+
   it('at 100% resets the flag and refreshes the list, then after 5 s toasts and hides the bar', async () => {
     startedImport('notice');
     const success = vi.spyOn(toast, 'success');

@@ -80,6 +80,12 @@ export function ReviewMapping({
       <h3 id={`${headerRowId}-title`} className={styles.title}>
         Review mapping
       </h3>
+      {/* What keeps Import disabled comes first, where it is seen without scrolling. */}
+      {current && columns && (
+        <p id={blockersId} className={blockers ? styles.blocker : styles.ok} role="status">
+          {blockers ?? 'Every required field has a column.'}
+        </p>
+      )}
       <p className={styles.hint}>
         Check which field each column of {initial.fileName}
         {initial.sheetName && ` (sheet ‘${initial.sheetName}’, the first visible one)`} fills. Nothing is
@@ -144,18 +150,17 @@ export function ReviewMapping({
             )}
           </fieldset>
 
-          <p id={blockersId} className={blockers ? styles.error : styles.ok} role="status">
-            {blockers ?? 'Every required field has a column.'}
-          </p>
-
           <p className={styles.count} role="status" aria-live="polite">
             {doubled(chosen)
               ? 'The rows with problems are counted once each field has one column.'
-              : counting || current.problemRows === null
-                ? 'Counting the rows with problems…'
-                : current.tooManyRows
-                  ? 'The file has more rows than one import takes: split it into smaller files.'
-                  : `${current.problemRows} of ${current.dataRows} ${current.dataRows === 1 ? 'row has' : 'rows have'} problems: the import skips them, and its report lists them.`}
+              : blockers
+                ? // Without a column for a required field every row would count as a problem.
+                  'The rows with problems are counted once every required field has a column.'
+                : counting || current.problemRows === null
+                  ? 'Counting the rows with problems…'
+                  : current.tooManyRows
+                    ? 'The file has more rows than one import takes: split it into smaller files.'
+                    : `${current.problemRows} of ${current.dataRows} ${current.dataRows === 1 ? 'row has' : 'rows have'} problems: the import skips them, and its report lists them.`}
           </p>
 
           <DuplicateReport

@@ -12,6 +12,8 @@ import { progressValue } from '../utils/import-step.ts';
 
 /** The spec's poll interval while the import-status flag is 1. */
 export const PROGRESS_POLL_MS = 10_000;
+/** The poll interval while the import is young (YOUNG_IMPORT_MS): the bar moves from the first second. */
+export const YOUNG_POLL_MS = 1_000;
 
 /**
  * Polls the kind's latest import while its flag is 1 and says what the page should show. What an
@@ -19,13 +21,15 @@ export const PROGRESS_POLL_MS = 10_000;
  */
 export function useImportProgress(kind: ImportKind) {
   const dispatch = useAppDispatch();
-  const { status, jobId, finishing, outcome } = useAppSelector((state) => selectKindTracker(state, kind));
+  const { status, jobId, young, finishing, outcome } = useAppSelector((state) =>
+    selectKindTracker(state, kind),
+  );
   // currentData, not data: data would carry the previous import's last answer into this one.
   const { currentData: progress, error } = useGetImportProgressQuery(
     { kind, jobId },
     {
       skip: status !== 1,
-      pollingInterval: PROGRESS_POLL_MS,
+      pollingInterval: young ? YOUNG_POLL_MS : PROGRESS_POLL_MS,
       // The first request goes out at once, also after a reload or a return to the page.
       refetchOnMountOrArgChange: true,
     },

@@ -9,6 +9,12 @@ import { importStep } from '../utils/import-step.ts';
 /** The spec's pause between 100% and the success toast (the bar hides with it). */
 export const SUCCESS_DELAY_MS = 5_000;
 
+/**
+ * How long an import this page started counts as young, and is polled every second instead of the
+ * spec's 10 s: a few thousand rows are read in seconds, and the bar stood at 0% until the second poll.
+ */
+export const YOUNG_IMPORT_MS = 15_000;
+
 /** The spec's per-kind import-status flag: 1 while an import runs (progress is polled), else 0. */
 export type ImportStatusFlag = 0 | 1;
 
@@ -32,6 +38,8 @@ export type KindTracker = {
   status: ImportStatusFlag;
   /** The import the flag is about, so a reload or another tab follows the same one ('' for none). */
   jobId: string;
+  /** Started by this page less than YOUNG_IMPORT_MS ago: its progress is polled sooner. */
+  young: boolean;
   /** 100% was reached: the bar stays, full, until the success toast 5 seconds later. */
   finishing: boolean;
   outcome: ImportOutcome | null;
@@ -63,6 +71,7 @@ const storedFlag = (kind: ImportKind): Pick<KindTracker, 'status' | 'jobId'> => 
 
 const storedTracker = (kind: ImportKind): KindTracker => ({
   ...storedFlag(kind),
+  young: false,
   finishing: false,
   outcome: null,
 });
@@ -77,7 +86,10 @@ const importTrackerSlice = createSlice({
   reducers: {
     /** An import was started: it becomes the one followed, anything shown about the last one goes. */
     importStarted: (state, { payload }: PayloadAction<KindPayload & { jobId: string }>) => {
-      Object.assign(state[payload.kind], { status: 1, jobId: payload.jobId, outcome: null });
+      Object.assign(state[payload.kind], { status: 1, jobId: payload.jobId, young: true, outcome: null });
+    },
+    importGrewOld: (state, { payload }: PayloadAction<KindPayload & { jobId: string }>) => {
+      if (state[payload.kind].jobId === payload.jobId) state[payload.kind].young = false;
     },
     /** The flag outlived its import (none at all, or not this user's): dropped without a word. */
     importForgotten: (state, { payload }: PayloadAction<KindPayload>) => {
@@ -98,8 +110,12 @@ const importTrackerSlice = createSlice({
     },
     /** Another tab started or finished an import: its flag applies here too. */
     storageChanged: (state) => {
-      for (const kind of Object.keys(importKinds) as ImportKind[])
-        Object.assign(state[kind], storedFlag(kind));
+      for (const kind of Object.keys(importKinds) as ImportKind[]) {
+        const stored = storedFlag(kind);
+        // Another tab's import: how young it is is not known here.
+        if (stored.jobId !== state[kind].jobId) state[kind].young = false;
+        Object.assign(state[kind], stored);
+      }
     },
   },
   selectors: {
@@ -109,6 +125,7 @@ const importTrackerSlice = createSlice({
 
 export const {
   importStarted,
+  importGrewOld,
   importForgotten,
   importFailed,
   importDone,
@@ -138,6 +155,13 @@ startAppListening({
   effect: ({ payload: { kind, jobId } }) => {
     writeStorage(importKinds[kind].jobKey, jobId);
     writeStorage(importKinds[kind].statusKey, '1');
+  },
+});
+startAppListening({
+  actionCreator: importStarted,
+  effect: async ({ payload: { kind, jobId } }, listenerApi) => {
+    await listenerApi.delay(YOUNG_IMPORT_MS);
+    listenerApi.dispatch(importGrewOld({ kind, jobId }));
   },
 });
 const flagDropped = isAnyOf(importForgotten, importFailed, importDone);
