@@ -18,6 +18,7 @@ import { pdfsRoutes } from './modules/pdfs/pdfs.routes.ts';
 import { recordsRoutes } from './modules/records/records.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { sendingRoutes } from './modules/sending/sending.routes.ts';
+import { failedRowsRoutes } from './modules/sending/failed-rows.routes.ts';
 import { templatesRoutes } from './modules/templates/templates.routes.ts';
 import { approvedTemplatesRoutes } from './modules/whatsapp-approved/approved-templates.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
@@ -148,6 +149,7 @@ export async function buildApp(
     approvedTemplatesRoutes,
     pdfsRoutes,
     sendingRoutes,
+    failedRowsRoutes,
     webhooksRoutes,
     exportsRoutes,
     evidenceRoutes,

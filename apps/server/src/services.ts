@@ -31,6 +31,7 @@ import { BouncesService } from './modules/bounces/bounces.service.ts';
 import { EmailWebhooks } from './modules/bounces/email-webhooks.service.ts';
 import { SearchService } from './modules/search/search.service.ts';
 import { mediaFailed } from './modules/sending/media-failures.repository.ts';
+import { FailedRowsService } from './modules/sending/failed-rows.service.ts';
 import { SEND_JOB, SendingService } from './modules/sending/sending.service.ts';
 import { WhatsappWebhooks } from './modules/sending/webhooks.service.ts';
 import { TemplatesService } from './modules/templates/templates.service.ts';
@@ -61,6 +62,8 @@ export interface Services {
   approvedTemplates: ApprovedTemplatesService;
   pdfs: PdfsService;
   sending: SendingService;
+  /** A campaign's failed rows, and Edit and resend. */
+  failedRows: FailedRowsService;
   exports: ExportsService;
   evidence: EvidenceService;
   archive: ArchiveService;
@@ -206,6 +209,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     appUrl: config.appUrl,
   });
   const evidence = new EvidenceService(db, pdfs, store, config.defaultCountryCode);
+  const records = new RecordsService(db, links);
   return {
     config,
     db,
@@ -224,7 +228,8 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     }),
     redis,
     audit: new AuditService(db, config.timeZone),
-    records: new RecordsService(db, links),
+    records,
+    failedRows: new FailedRowsService(db, records, sending, config.defaultCountryCode),
     search: new SearchService(db),
     pdfs,
     sending,
