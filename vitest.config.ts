@@ -1,32 +1,23 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+const postgresUrl = process.env.TEST_DATABASE_URL;
 
 // One test command for every workspace: `npm test` runs all three projects.
 export default defineConfig({
   test: {
-    // Two files at a time even on two cores (Vitest's default there is one): most tests wait on a child
-    // process, a browser, a peer or a timer. The server suite took 375 s so on SQLite, against 615 s.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // Three files at a time even on two cores (Vitest's default there is one): most tests wait on a
+    // child process, a browser, a peer or a timer. The server suite took 375 s with two on SQLite,
+    // against 615 s with one; CI's whole run used 1.15 of two cores with two.
+    maxWorkers: Math.max(3, availableParallelism()),
     projects: [
-      {
-        test: {
-          name: 'server',
-          // One module graph per worker, shared by the files it runs: each file imported the server's
-          // modules afresh (about 2.5 s a file, 104 files) where it now imports them once per worker. The
-          // tests share no module state they change (vi.mock is not used; fake timers are restored).
-          isolate: false,
-          globalSetup: ['./src/test/shared-browser.ts'],
-          // Transformed sources kept on disk between runs (node_modules/.experimental-vitest-cache;
-          // `npx vitest --clearCache` empties it): a run of one file transformed in 10-14 s instead of
-          // 27-30 s at load average 18.
-          experimental: { fsModuleCache: true },
-          root: './apps/server',
-          include: ['src/**/*.test.ts'],
-          environment: 'node',
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
+      serverProject('server'),
+      // CI's PostgreSQL pass (TEST_DATABASE_URL): the server suite again, each file in a schema of its
+      // own, in the same run as the SQLite pass so that both fill the cores. src/lib never opens the
+      // database; the fault tests cut connections, so CI runs them alone after.
+      ...(postgresUrl
+        ? [serverProject('server-pg', { DATABASE_URL: postgresUrl }, ['src/lib/**', 'src/faults/**'])]
+        : []),
       './apps/web/vite.config.ts',
       {
         test: {
@@ -44,3 +35,28 @@ export default defineConfig({
     ],
   },
 });
+
+/** The server suite, on SQLite unless env names a DATABASE_URL. */
+function serverProject(name: string, env: Record<string, string> = {}, exclude: string[] = []) {
+  return {
+    test: {
+      name,
+      // One module graph per worker, shared by the files it runs: each file imported the server's
+      // modules afresh (about 2.5 s a file, 104 files) where it now imports them once per worker. The
+      // tests share no module state they change (vi.mock is not used; fake timers are restored).
+      isolate: false,
+      globalSetup: ['./src/test/shared-browser.ts'],
+      // Transformed sources kept on disk between runs (node_modules/.experimental-vitest-cache;
+      // `npx vitest --clearCache` empties it): a run of one file transformed in 10-14 s instead of
+      // 27-30 s at load average 18.
+      experimental: { fsModuleCache: true },
+      root: './apps/server',
+      include: ['src/**/*.test.ts'],
+      exclude: [...configDefaults.exclude, ...exclude],
+      env,
+      environment: 'node',
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+    },
+  };
+}
