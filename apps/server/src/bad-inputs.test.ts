@@ -462,6 +462,20 @@ const cases: BadInput[] = [
   },
   {
     area: 'session',
+    sent: 'a token replayed after its logout',
+    send: async () => {
+      const login = await ask('POST', '/api/auth/login', {
+        json: { username: 'ravi', password: 'pass-word-1' },
+      });
+      const headers = bearer((login.body as { token: string }).token);
+      await ask('POST', '/api/auth/logout', { headers });
+      return ask('GET', '/api/dashboard', { headers });
+    },
+    status: 401,
+    message: /session has expired or is not valid/,
+  },
+  {
+    area: 'session',
     sent: 'an expired token',
     send: async () =>
       ask('GET', '/api/dashboard', {
@@ -2045,6 +2059,20 @@ const cases: BadInput[] = [
     send: () => ask('POST', `/api/users/${ravi.userId}/password`, { who: asha, json: {} }),
     status: 403,
     message: /Only an ADMIN can do this/,
+  },
+  {
+    area: 'users',
+    sent: "a plain user ending another user's sessions",
+    send: () => ask('POST', `/api/users/${ravi.userId}/end-sessions`, { who: asha }),
+    status: 403,
+    message: /Only an ADMIN can do this/,
+  },
+  {
+    area: 'users',
+    sent: 'ending the sessions of an unknown user id',
+    send: () => ask('POST', '/api/users/01900000-0000-7000-8000-000000000000/end-sessions', { who: admin }),
+    status: 404,
+    message: /User not found/,
   },
   {
     area: 'users',

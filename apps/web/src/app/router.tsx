@@ -5,6 +5,8 @@ import { RouteError } from '../components/errors/route-error.tsx';
 import { AppLayout } from '../components/layout/app-layout.tsx';
 import { Spinner } from '../components/ui/spinner.tsx';
 import { paths } from '../config/paths.ts';
+import { ReauthGate } from '../features/auth/components/reauth-gate.tsx';
+import { SessionExpiryWarning } from '../features/auth/components/session-expiry-warning.tsx';
 import { SearchBox } from '../features/search/components/search-box.tsx';
 import { RequireAdmin, RequireGuest, RequireSignedIn } from '../lib/guards.tsx';
 import { withTimeout } from '../utils/with-timeout.ts';
@@ -43,7 +45,17 @@ export const routes: RouteObject[] = [
         element: <RequireSignedIn />,
         children: [
           {
-            element: <AppLayout search={<SearchBox />} />,
+            element: (
+              <AppLayout
+                search={<SearchBox />}
+                session={
+                  <>
+                    <ReauthGate />
+                    <SessionExpiryWarning />
+                  </>
+                }
+              />
+            ),
             children: [
               {
                 // Errors inside a screen keep the sidebar and header around the message.

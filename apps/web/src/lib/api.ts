@@ -5,6 +5,7 @@ import {
   type FetchArgs,
   type FetchBaseQueryError,
 } from '@reduxjs/toolkit/query/react';
+import { isWaitingForSignIn, waitForSignIn } from './reauth.ts';
 import { selectAccessToken, sessionExpired, signedOut, type SessionRootState } from './session.ts';
 
 /** The spec's cache groups; endpoints provide and invalidate these. */
@@ -39,14 +40,22 @@ const fetchSameOrigin = fetchBaseQuery({
 
 export type ApiBaseQuery = BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError, ApiExtraOptions>;
 
+const methodOf = (args: string | FetchArgs) =>
+  (typeof args === 'string' ? 'GET' : (args.method ?? 'GET')).toUpperCase();
+
 const fetchWithSession: ApiBaseQuery = async (args, baseQueryApi, extraOptions) => {
   const result = await fetchSameOrigin(args, baseQueryApi, {});
+  if (result.error?.status !== 401 || extraOptions?.keepSessionOn401) return result;
+  const hadSession = selectAccessToken(baseQueryApi.getState() as SessionRootState) !== null;
+  // A submit refused mid-work keeps the screen and what was typed: the sign-in opens over it, and the
+  // submit is sent again once the same user has signed in. So does any request while that is open.
+  if (hadSession && (methodOf(args) !== 'GET' || isWaitingForSignIn())) {
+    if (await waitForSignIn(baseQueryApi.dispatch)) return fetchWithSession(args, baseQueryApi, extraOptions);
+    return result;
+  }
   // The guards send the now anonymous user to /auth/login, which says the session expired when there
   // was one (a token sent and refused), not when the user had just logged out.
-  if (result.error?.status === 401 && !extraOptions?.keepSessionOn401) {
-    const hadSession = selectAccessToken(baseQueryApi.getState() as SessionRootState) !== null;
-    baseQueryApi.dispatch(hadSession ? sessionExpired() : signedOut());
-  }
+  baseQueryApi.dispatch(hadSession ? sessionExpired() : signedOut());
   return result;
 };
 

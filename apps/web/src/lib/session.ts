@@ -10,6 +10,11 @@ export type SessionState = {
   user: User | null;
   /** The last session ended without a logout (the server refused its token, or it was unreadable). */
   expired?: boolean;
+  /**
+   * A request was refused (401) while the user was working: the sign-in opens as a dialog over the
+   * screen, and the request waits for it (lib/reauth.ts).
+   */
+  reauth?: boolean;
 };
 /** The slice of the root state this module reads, so it needs no import of the store. */
 export type SessionRootState = { session: SessionState };
@@ -79,6 +84,12 @@ const sessionSlice = createSlice({
     signedOut: () => signedOutState,
     /** The server refused the token (401): it expired, was revoked, or the user was disabled. */
     sessionExpired: () => expiredState,
+    /** A request was refused with 401 mid-work: ask to sign in again over the screen. */
+    reauthRequired: (state) => {
+      if (state.accessToken) state.reauth = true;
+    },
+    /** The same user signed in again, or stayed signed in: a new token, the screen and its data stay. */
+    sessionRenewed: (_state, action: PayloadAction<Session>) => toSessionState(action.payload),
     /** A profile update: the user changes, the token stays. */
     userUpdated: (state, action: PayloadAction<User>) => {
       if (state.accessToken) state.user = action.payload;
@@ -88,7 +99,15 @@ const sessionSlice = createSlice({
   },
 });
 
-export const { signedIn, signedOut, sessionExpired, userUpdated, sessionRestored } = sessionSlice.actions;
+export const {
+  signedIn,
+  signedOut,
+  sessionExpired,
+  userUpdated,
+  sessionRestored,
+  reauthRequired,
+  sessionRenewed,
+} = sessionSlice.actions;
 export const sessionReducer = sessionSlice.reducer;
 
 export const selectAccessToken = (state: SessionRootState) => state.session.accessToken;
@@ -97,7 +116,20 @@ export const selectIsSignedIn = (state: SessionRootState) =>
 export const selectSignedInUser = (state: SessionRootState) =>
   state.session.accessToken ? state.session.user : null;
 export const selectSessionExpired = (state: SessionRootState) => state.session.expired === true;
+export const selectReauthRequired = (state: SessionRootState) => state.session.reauth === true;
 export const selectIsAdmin = (state: SessionRootState) => selectSignedInUser(state)?.role === 'ADMIN';
+
+/** When the token ends (epoch ms), read from its own claims; null when it says nothing readable. */
+export function tokenExpiresAt(token: string): number | null {
+  try {
+    const payload = token.split('.')[1];
+    if (!payload) return null;
+    const claims: unknown = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/')));
+    return isRecord(claims) && typeof claims.exp === 'number' ? claims.exp * 1000 : null;
+  } catch {
+    return null;
+  }
+}
 
 /** The session to keep in storage, or null when it is not complete. */
 export function selectStoredSession(state: SessionRootState): Session | null {

@@ -1,11 +1,13 @@
 import { combineSlices, configureStore, createListenerMiddleware, isAnyOf } from '@reduxjs/toolkit';
 import { useDispatch, useSelector } from 'react-redux';
 import { api } from './api.ts';
+import { settleSignIn } from './reauth.ts';
 import {
   readStoredSessionState,
   selectStoredSession,
   sessionExpired,
   sessionReducer,
+  sessionRenewed,
   sessionRestored,
   signedIn,
   signedOut,
@@ -44,7 +46,7 @@ export function createAppStore(session?: Session | null) {
   });
 
   sessionSync.startListening({
-    matcher: isAnyOf(signedIn, signedOut, sessionExpired, userUpdated),
+    matcher: isAnyOf(signedIn, signedOut, sessionExpired, userUpdated, sessionRenewed),
     effect: (_action, listenerApi) =>
       writeStoredSession(selectStoredSession(listenerApi.getState() as RootState)),
   });
@@ -54,6 +56,12 @@ export function createAppStore(session?: Session | null) {
     effect: (_action, listenerApi) => {
       listenerApi.dispatch(api.util.resetApiState());
     },
+  });
+
+  // Requests waiting on the sign-in dialog go on with the same user's new token, or give up.
+  sessionSync.startListening({
+    matcher: isAnyOf(sessionRenewed, signedIn, signedOut, sessionExpired, sessionRestored),
+    effect: (action) => settleSignIn(sessionRenewed.match(action)),
   });
 
   return store;

@@ -1,6 +1,7 @@
 import type { ReactNode, Ref } from 'react';
 import toast from 'react-hot-toast';
 import { signedOut } from '../../lib/session.ts';
+import { useLogoutMutation } from '../../lib/session-api.ts';
 import { useAppDispatch } from '../../lib/store.ts';
 import { MenuIcon } from '../ui/icons.tsx';
 import { avatarSrc } from './avatar.ts';
@@ -17,9 +18,15 @@ type AppHeaderProps = {
 
 export function AppHeader({ menuButtonRef, drawerId, drawerOpen, onOpenMenu, search }: AppHeaderProps) {
   const dispatch = useAppDispatch();
+  const [endSession, { isLoading }] = useLogoutMutation();
 
-  // The guard sends the now anonymous user to the login page.
-  const logout = () => {
+  // The server ends the session first, so a copy of the token stops working too; the browser forgets
+  // it whatever the answer (a server out of reach must not keep the user signed in here). The guard
+  // then sends the now anonymous user to the login page.
+  const logout = async () => {
+    await endSession()
+      .unwrap()
+      .catch(() => undefined);
     dispatch(signedOut());
     toast.success('Logged out successfully.');
   };
@@ -40,7 +47,12 @@ export function AppHeader({ menuButtonRef, drawerId, drawerOpen, onOpenMenu, sea
       </button>
       <div className={styles.search}>{search}</div>
       <div className={styles.actions}>
-        <button type="button" className="button button-secondary" onClick={logout}>
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={isLoading}
+          onClick={() => void logout()}
+        >
           Logout
         </button>
         <img className={styles.avatar} src={avatarSrc} alt="Avatar" width={36} height={36} />

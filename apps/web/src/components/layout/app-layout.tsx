@@ -9,8 +9,12 @@ const DRAWER_ID = 'nav-drawer';
 /** Where the fixed sidebar takes over from the drawer; keep in step with the CSS. */
 const LARGE_SCREEN_QUERY = '(min-width: 1024px)';
 
-/** The signed-in frame: sidebar (drawer on small screens), header with the given search box, and the current screen. */
-export function AppLayout({ search }: { search?: ReactNode }) {
+/**
+ * The signed-in frame: sidebar (drawer on small screens), header with the given search box, and the
+ * current screen; `session` is what the app shows over every screen about the session (the sign-in
+ * dialog, the expiry notice), which are a feature's and so given by the app.
+ */
+export function AppLayout({ search, session }: { search?: ReactNode; session?: ReactNode }) {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
   const navigation = useNavigation();
@@ -59,6 +63,7 @@ export function AppLayout({ search }: { search?: ReactNode }) {
           <Outlet />
         </main>
       </div>
+      {session}
     </div>
   );
 }

@@ -1,10 +1,12 @@
-import type {
-  ChangePasswordBody,
-  LoginBody,
-  LoginResponse,
-  MessageResponse,
-  RegisterBody,
-  User,
+import {
+  authPaths,
+  type ChangePasswordBody,
+  type EndSessionsAnswer,
+  type LoginBody,
+  type LoginResponse,
+  type MessageResponse,
+  type RegisterBody,
+  type User,
 } from '@notice-desk/contract/auth';
 import { api } from '../../../lib/api.ts';
 
@@ -30,7 +32,15 @@ export const authApi = api.injectEndpoints({
         timeout: CHANGE_PASSWORD_TIMEOUT_MS,
       }),
     }),
+    endOtherSessions: build.mutation<EndSessionsAnswer, void>({
+      query: () => ({ url: authPaths.endOtherSessions, method: 'POST' }),
+    }),
   }),
 });
 
-export const { useLoginMutation, useRegisterMutation, useChangePasswordMutation } = authApi;
+export const {
+  useLoginMutation,
+  useRegisterMutation,
+  useChangePasswordMutation,
+  useEndOtherSessionsMutation,
+} = authApi;

@@ -6,11 +6,20 @@ import { TextField } from '../../../components/ui/text-field.tsx';
 import { paths } from '../../../config/paths.ts';
 import { useSchemaForm } from '../../../hooks/use-form.ts';
 import { showApiProblem } from '../../../lib/api-error.ts';
-import { signedIn } from '../../../lib/session.ts';
+import { signedIn, type Session } from '../../../lib/session.ts';
 import { useAppDispatch } from '../../../lib/store.ts';
 import { useLoginMutation } from '../api/auth-api.ts';
 
-export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
+type LoginFormProps = {
+  onSuccess: () => void;
+  /**
+   * Signing in again over a screen (the sign-in dialog): the caller takes the new session, and the
+   * form has no links away from the screen, whose work would be lost.
+   */
+  onSignedIn?: (session: Session) => void;
+};
+
+export function LoginForm({ onSuccess, onSignedIn }: LoginFormProps) {
   const dispatch = useAppDispatch();
   const [login, { isLoading }] = useLoginMutation();
   const { methods, formRef, field, handleSubmit, showFieldErrors } = useSchemaForm<{
@@ -25,7 +34,8 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
   const submit = handleSubmit(async (filled) => {
     try {
       const { token, user } = await login(loginBody.parse(filled)).unwrap();
-      dispatch(signedIn({ accessToken: token, user }));
+      if (onSignedIn) onSignedIn({ accessToken: token, user });
+      else dispatch(signedIn({ accessToken: token, user }));
       toast.success('User Login Successfully');
       onSuccess();
     } catch (error) {
@@ -44,15 +54,17 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
         <TextField label="Password" {...field('password')} type="password" autoComplete="current-password" />
         <div className="form-row">
           <CheckboxField label="Remeber this Device" {...methods.register('remember')} />
-          <Link to={paths.home.getHref()}>Forgot Password?</Link>
+          {!onSignedIn && <Link to={paths.home.getHref()}>Forgot Password?</Link>}
         </div>
         <button type="submit" className="button button-primary button-block" disabled={isLoading}>
           Login
         </button>
       </form>
-      <p className="form-footer">
-        Don&apos;t have an account? <Link to={paths.auth.signUp.getHref()}>Sign Up</Link>
-      </p>
+      {!onSignedIn && (
+        <p className="form-footer">
+          Don&apos;t have an account? <Link to={paths.auth.signUp.getHref()}>Sign Up</Link>
+        </p>
+      )}
     </>
   );
 }

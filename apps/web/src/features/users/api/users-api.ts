@@ -7,6 +7,7 @@ import {
   type UpdateManagedUserBody,
   type UserList,
 } from '@notice-desk/contract/users';
+import type { EndSessionsAnswer } from '@notice-desk/contract/auth';
 import { api } from '../../../lib/api.ts';
 
 type PageArgs = { page: number; limit: number };
@@ -29,6 +30,9 @@ export const usersApi = api.injectEndpoints({
     resetUserPassword: build.mutation<ResetUserPasswordAnswer, { id: string; sendByMail: boolean }>({
       query: ({ id, sendByMail }) => ({ url: usersPaths.password(id), method: 'POST', body: { sendByMail } }),
     }),
+    endUserSessions: build.mutation<EndSessionsAnswer, { id: string }>({
+      query: ({ id }) => ({ url: usersPaths.endSessions(id), method: 'POST' }),
+    }),
   }),
 });
 
@@ -37,4 +41,5 @@ export const {
   useCreateManagedUserMutation,
   useUpdateManagedUserMutation,
   useResetUserPasswordMutation,
+  useEndUserSessionsMutation,
 } = usersApi;

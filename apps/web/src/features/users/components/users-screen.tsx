@@ -1,5 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import dayjs from 'dayjs';
+import timezone from 'dayjs/plugin/timezone.js';
+import utc from 'dayjs/plugin/utc.js';
 import toast from 'react-hot-toast';
 import type { ManagedUser } from '@notice-desk/contract/users';
 import { CheckboxField } from '../../../components/ui/checkbox-field.tsx';
@@ -12,6 +14,7 @@ import { toastApiProblem } from '../../../lib/api-error.ts';
 import { selectSignedInUser, userUpdated } from '../../../lib/session.ts';
 import { useAppDispatch, useAppSelector } from '../../../lib/store.ts';
 import {
+  useEndUserSessionsMutation,
   useGetManagedUsersQuery,
   useResetUserPasswordMutation,
   useUpdateManagedUserMutation,
@@ -24,10 +27,19 @@ import styles from './users-screen.module.css';
 const PAGE_SIZES = [25, 50, 100] as const;
 
 /** What a row's buttons ask for; each is confirmed first, except enabling. */
-export type UserAction = 'disable' | 'enable' | 'make-admin' | 'make-user' | 'reset-password';
+export type UserAction =
+  'disable' | 'enable' | 'make-admin' | 'make-user' | 'reset-password' | 'end-sessions';
 
-/** Local time, to the minute; 'Never' for an account that has not signed in. */
-export const signInTime = (at: string | null) => (at ? dayjs(at).format('D MMM YYYY, HH:mm') : 'Never');
+dayjs.extend(utc);
+dayjs.extend(timezone);
+
+/**
+ * To the minute, in the server's TIME_ZONE as the audit log's times are: every ADMIN reads the same
+ * time, whatever zone their computer is set to (the browser's own until the server has said which).
+ * 'Never' for an account that has not signed in.
+ */
+export const signInTime = (at: string | null, timeZone?: string) =>
+  at ? (timeZone ? dayjs(at).tz(timeZone) : dayjs(at)).format('D MMM YYYY, HH:mm') : 'Never';
 
 /** Whether a username can take a mailed password (the server checks it properly). */
 const looksLikeAddress = (username: string) => /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(username);
@@ -40,6 +52,7 @@ const questions: Record<
   'make-admin': { question: (u) => `Make ${u} an ADMIN?`, answer: 'Make ADMIN' },
   'make-user': { question: (u) => `Make ${u} a plain user?`, answer: 'Make user' },
   'reset-password': { question: (u) => `Reset the password of ${u}?`, answer: 'Reset password' },
+  'end-sessions': { question: (u) => `Sign ${u} out everywhere?`, answer: 'End sessions' },
 };
 
 const explanations: Record<Exclude<UserAction, 'enable'>, string> = {
@@ -48,9 +61,11 @@ const explanations: Record<Exclude<UserAction, 'enable'>, string> = {
   'make-admin': 'ADMINs manage users and templates and see the audit log and the archive.',
   'make-user': 'They keep their records but lose the ADMIN pages.',
   'reset-password': 'A new password is generated and their sessions end. The old password stops working.',
+  'end-sessions':
+    'Every session of theirs ends at once, on every computer and phone. Their password stays: they can sign in again.',
 };
 
-const done: Record<Exclude<UserAction, 'reset-password'>, (u: string) => string> = {
+const done: Record<Exclude<UserAction, 'reset-password' | 'end-sessions'>, (u: string) => string> = {
   disable: (u) => `${u} is disabled.`,
   enable: (u) => `${u} is enabled.`,
   'make-admin': (u) => `${u} is now an ADMIN.`,
@@ -80,6 +95,7 @@ function UserActions({
       {user.disabled ? button('enable', 'Enable') : button('disable', 'Disable')}
       {user.role === 'ADMIN' ? button('make-user', 'Make user') : button('make-admin', 'Make ADMIN')}
       {button('reset-password', 'Reset password')}
+      {button('end-sessions', 'End sessions')}
     </div>
   );
 }
@@ -100,6 +116,7 @@ export function UsersScreen() {
   );
   const [updateUser, update] = useUpdateManagedUserMutation();
   const [resetPassword, reset] = useResetUserPasswordMutation();
+  const [endUserSessions, ending] = useEndUserSessionsMutation();
   const [creating, setCreating] = useState(false);
   const [pending, setPending] = useState<{ action: Exclude<UserAction, 'enable'>; user: ManagedUser } | null>(
     null,
@@ -107,9 +124,10 @@ export function UsersScreen() {
   const [sendByMail, setSendByMail] = useState(false);
   const [shownPassword, setShownPassword] = useState<ShownPassword | null>(null);
   const { refetch } = query;
+  const timeZone = query.data?.timeZone;
 
   const change = useCallback(
-    async (action: Exclude<UserAction, 'reset-password'>, user: ManagedUser) => {
+    async (action: Exclude<UserAction, 'reset-password' | 'end-sessions'>, user: ManagedUser) => {
       const body =
         action === 'disable' || action === 'enable'
           ? { disabled: action === 'disable' }
@@ -143,6 +161,16 @@ export function UsersScreen() {
   const confirm = async () => {
     if (!pending) return;
     const { action, user } = pending;
+    if (action === 'end-sessions') {
+      try {
+        toast.success((await endUserSessions({ id: user._id }).unwrap()).message);
+      } catch (error) {
+        toastApiProblem(error, `The sessions of ${user.username} could not be ended.`);
+      } finally {
+        setPending(null);
+      }
+      return;
+    }
     if (action !== 'reset-password') {
       await change(action, user);
       setPending(null);
@@ -185,10 +213,10 @@ export function UsersScreen() {
       },
       {
         id: 'lastSignIn',
-        header: 'Last sign-in',
+        header: timeZone ? `Last sign-in (${timeZone})` : 'Last sign-in',
         cell: (user) =>
           user.lastSignInAt ? (
-            <time dateTime={user.lastSignInAt}>{signInTime(user.lastSignInAt)}</time>
+            <time dateTime={user.lastSignInAt}>{signInTime(user.lastSignInAt, timeZone)}</time>
           ) : (
             signInTime(null)
           ),
@@ -200,10 +228,10 @@ export function UsersScreen() {
         cell: (user) => <UserActions user={user} onAction={onAction} />,
       },
     ],
-    [me?._id, onAction],
+    [me?._id, onAction, timeZone],
   );
 
-  const busy = update.isLoading || reset.isLoading;
+  const busy = update.isLoading || reset.isLoading || ending.isLoading;
   return (
     <>
       <div className="page-actions">
