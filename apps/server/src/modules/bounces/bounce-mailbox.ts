@@ -1,5 +1,6 @@
 import { ImapFlow } from 'imapflow';
 import type { Database } from '../../db/database.ts';
+import { PeriodicTask } from '../../jobs/periodic-task.ts';
 import { claimScheduledRun } from '../retention/retention.repository.ts';
 import {
   noBounceOutcomes,
@@ -34,34 +35,27 @@ export type PollResult = Record<BounceOutcome | 'ignored' | 'unreadable', number
  * refusing the login is logged and tried again at the next poll; it never stops the process.
  */
 export class BounceMailbox {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
+  private readonly task: PeriodicTask;
 
   constructor(
     private readonly db: Database,
     private readonly bounces: BouncesService,
     private readonly settings: BounceMailboxSettings,
     private readonly log: BounceLog,
-  ) {}
-
-  start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => {
-      this.running ??= this.runIfDue()
-        .catch((err: unknown) =>
-          this.log.warn(
-            { err: (err as Error).message },
-            'bounce mailbox poll failed; it will be tried again',
-          ),
-        )
-        .finally(() => (this.running = undefined));
-    }, this.settings.pollIntervalMs).unref();
+  ) {
+    this.task = new PeriodicTask(() => this.runIfDue(), {
+      everyMs: this.settings.pollIntervalMs,
+      failure: 'bounce mailbox poll failed; it will be tried again',
+      log: this.log,
+    });
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
+  start(): void {
+    this.task.start();
+  }
+
+  stop(): Promise<void> {
+    return this.task.stop();
   }
 
   /** Polls when no process has within the interval; answers what it did, or undefined when not due. */

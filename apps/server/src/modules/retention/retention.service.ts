@@ -2,6 +2,7 @@ import type { Database } from '../../db/database.ts';
 import type { JobStatus } from '../../db/schema.ts';
 import type { JobHandler } from '../../jobs/job-definition.ts';
 import { pruneJobs } from '../../jobs/jobs.repository.ts';
+import { PeriodicTask } from '../../jobs/periodic-task.ts';
 import type { FileStore, StoredFile } from '../../lib/storage.ts';
 import { IMPORT_JOB, importJobPayload, type ImportPayload } from '../imports/import.job.ts';
 import { uploadKey } from '../uploads/uploads.service.ts';
@@ -48,34 +49,29 @@ export interface SweepResult {
  * A daily sweep does all three, once across every process that runs jobs (a claim in scheduled_runs).
  */
 export class RetentionService {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
+  /** Checks hourly (first a minute after start) whether the day's sweep is due, and runs it if this process claims it. */
+  private readonly task: PeriodicTask;
 
   constructor(
     private readonly db: Database,
     private readonly store: FileStore,
     private readonly settings: RetentionSettings,
     private readonly log: RetentionLog,
-  ) {}
-
-  /** Checks hourly (first a minute after start) whether the day's sweep is due, and runs it if this process claims it. */
-  start(): void {
-    if (this.timer) return;
-    const tick = () => {
-      this.running ??= this.runIfDue()
-        .catch((err: unknown) => this.log.warn({ err }, 'retention sweep failed; it will be tried again'))
-        .finally(() => (this.running = undefined));
-    };
-    this.timer = setTimeout(() => {
-      tick();
-      this.timer = setInterval(tick, CHECK_EVERY_MS).unref();
-    }, FIRST_CHECK_MS).unref();
+  ) {
+    this.task = new PeriodicTask(() => this.runIfDue(), {
+      everyMs: CHECK_EVERY_MS,
+      firstAfterMs: FIRST_CHECK_MS,
+      failure: 'retention sweep failed; it will be tried again',
+      log: this.log,
+    });
   }
 
-  async stop(): Promise<void> {
-    clearTimeout(this.timer);
-    clearInterval(this.timer);
-    await this.running;
+  start(): void {
+    this.task.start();
+  }
+
+  stop(): Promise<void> {
+    return this.task.stop();
   }
 
   /** Sweeps when no process has in the last day; answers what it removed, or undefined when not due. */
