@@ -1,6 +1,9 @@
 import toast from 'react-hot-toast';
 import { StepWizard, wizardValues, type WizardFieldErrors } from '../wizard/step-wizard.tsx';
 import { showApiProblem } from '../../lib/api-error.ts';
+import { draftKey, removeDraft } from '../../lib/drafts.ts';
+import { selectSignedInUser } from '../../lib/session.ts';
+import { useAppSelector } from '../../lib/store.ts';
 import { capitalised, recordKinds, type RecordKindScreens } from './record-kinds.ts';
 
 export type RecordFormProps<TRecord, TFields> = {
@@ -21,6 +24,9 @@ export function RecordForm<TRecord, TFields>({
   const { one, title, paths, steps, body, dateFields } = recordKinds[type];
   const [createRecord] = api.useCreate();
   const [updateRecord] = api.useUpdate();
+  const user = useAppSelector(selectSignedInUser);
+  // Per user, kind and record: a new record's draft and each edit's are kept apart.
+  const keptAs = user ? draftKey(user._id, `${type}:${record?._id ?? 'new'}`) : undefined;
 
   const save = async (values: Record<string, string>): Promise<WizardFieldErrors | void> => {
     // The kind's contract body schema: it parses the wizard's values into the kind's fields.
@@ -33,6 +39,7 @@ export function RecordForm<TRecord, TFields>({
         await createRecord(fields).unwrap();
         toast.success(`${title} Created Successfully.`);
       }
+      if (keptAs) removeDraft(keptAs);
       onSaved();
     } catch (error) {
       let fieldErrors: WizardFieldErrors = {};
@@ -55,6 +62,7 @@ export function RecordForm<TRecord, TFields>({
       onSubmit={save}
       cancelHref={paths.list.getHref()}
       dateFields={dateFields}
+      draftKey={keptAs}
     />
   );
 }

@@ -1,9 +1,10 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useController, type Control } from 'react-hook-form';
 import { Link } from 'react-router';
 import { fieldsSchema, type FieldDefinition } from '@notice-desk/contract/record-fields';
 import { useSchemaForm } from '../../hooks/use-form.ts';
 import { useUnsavedChangesGuard } from '../../hooks/use-unsaved-changes-guard.ts';
+import { readDraft, removeDraft, writeDraft } from '../../lib/drafts.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { DateTextField } from '../ui/date-text-field.tsx';
 import { TextField } from '../ui/text-field.tsx';
@@ -32,6 +33,11 @@ export type StepWizardProps = {
   cancelHref: string;
   /** Fields holding a date as text: each gets a date picker beside it that writes the same text. */
   dateFields?: ReadonlySet<string>;
+  /**
+   * Where the draft is kept in this browser (lib/drafts.ts): what is typed is saved as it is typed and
+   * restored on the next visit, until the caller removes it after a submit or the user discards it.
+   */
+  draftKey?: string;
 };
 
 /** Every field of `steps` with its value from `source` ('' when absent), e.g. a loaded record. */
@@ -57,14 +63,45 @@ export function StepWizard({
   onSubmit,
   cancelHref,
   dateFields,
+  draftKey,
 }: StepWizardProps) {
   const schemas = useMemo(() => steps.map((fields) => fieldsSchema(fields)), [steps]);
-  const [startValues] = useState<WizardValues>(() => ({ ...wizardValues(steps), ...initialValues }));
+  const [baseValues] = useState<WizardValues>(() => ({ ...wizardValues(steps), ...initialValues }));
+  // Only the wizard's own fields are taken from a draft: one kept before a field was renamed drops it.
+  const [draft] = useState(() => {
+    const kept = draftKey ? readDraft(draftKey) : null;
+    return kept && Object.fromEntries(Object.entries(kept).filter(([key]) => key in baseValues));
+  });
+  const [startValues] = useState<WizardValues>(() => ({ ...baseValues, ...draft }));
+  const [draftRestored, setDraftRestored] = useState(
+    () => draft !== null && Object.entries(draft).some(([key, value]) => baseValues[key] !== value),
+  );
   const { methods, formRef, checkPart, showFieldErrors, focusField } = useSchemaForm<WizardValues>({
     defaultValues: startValues,
     parts: schemas,
   });
   const { blocker, whileSaving } = useUnsavedChangesGuard(methods.formState.isDirty);
+
+  // Every change is kept as the draft; back to the values it started from, there is none to keep.
+  useEffect(() => {
+    if (!draftKey) return;
+    const subscription = methods.watch((values) => {
+      const typed = Object.fromEntries(
+        Object.entries(values).map(([key, value]) => [key, typeof value === 'string' ? value : '']),
+      );
+      if (Object.entries(typed).some(([key, value]) => baseValues[key] !== value))
+        writeDraft(draftKey, typed);
+      else removeDraft(draftKey);
+    });
+    return () => subscription.unsubscribe();
+  }, [draftKey, methods, baseValues]);
+
+  const discardDraft = () => {
+    if (draftKey) removeDraft(draftKey);
+    methods.reset(baseValues);
+    setDraftRestored(false);
+    setStep(0);
+  };
   const [step, setStep] = useState(0);
   const [submitting, setSubmitting] = useState(false);
 
@@ -116,6 +153,14 @@ export function StepWizard({
 
   return (
     <form ref={formRef} className={styles.wizard} aria-label={label} onSubmit={handleSubmit} noValidate>
+      {draftRestored && (
+        <div className={styles.draft} role="status">
+          <span>Your unsaved draft is restored.</span>
+          <button type="button" className="button button-secondary button-small" onClick={discardDraft}>
+            Discard draft
+          </button>
+        </div>
+      )}
       <StepDots count={steps.length} current={step} />
       <div className={styles.fields}>
         {fields.map((field) => (
@@ -157,7 +202,11 @@ export function StepWizard({
       </div>
       <ConfirmDialog
         open={blocker.state === 'blocked'}
-        question="Leave this form? What you typed has not been saved and will be lost."
+        question={
+          draftKey
+            ? 'Leave this form? What you typed is kept as a draft in this browser until you submit or discard it.'
+            : 'Leave this form? What you typed has not been saved and will be lost.'
+        }
         confirmLabel="Leave"
         cancelLabel="Stay"
         onConfirm={() => blocker.proceed?.()}
