@@ -6,6 +6,7 @@ import {
   type RecordListPage,
   type StoredRecord,
 } from './record-fields.ts';
+import { emailFieldNote, mobileFieldNote } from './serviceable.ts';
 
 const field = (key: string, label: string): FieldDefinition => ({
   key,
@@ -24,10 +25,10 @@ export const creditCardSteps = [
     field('activity', 'Activity'),
     field('custName', 'Customer Name'),
     field('customerAddress', 'Customer Address'),
-    field('emailId', 'Email'),
+    { ...field('emailId', 'Email'), note: emailFieldNote },
   ],
   [
-    field('custMobileNo', 'Customer Mobile No'),
+    { ...field('custMobileNo', 'Customer Mobile No'), note: mobileFieldNote },
     field('noticeBalance', 'Notice Balance'),
     field('overdueAmount', 'Overdue Amount'),
     field('clmName', 'Clm Name'),

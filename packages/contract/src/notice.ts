@@ -6,6 +6,7 @@ import {
   type RecordListPage,
   type StoredRecord,
 } from './record-fields.ts';
+import { emailFieldNote, mobileFieldNote } from './serviceable.ts';
 
 /** The notice wizard's four steps, in order, with the spec's labels and messages verbatim. */
 export const noticeSteps = [
@@ -49,8 +50,13 @@ export const noticeSteps = [
     { key: 'uniqueId', label: 'Unique Id', required: 'Unique Id is required!!' },
     { key: 'allocationDated', label: 'Allocation Date', required: 'Allocation Date is required!!' },
     { key: 'legalCaseId', label: 'Legal Case Id', required: 'Legal Case Id is required!!' },
-    { key: 'emailId', label: 'Mail Id', required: 'Mail Id is required!!' },
-    { key: 'custMobileNo', label: 'Customer Mob No', required: 'Mobile Number is required!!' },
+    { key: 'emailId', label: 'Mail Id', required: 'Mail Id is required!!', note: emailFieldNote },
+    {
+      key: 'custMobileNo',
+      label: 'Customer Mob No',
+      required: 'Mobile Number is required!!',
+      note: mobileFieldNote,
+    },
     { key: 'legalManager', label: 'Legal Manager', required: 'Legal Manager is required!!' },
     { key: 'remark', label: 'Remark', required: 'Remark is required!!' },
     { key: 'modeOfDispatch', label: 'Mode Of Dispatch', required: 'Mode Of Dispatch is required!!' },

@@ -131,3 +131,21 @@ export function recordChannels(
 export function recordAddress(fields: Record<string, string | undefined>, channel: ServiceChannel): string {
   return (channel === 'email' ? fields.emailId : fields.custMobileNo) ?? '';
 }
+
+/**
+ * The record forms' note under the e-mail field: a non-blocking warning with why it cannot be served
+ * (the record still saves; a send leaves it out on e-mail). Nothing while empty or servable.
+ */
+export function emailFieldNote(value: string): string | undefined {
+  const reason = value.trim() === '' ? null : mailUnserviceableReason(value);
+  return reason ? `Not serviceable by e-mail: ${reason}. It saves, but a send leaves it out.` : undefined;
+}
+
+/**
+ * The note under the mobile field, by India's rule (91, the usual DEFAULT_COUNTRY_CODE; the send judges
+ * with the server's setting).
+ */
+export function mobileFieldNote(value: string): string | undefined {
+  const reason = value.trim() === '' ? null : mobileUnserviceableReason(value, '91');
+  return reason ? `Not serviceable by WhatsApp: ${reason}. It saves, but a send leaves it out.` : undefined;
+}

@@ -61,3 +61,28 @@ describe('mobile serviceability (country code 91)', () => {
     expect(mobileUnserviceableReason('5551234567', '1')).toBeNull();
   });
 });
+
+describe('the record forms’ notes (the same rule, in the contract the web runs)', () => {
+  it('warn under an e-mail or mobile that cannot be served, and say nothing when empty or servable', async () => {
+    const { emailFieldNote, mobileFieldNote } = await import('@notice-desk/contract/serviceable');
+    expect(emailFieldNote('cust23@@example')).toBe(
+      'Not serviceable by e-mail: more than one @. It saves, but a send leaves it out.',
+    );
+    expect(mobileFieldNote('98765')).toBe(
+      'Not serviceable by WhatsApp: not a mobile number (too short or too long). It saves, but a send leaves it out.',
+    );
+    expect(emailFieldNote('')).toBeUndefined();
+    expect(emailFieldNote('asha@example.com')).toBeUndefined();
+    expect(mobileFieldNote('+91 98765 43210')).toBeUndefined();
+  });
+
+  it('are on the e-mail and mobile fields of both record kinds', async () => {
+    const { noticeFields } = await import('@notice-desk/contract/notice');
+    const { creditCardFields } = await import('@notice-desk/contract/credit-card');
+    for (const fields of [noticeFields, creditCardFields]) {
+      const byKey = new Map(fields.map((field) => [field.key, field]));
+      expect(byKey.get('emailId')?.note?.('a@b')).toContain('no dot in the domain');
+      expect(byKey.get('custMobileNo')?.note?.('12345')).toContain('Not serviceable by WhatsApp');
+    }
+  });
+});
