@@ -20,6 +20,9 @@ export const cacheTags = [
 ] as const;
 
 /** Default time a request may take before it fails with TIMEOUT_ERROR; an endpoint may pass its own `timeout`. */
+/** A page of a list, as the lists ask for it (1-based page). */
+export type PageArgs = { page: number; limit: number };
+
 export const REQUEST_TIMEOUT_MS = 60_000;
 
 export type ApiExtraOptions = {

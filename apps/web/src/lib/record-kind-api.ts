@@ -11,10 +11,10 @@ import {
   type DeletePreview,
 } from '@notice-desk/contract/archive';
 import type { CampaignType } from '@notice-desk/contract/campaigns';
-import { api, type ApiBaseQuery, type cacheTags } from './api.ts';
+import { api, type ApiBaseQuery, type cacheTags, type PageArgs } from './api.ts';
 
 /** A page of the list; `search` ('' or absent for all) filters the whole list on the server. */
-export type RecordPageArgs = { page: number; limit: number; search?: string };
+export type RecordPageArgs = PageArgs & { search?: string };
 
 type CacheTag = (typeof cacheTags)[number];
 

@@ -4,9 +4,7 @@ import {
   type ArchivedRecordList,
 } from '@notice-desk/contract/archive';
 import type { CampaignType } from '@notice-desk/contract/campaigns';
-import { api } from '../../../lib/api.ts';
-
-type PageArgs = { page: number; limit: number };
+import { api, type PageArgs } from '../../../lib/api.ts';
 
 export const archiveApi = api.injectEndpoints({
   endpoints: (build) => ({

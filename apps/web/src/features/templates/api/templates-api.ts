@@ -1,9 +1,8 @@
 import type { CampaignType } from '@notice-desk/contract/campaigns';
 import type { PreviewRecords, TemplatePreviewBody } from '@notice-desk/contract/template-preview';
 import type { EmailTemplate, TemplateList, WhatsappTemplate } from '@notice-desk/contract/templates';
-import { api } from '../../../lib/api.ts';
+import { api, type PageArgs } from '../../../lib/api.ts';
 
-type PageArgs = { page: number; limit: number };
 type TemplateUpdate<TBody> = { id: string; body: TBody };
 type PreviewArgs = TemplatePreviewBody;
 /** The records a preview of a template (its kind and language) may print with, found by `q` when given. */

@@ -8,9 +8,7 @@ import {
   type UserList,
 } from '@notice-desk/contract/users';
 import type { EndSessionsAnswer } from '@notice-desk/contract/auth';
-import { api } from '../../../lib/api.ts';
-
-type PageArgs = { page: number; limit: number };
+import { api, type PageArgs } from '../../../lib/api.ts';
 
 /**
  * The Users screen's calls. The list is asked again after every change (the screen refetches), so the
