@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { FieldDefinition } from '@notice-desk/contract/record-fields';
 import { mailUnserviceableReason, mobileUnserviceableReason } from './serviceable.ts';
 
 describe('e-mail serviceability', () => {
@@ -80,7 +81,7 @@ describe('the record forms’ notes (the same rule, in the contract the web runs
     const { noticeFields } = await import('@notice-desk/contract/notice');
     const { creditCardFields } = await import('@notice-desk/contract/credit-card');
     for (const fields of [noticeFields, creditCardFields]) {
-      const byKey = new Map(fields.map((field) => [field.key, field]));
+      const byKey = new Map<string, FieldDefinition>(fields.map((field) => [field.key, field]));
       expect(byKey.get('emailId')?.note?.('a@b')).toContain('no dot in the domain');
       expect(byKey.get('custMobileNo')?.note?.('12345')).toContain('Not serviceable by WhatsApp');
     }
