@@ -80,7 +80,9 @@ export function StepWizard({
     defaultValues: startValues,
     parts: schemas,
   });
-  const { blocker, whileSaving } = useUnsavedChangesGuard(methods.formState.isDirty);
+  const { blocker, whileSaving } = useUnsavedChangesGuard(methods.formState.isDirty, {
+    keptOnUnload: draftKey !== undefined,
+  });
 
   // Every change is kept as the draft; back to the values it started from, there is none to keep.
   useEffect(() => {
