@@ -23,6 +23,23 @@ const renderForm = () =>
   renderWithApp(<ChangePasswordForm />, { path: '/change-password', session: sessionOf(plainUser) });
 
 describe('ChangePasswordForm', () => {
+  it('signs out the other sessions and says how many ended', async () => {
+    const fetch = vi.fn(async (_request: Request) =>
+      jsonResponse(200, { message: '2 sessions ended.', ended: 2 }),
+    );
+    vi.stubGlobal('fetch', fetch);
+    const success = vi.spyOn(toast, 'success');
+    const user = userEvent.setup();
+    renderForm();
+
+    await user.click(screen.getByRole('button', { name: 'Sign out other sessions' }));
+
+    await waitFor(() => expect(success).toHaveBeenCalledWith('2 sessions ended.'));
+    const request = fetch.mock.calls[0]![0];
+    expect(new URL(request.url).pathname).toBe('/api/auth/end-other-sessions');
+    expect(request.method).toBe('POST');
+  });
+
   it('shows the three required messages when saved empty', async () => {
     const user = userEvent.setup();
     renderForm();

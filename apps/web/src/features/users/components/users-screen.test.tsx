@@ -25,10 +25,15 @@ const conflict = (message: string) =>
   jsonResponse(409, { statusCode: 409, code: 'CONFLICT', message, error: message });
 
 /** The users API over a list it changes as asked; `refuse` answers a PATCH with an error instead. */
-function usersServer(users: ManagedUser[], { refuse }: { refuse?: () => Response } = {}) {
+function usersServer(
+  users: ManagedUser[],
+  { refuse, timeZone }: { refuse?: () => Response; timeZone?: string } = {},
+) {
   return stubFetch(async ({ method, path, request }) => {
     if (method === 'GET' && path === '/api/users')
-      return jsonResponse(200, { items: users, total: users.length });
+      return jsonResponse(200, { items: users, total: users.length, ...(timeZone && { timeZone }) });
+    if (method === 'POST' && path.endsWith('/end-sessions'))
+      return jsonResponse(200, { message: '3 sessions of ravi ended.', ended: 3 });
     if (method === 'POST' && path === '/api/users') {
       const body = (await request.clone().json()) as {
         username: string;
@@ -90,6 +95,30 @@ describe('UsersScreen', () => {
         .getAllByRole('columnheader')
         .map((cell) => cell.textContent),
     ).toEqual(['Username', 'Name', 'Role', 'Status', 'Last sign-in', 'Actions']);
+  });
+
+  it('shows last sign-in in the server’s TIME_ZONE, as the audit log does', async () => {
+    usersServer([account({ _id: 'u2', username: 'ravi', lastSignInAt: '2026-11-24T09:30:00.000Z' })], {
+      timeZone: 'Asia/Kolkata',
+    });
+    renderUsers();
+    const ravi = await rowOf('ravi');
+    // 09:30 UTC is 15:00 in India, whatever zone this computer is in.
+    expect(within(ravi).getByRole('cell', { name: '24 Nov 2026, 15:00' })).toBeTruthy();
+    expect(screen.getByRole('columnheader', { name: 'Last sign-in (Asia/Kolkata)' })).toBeTruthy();
+  });
+
+  it("ends a user's sessions after confirming, and says how many ended", async () => {
+    const server = usersServer([account({ _id: 'u2', username: 'ravi' })]);
+    const success = vi.spyOn(toast, 'success');
+    const user = userEvent.setup();
+    renderUsers();
+    await user.click(await screen.findByRole('button', { name: 'End sessions ravi' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Sign ravi out everywhere?' });
+    expect(within(dialog).getByText(/Their password stays/)).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'End sessions' }));
+    await waitFor(() => expect(success).toHaveBeenCalledWith('3 sessions of ravi ended.'));
+    expect(server.requests.find((r) => r.method === 'POST')?.path).toBe('/api/users/u2/end-sessions');
   });
 
   it('disables a user after confirming, by keyboard; Escape cancels', async () => {
