@@ -1585,6 +1585,74 @@ const cases: BadInput[] = [
     message: /Send at most 500 records in one request/,
     fields: ['data'],
   },
+  // Failed rows and Edit and resend.
+  {
+    area: 'edit-and-resend',
+    sent: "an e-mail 'cust23@@example'",
+    send: () =>
+      ask('POST', `/api/campaigns/${mine.campaign}/records/${mine.notice}/edit-and-resend`, {
+        who: asha,
+        json: { channel: 'email', emailId: 'cust23@@example' },
+      }),
+    status: 400,
+    message: /emailId: more than one @/,
+    fields: ['emailId'],
+  },
+  {
+    area: 'edit-and-resend',
+    sent: "a mobile '98765'",
+    send: () =>
+      ask('POST', `/api/campaigns/${mine.campaign}/records/${mine.notice}/edit-and-resend`, {
+        who: asha,
+        json: { channel: 'whatsapp', custMobileNo: '98765' },
+      }),
+    status: 400,
+    message: /custMobileNo: /,
+    fields: ['custMobileNo'],
+  },
+  {
+    area: 'edit-and-resend',
+    sent: "channel 'sms'",
+    send: () =>
+      ask('POST', `/api/campaigns/${mine.campaign}/records/${mine.notice}/edit-and-resend`, {
+        who: asha,
+        json: { channel: 'sms' },
+      }),
+    status: 400,
+    message: /channel must be 'email' or 'whatsapp'/,
+    fields: ['channel'],
+  },
+  {
+    area: 'edit-and-resend',
+    sent: 'another user’s record',
+    send: () =>
+      ask('POST', `/api/campaigns/${mine.campaign}/records/${mine.notice}/edit-and-resend`, {
+        who: ravi,
+        json: { channel: 'email', emailId: 'ravi@example.com' },
+      }),
+    status: 404,
+    message: /^Campaign not found\.$/,
+  },
+  {
+    area: 'edit-and-resend',
+    sent: 'a channel whose latest attempt did not fail',
+    send: () =>
+      ask('POST', `/api/campaigns/${mine.campaign}/records/${mine.notice}/edit-and-resend`, {
+        who: asha,
+        json: { channel: 'email', emailId: 'fixed@example.com' },
+      }),
+    status: 409,
+    message: /e-mail did not fail/,
+    fields: ['channel'],
+  },
+  {
+    area: 'edit-and-resend',
+    sent: "failed rows with show 'everything'",
+    send: () => ask('GET', `/api/campaigns/${mine.campaign}/failed-rows?show=everything`, { who: asha }),
+    status: 400,
+    message: /show must be 'all' or 'unchanged'/,
+    fields: ['show'],
+  },
   // Exports.
   {
     area: 'exports',

@@ -21,9 +21,11 @@ import { usePagination } from '../../../hooks/use-pagination.ts';
 import { isMissingRecord } from '../../../lib/api-error.ts';
 import { formatListDate } from '../../../utils/format-date.ts';
 import { useGetCampaignQuery } from '../api/campaigns-api.ts';
+import { useGetFailedRowsQuery, type FailedRowsShow } from '../api/failed-rows-api.ts';
 import { FAILED_STATUSES, useResendFailed } from '../hooks/use-resend-failed.ts';
 import { useSendNotices } from '../hooks/use-send-notices.ts';
 import { DuplicatesNote } from './duplicates-note.tsx';
+import { FailedRows, FAILED_ROWS_PAGE } from './failed-rows.tsx';
 import { ExportReportButton } from './export-report-button.tsx';
 import styles from './campaign-detail.module.css';
 
@@ -132,6 +134,14 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
   const { send, sending, progress, rate, summary, dismissSummary, bouncedQuestion, answerBouncedQuestion } =
     useSendNotices(type);
   const resendFailed = useResendFailed(campaignId, send);
+  // The failed rows' list and its filter; 'Resend failed' tells how many still have the address that failed.
+  const [failedShow, setFailedShow] = useState<FailedRowsShow>('all');
+  const { data: failedRows } = useGetFailedRowsQuery({ campaignId, ...FAILED_ROWS_PAGE, show: failedShow });
+  const showUnchangedFirst = () => {
+    resendFailed.cancel();
+    setFailedShow('unchanged');
+    document.getElementById('failed-rows')?.scrollIntoView({ block: 'start' });
+  };
 
   // A campaign of the other kind is not this page's either.
   if ((isError && isMissingRecord(error)) || (data && data.type !== type)) {
@@ -181,6 +191,7 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
       {data?.statusCounts && <StatusCounts counts={data.statusCounts} />}
       <DuplicatesNote duplicates={data?.duplicates} />
       <DeliveryStatusLegend />
+      <FailedRows type={type} campaignId={campaignId} show={failedShow} onShowChange={setFailedShow} />
       {progress !== null && <ProgressBar label={SEND_BAR_TITLE} value={progress} />}
       {progress !== null && rate && <p className={styles.sendRate}>{rate}</p>}
       {/* Always present, so what a send came to is announced when it appears. */}
@@ -239,6 +250,20 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
         onCancel={resendFailed.cancel}
       >
         <p>Each is sent again on the channels that failed or bounced, from every page of the campaign.</p>
+        {failedRows !== undefined && failedRows.unchanged > 0 && (
+          <p>
+            {failedRows.unchanged} of the failed{' '}
+            {failedRows.unchanged === 1 ? 'row still has' : 'rows still have'} the address that failed: sent
+            there again, {failedRows.unchanged === 1 ? 'it' : 'they'} will likely fail again.{' '}
+            <button
+              type="button"
+              className="button button-secondary button-small"
+              onClick={showUnchangedFirst}
+            >
+              Show them first
+            </button>
+          </p>
+        )}
       </ConfirmDialog>
       <ConfirmDialog
         open={bouncedQuestion !== null}
