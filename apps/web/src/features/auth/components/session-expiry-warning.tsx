@@ -23,7 +23,8 @@ export function SessionExpiryWarning() {
   const endsAt = token ? tokenExpiresAt(token) : null;
 
   useEffect(() => {
-    if (!token || endsAt === null) return;
+    // Already over: the next request is refused and the sign-in dialog takes it from there.
+    if (!token || endsAt === null || endsAt <= Date.now()) return;
     const delay = Math.max(0, endsAt - EXPIRY_WARNING_MS - Date.now());
     // Past a timer's longest delay (about 24.8 days) it would fire at once: a remembered device's
     // 30-day session is not warned about in a page kept open that long.
