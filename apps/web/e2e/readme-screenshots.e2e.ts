@@ -7,6 +7,7 @@ import { noticeFields } from '@notice-desk/contract/notice';
 import type { EmailTemplate, TemplateList } from '@notice-desk/contract/templates';
 import { signedInContext, type Account } from './accounts.ts';
 import { launchBrowser, startProduct, watchForSurprises } from './harness.ts';
+import { noticeWorkbook, XLSX_TYPE } from './import-files.ts';
 
 /**
  * The README's pictures of the main screens, at a desktop's 1440×900 and a phone's 390×844, taken by
@@ -223,5 +224,37 @@ describe('the README screenshots (issue 17)', () => {
 
     expect(surprises).toEqual([]);
     await context.close();
+  });
+
+  it('shows the Review mapping stopping a sheet with loans already imported, on a desktop and a phone (issue 28)', async () => {
+    // Ravi's, Meena's and Arjun's loans again, and one new loan.
+    const sheet = await noticeWorkbook(4, 'readme', (key, n) => {
+      const customer = n <= 3 ? customers[n - 1] : undefined;
+      if (key === 'loanNo') return customer ? customer[1] : 'LN100020';
+      if (key === 'custName') return customer ? customer[0] : 'Deepak Verma';
+      return undefined;
+    });
+    for (const [viewport, name] of [
+      [DESKTOP, 'duplicates'],
+      [PHONE, 'phone-duplicates'],
+    ] as const) {
+      const context = await signedInContext(browser, product.baseUrl, admin, { viewport });
+      const page = await context.newPage();
+      const surprises = watchForSurprises(page);
+      await page.goto('/forms/notice');
+      await page.getByRole('button', { name: 'Import Excel' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Import Excel' });
+      await dialog.getByLabel('Excel file (.xlsx)').setInputFiles({
+        name: 'march.xlsx',
+        mimeType: XLSX_TYPE,
+        buffer: sheet,
+      });
+      await dialog.getByRole('button', { name: 'Submit' }).click();
+      await dialog.getByText('3 rows have a loan number you already imported').waitFor();
+      await dialog.getByRole('region', { name: 'Rows already imported' }).scrollIntoViewIfNeeded();
+      await shoot(page, name);
+      expect(surprises).toEqual([]);
+      await context.close();
+    }
   });
 });
