@@ -172,6 +172,11 @@ const idRoutes: Record<string, Attack> = {
     role === 'ADMIN'
       ? Promise.resolve([])
       : expectEach(who, 'POST', '/api/users/:id/password', [owner.userId], 403, () => ({})),
+  // sessions.routes.test.ts: a plain user ending anyone's sessions, their own included, gets 403.
+  'POST /api/users/:id/end-sessions': ({ who, role }) =>
+    role === 'ADMIN'
+      ? Promise.resolve([])
+      : expectEach(who, 'POST', '/api/users/:id/end-sessions', [owner.userId], 403),
 };
 
 /** Routes that take the owner's ids in a body or query, and bulk deletes: the owner's ids are ignored. */
