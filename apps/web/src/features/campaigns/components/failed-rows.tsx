@@ -43,7 +43,8 @@ export function FailedRows({ type, campaignId, show, onShowChange }: FailedRowsP
   }
   const { data } = useGetFailedRowsQuery({ campaignId, page, limit: PAGE_SIZE, show });
   const [editing, setEditing] = useState<string | null>(null);
-  if (!data || data.failed === 0) return null;
+  // Nothing failed (or no count came back): no panel.
+  if (!data?.failed) return null;
   const pages = Math.max(1, Math.ceil(data.total / PAGE_SIZE));
   const referenceLabel = type === 'notice' ? 'Loan No.' : 'AAN';
   return (
