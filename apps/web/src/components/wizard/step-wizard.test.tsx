@@ -262,3 +262,28 @@ describe('StepWizard', () => {
     expect(picker.value).toBe('');
   });
 });
+
+describe('a wizard that keeps its draft', () => {
+  const draftKey = 'draft:u1:credit-card:new';
+  const first = creditCardSteps[0]![0]!;
+
+  it('saves what is typed, restores it on the next visit, and forgets it when discarded', async () => {
+    localStorage.removeItem(draftKey);
+    const user = userEvent.setup();
+    const onSubmit = vi.fn(async () => {});
+    const visit = renderInApp({ steps: creditCardSteps, onSubmit, draftKey });
+    await user.click(input(first.label));
+    await user.paste('typed before the session ended');
+    expect(JSON.parse(localStorage.getItem(draftKey)!)).toMatchObject({
+      [first.key]: 'typed before the session ended',
+    });
+    visit.unmount();
+
+    renderInApp({ steps: creditCardSteps, onSubmit, draftKey });
+    expect(screen.getByRole('status').textContent).toContain('Your unsaved draft is restored.');
+    expect(input(first.label).value).toBe('typed before the session ended');
+    await user.click(screen.getByRole('button', { name: 'Discard draft' }));
+    expect(input(first.label).value).toBe('');
+    expect(localStorage.getItem(draftKey)).toBeNull();
+  });
+});
