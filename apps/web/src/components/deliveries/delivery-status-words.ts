@@ -11,6 +11,7 @@ const WORDS: Readonly<Record<string, string>> = {
   read: 'Read',
   failed: 'Failed',
   bounced: 'Bounced',
+  not_serviceable: 'Not serviceable',
 };
 
 /** A delivery status as people read it; a value this list does not know yet shows as it came. */
@@ -40,5 +41,10 @@ export const deliveryStatusMeanings: readonly { status: string; meaning: string 
     status: 'outbox',
     meaning:
       'No e-mail or WhatsApp provider is set up, so the message was saved to the outbox folder instead. It did not reach the customer.',
+  },
+  {
+    status: 'not_serviceable',
+    meaning:
+      'The e-mail or mobile cannot be served as written (for example two @, or too few digits): the send left it out. The reason shows with the status.',
   },
 ];

@@ -23,6 +23,7 @@ describe('DeliveryStatus', () => {
       'Failed',
       'Bounced',
       'Outbox (not sent: no provider set up)',
+      'Not serviceable',
     ]);
     // A status the web does not know yet still shows, as it came.
     expect(deliveryStatusWord('expired')).toBe('expired');
@@ -115,6 +116,7 @@ describe('DeliveryStatusLegend', () => {
       'Failed',
       'Bounced',
       'Outbox (not sent: no provider set up)',
+      'Not serviceable',
     ]);
     expect(container.querySelectorAll('dd')).toHaveLength(terms.length);
     expect(screen.getByText(/saved to the outbox folder instead/)).toBeTruthy();

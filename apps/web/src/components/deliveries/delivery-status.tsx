@@ -19,6 +19,7 @@ export function deliveryTone(status: string): DeliveryTone {
       return 'pending';
     case 'failed':
     case 'bounced':
+    case 'not_serviceable':
       return 'failure';
     default:
       return 'neutral';
@@ -42,7 +43,7 @@ type DeliveryStatusProps = {
 export function DeliveryStatus({ status, error, tone }: DeliveryStatusProps) {
   if (!status || status === '-') return <span className={styles.none}>-</span>;
   const className = `${styles.badge} ${styles[tone ?? deliveryTone(status)]}`;
-  if ((status === 'failed' || status === 'bounced') && error)
+  if ((status === 'failed' || status === 'bounced' || status === 'not_serviceable') && error)
     return <FailedStatus className={className} status={status} reason={error} />;
   return <span className={className}>{deliveryStatusWord(status)}</span>;
 }

@@ -1,5 +1,13 @@
 import type { CampaignList, CampaignType, SingleCampaign } from '@notice-desk/contract/campaigns';
-import type { CampaignRecordIds, SendMailBody, SendResult } from '@notice-desk/contract/sending';
+import {
+  sendConfirmPaths,
+  type CampaignRecordIds,
+  type SendMailBody,
+  type SendResult,
+  type SendSummary,
+  type TestSendBody,
+  type TestSendResult,
+} from '@notice-desk/contract/sending';
 import { deletePreviewPaths, type DeleteAnswer, type DeletePreview } from '@notice-desk/contract/archive';
 import { api } from '../../../lib/api.ts';
 
@@ -65,6 +73,23 @@ export const campaignsApi = api.injectEndpoints({
     sendMail: build.mutation<SendResult, SendMailBody>({
       query: (body) => ({ url: '/api/campaigns/send-mail', method: 'POST', body, timeout: SEND_TIMEOUT_MS }),
     }),
+    // What a send of these records would do, per channel: asked each time before a send, never cached.
+    getSendSummary: build.mutation<SendSummary, { campaignId: string; ids: readonly string[] }>({
+      query: ({ campaignId, ids }) => ({
+        url: sendConfirmPaths.summary(campaignId),
+        method: 'POST',
+        body: { data: [...ids] },
+      }),
+    }),
+    // One rendered notice to an address the person types; not service (no delivery is recorded).
+    testSend: build.mutation<TestSendResult, TestSendBody & { campaignId: string }>({
+      query: ({ campaignId, ...body }) => ({
+        url: sendConfirmPaths.testSend(campaignId),
+        method: 'POST',
+        body,
+        timeout: SEND_TIMEOUT_MS,
+      }),
+    }),
   }),
 });
 
@@ -75,4 +100,6 @@ export const {
   useGetCampaignDeletePreviewQuery,
   useDeleteCampaignMutation,
   useSendMailMutation,
+  useGetSendSummaryMutation,
+  useTestSendMutation,
 } = campaignsApi;

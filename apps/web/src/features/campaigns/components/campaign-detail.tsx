@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import type { CampaignRow, CampaignType, SingleCampaign } from '@notice-desk/contract/campaigns';
+import type { SendSummary } from '@notice-desk/contract/sending';
 import { evidencePaths } from '@notice-desk/contract/evidence';
 import { DownloadEvidenceButton } from '../../../components/deliveries/download-evidence-button.tsx';
 import { DeliveryStatus } from '../../../components/deliveries/delivery-status.tsx';
@@ -20,12 +21,13 @@ import { useListSearch } from '../../../hooks/use-list-search.ts';
 import { usePagination } from '../../../hooks/use-pagination.ts';
 import { isMissingRecord } from '../../../lib/api-error.ts';
 import { formatListDate } from '../../../utils/format-date.ts';
-import { useGetCampaignQuery } from '../api/campaigns-api.ts';
+import { useGetCampaignQuery, useGetSendSummaryMutation } from '../api/campaigns-api.ts';
 import { useGetFailedRowsQuery, type FailedRowsShow } from '../api/failed-rows-api.ts';
 import { FAILED_STATUSES, useResendFailed } from '../hooks/use-resend-failed.ts';
 import { useSendNotices } from '../hooks/use-send-notices.ts';
 import { DuplicatesNote } from './duplicates-note.tsx';
 import { FailedRows, FAILED_ROWS_PAGE } from './failed-rows.tsx';
+import { SendConfirmDialog } from './send-confirm-dialog.tsx';
 import { ExportReportButton } from './export-report-button.tsx';
 import styles from './campaign-detail.module.css';
 
@@ -49,20 +51,70 @@ const columns: DataTableColumn<CampaignRow>[] = [
     id: 'email',
     header: 'Email Status',
     card: 'wide',
-    cell: (row) => <DeliveryStatus status={row.emailResponse} error={row.emailError} />,
+    cell: (row) => (
+      <ChannelStatus
+        status={row.emailResponse}
+        error={row.emailError}
+        notServiceable={row.emailNotServiceable}
+      />
+    ),
   },
   {
     id: 'whatsapp',
     header: 'WhatsApp Status',
     card: 'wide',
-    cell: (row) => <DeliveryStatus status={row.whatsappResponse} error={row.whatsappError} />,
+    cell: (row) => (
+      <ChannelStatus
+        status={row.whatsappResponse}
+        error={row.whatsappError}
+        notServiceable={row.whatsappNotServiceable}
+      />
+    ),
   },
 ];
+
+/**
+ * A channel's latest status; a record not sent yet whose address cannot be served says so, with why
+ * (the send will leave it out on that channel).
+ */
+function ChannelStatus({
+  status,
+  error,
+  notServiceable,
+}: {
+  status: string;
+  error: string | null | undefined;
+  notServiceable: string | null | undefined;
+}) {
+  if ((status === '-' || status === '') && notServiceable)
+    return <DeliveryStatus status="not_serviceable" error={notServiceable} />;
+  return <DeliveryStatus status={status} error={error} />;
+}
+
+/** Over the whole campaign: records whose address on a channel they go on cannot be served. */
+function NotServiceableCounts({ counts }: { counts: NonNullable<SingleCampaign['notServiceable']> }) {
+  if (counts.email === 0 && counts.whatsapp === 0) return null;
+  return (
+    <p className={styles.notServiceable} aria-label="Not serviceable">
+      Not serviceable by e-mail <strong>{counts.email}</strong> · Not serviceable by WhatsApp{' '}
+      <strong>{counts.whatsapp}</strong>
+    </p>
+  );
+}
 
 const noSelection: ReadonlySet<string> = new Set();
 
 /** The statuses counted above the table, in the order they happen. */
-const COUNTED = ['queued', 'sent', 'delivered', 'read', 'failed', 'bounced', 'outbox'] as const;
+const COUNTED = [
+  'queued',
+  'sent',
+  'delivered',
+  'read',
+  'failed',
+  'bounced',
+  'outbox',
+  'not_serviceable',
+] as const;
 const CHANNELS = [
   { channel: 'email', label: 'Email' },
   { channel: 'whatsapp', label: 'WhatsApp' },
@@ -142,6 +194,19 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
     setFailedShow('unchanged');
     document.getElementById('failed-rows')?.scrollIntoView({ block: 'start' });
   };
+  // Before a bulk send (more records than BULK_SEND_CONFIRM_THRESHOLD): the counts per channel, confirmed.
+  const [getSendSummary, { isLoading: summing }] = useGetSendSummaryMutation();
+  const [confirming, setConfirming] = useState<{ ids: string[]; summary: SendSummary } | null>(null);
+  const sendSelected = async () => {
+    const ids = [...selected];
+    if (ids.length === 0) return void send(ids);
+    const summary = await getSendSummary({ campaignId, ids })
+      .unwrap()
+      .catch(() => null);
+    // Without the counts the send goes as it always did; the server still asks about what it must.
+    if (summary && summary.records > summary.threshold) setConfirming({ ids, summary });
+    else void send(ids);
+  };
 
   // A campaign of the other kind is not this page's either.
   if ((isError && isMissingRecord(error)) || (data && data.type !== type)) {
@@ -166,9 +231,9 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
         <button
           type="button"
           className={`button button-primary ${styles.sendNotice}`}
-          disabled={sending}
-          aria-busy={sending}
-          onClick={() => void send([...selected])}
+          disabled={sending || summing}
+          aria-busy={sending || summing}
+          onClick={() => void sendSelected()}
         >
           Send Notice
         </button>
@@ -189,6 +254,7 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
         />
       </div>
       {data?.statusCounts && <StatusCounts counts={data.statusCounts} />}
+      {data?.notServiceable && <NotServiceableCounts counts={data.notServiceable} />}
       <DuplicatesNote duplicates={data?.duplicates} />
       <DeliveryStatusLegend />
       <FailedRows type={type} campaignId={campaignId} show={failedShow} onShowChange={setFailedShow} />
@@ -265,6 +331,18 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
           </p>
         )}
       </ConfirmDialog>
+      <SendConfirmDialog
+        campaignId={campaignId}
+        summary={confirming?.summary ?? null}
+        recordId={confirming?.ids[0]}
+        onConfirm={() => {
+          const ids = confirming?.ids ?? [];
+          setConfirming(null);
+          // The counts said who was served recently: the send does not ask about them again.
+          void send(ids, { confirmServedRecently: true });
+        }}
+        onCancel={() => setConfirming(null)}
+      />
       <ConfirmDialog
         open={bouncedQuestion !== null}
         question={bouncedQuestion ?? ''}

@@ -9,6 +9,7 @@ import { useSendMailMutation } from '../api/campaigns-api.ts';
 import {
   addAnswer,
   addDeclined,
+  addServedDeclined,
   addUnsent,
   emptyTally,
   sendChunks,
@@ -60,7 +61,17 @@ export function useSendNotices(type: CampaignType) {
   useEffect(() => () => clearTimeout(hideBar.current), []);
 
   const send = useCallback(
-    async (recordIds: readonly string[], { resend = false }: { resend?: boolean } = {}) => {
+    async (
+      recordIds: readonly string[],
+      {
+        resend = false,
+        confirmServedRecently,
+      }: {
+        resend?: boolean;
+        /** Already confirmed (the pre-send confirmation showed the count): the server does not ask again. */
+        confirmServedRecently?: boolean;
+      } = {},
+    ) => {
       if (recordIds.length === 0) {
         toast.error(NOTHING_SELECTED);
         return;
@@ -80,39 +91,41 @@ export function useSendNotices(type: CampaignType) {
       /** The provider limits as the latest answer found them. */
       let rates: SendResult['rates'] = [];
       let lastProblem: unknown = null;
-      /** The person's answer about addresses that bounced before, asked once per send. */
+      /** The person's answers to the server's questions, asked once per send. */
       let sendToBounced: boolean | undefined;
+      let sendToServedRecently: boolean | undefined = confirmServedRecently;
       for (const [index, chunk] of chunks.entries()) {
         try {
-          try {
-            const confirm = sendToBounced ? { confirmBounced: true } : {};
-            const again = resend ? { resend: true } : {};
-            const answer = await sendMail({ data: chunk, type, ...again, ...confirm }).unwrap();
-            tally = addAnswer(tally, answer);
-            rates = answer.rates ?? rates;
-          } catch (problem) {
-            const question = bouncedBeforeQuestion(problem);
-            if (question === null || sendToBounced !== undefined) throw problem;
-            sendToBounced = await askBounced(question);
-            if (!sendToBounced) tally = addDeclined(tally, chunk.length);
-            else
-              tally = addAnswer(
-                tally,
-                await sendMail({
-                  data: chunk,
-                  type,
-                  ...(resend ? { resend: true } : {}),
-                  confirmBounced: true,
-                }).unwrap(),
-              );
+          for (;;) {
+            try {
+              const answer = await sendMail({
+                data: chunk,
+                type,
+                ...(resend ? { resend: true } : {}),
+                ...(sendToBounced ? { confirmBounced: true } : {}),
+                ...(sendToServedRecently ? { confirmServedRecently: true } : {}),
+              }).unwrap();
+              tally = addAnswer(tally, answer);
+              rates = answer.rates ?? rates;
+              break;
+            } catch (problem) {
+              const asked = sendQuestion(problem);
+              if (asked === null) throw problem;
+              const before = asked.code === 'BOUNCED_BEFORE' ? sendToBounced : sendToServedRecently;
+              // Answered 'no' before: this chunk has such records too, and is not sent either.
+              const yes = before ?? (await askBounced(asked.question));
+              if (asked.code === 'BOUNCED_BEFORE') sendToBounced = yes;
+              else sendToServedRecently = yes;
+              if (!yes || before !== undefined) {
+                tally =
+                  asked.code === 'BOUNCED_BEFORE'
+                    ? addDeclined(tally, chunk.length)
+                    : addServedDeclined(tally, chunk.length);
+                break;
+              }
+            }
           }
         } catch (problem) {
-          if (bouncedBeforeQuestion(problem) !== null) {
-            // Answered 'no' before: this chunk has such addresses too, and is not sent either.
-            tally = addDeclined(tally, chunk.length);
-            if (batched) setProgress(sendProgress(index + 1, chunks.length));
-            continue;
-          }
           // The spec: a failed batch request is only logged, and the remaining chunks still go.
           console.error(`Sending chunk ${index + 1} of ${chunks.length} failed.`, problem);
           tally = addUnsent(tally, chunk.length);
@@ -130,7 +143,8 @@ export function useSendNotices(type: CampaignType) {
       // When no request got through, nothing was sent, and the server's reason is the message that helps.
       const outcome = sendSummary(tally);
       if (tally.answered > 0 && outcome === null) toast.success(SEND_SUCCESS);
-      else if (tally.answered > 0 || (tally.declined ?? 0) > 0) toast(outcome ?? SEND_SUCCESS);
+      else if (tally.answered > 0 || (tally.declined ?? 0) + (tally.servedDeclined ?? 0) > 0)
+        toast(outcome ?? SEND_SUCCESS);
       else toastApiProblem(lastProblem, 'The notices could not be sent.');
       setSummary(outcome);
       if (batched)
@@ -160,10 +174,24 @@ export function useSendNotices(type: CampaignType) {
   };
 }
 
-/** The server's question when a send names addresses that bounced or failed before (409 BOUNCED_BEFORE). */
-function bouncedBeforeQuestion(problem: unknown): string | null {
+/**
+ * The server's question when a send names addresses that bounced or failed before (409
+ * BOUNCED_BEFORE), or borrowers another campaign served recently (409 SERVED_RECENTLY).
+ */
+function sendQuestion(
+  problem: unknown,
+): { code: 'BOUNCED_BEFORE' | 'SERVED_RECENTLY'; question: string } | null {
   const data = (problem as { status?: unknown; data?: { code?: unknown; message?: unknown } } | null)?.data;
-  return (problem as { status?: unknown })?.status === 409 && data?.code === 'BOUNCED_BEFORE'
-    ? String(data.message ?? 'Some addresses bounced or failed before. Send to them anyway?')
-    : null;
+  if ((problem as { status?: unknown })?.status !== 409) return null;
+  if (data?.code === 'BOUNCED_BEFORE')
+    return {
+      code: 'BOUNCED_BEFORE',
+      question: String(data.message ?? 'Some addresses bounced or failed before. Send to them anyway?'),
+    };
+  if (data?.code === 'SERVED_RECENTLY')
+    return {
+      code: 'SERVED_RECENTLY',
+      question: `${String(data.message ?? 'Some borrowers were served a notice recently')}. Send to them again?`,
+    };
+  return null;
 }

@@ -40,6 +40,8 @@ export type SendTally = Omit<SendResult, 'message'> & {
   answered: number;
   /** Records not sent because the person chose not to send to addresses that bounced before. */
   declined?: number;
+  /** Records not sent because the person chose not to serve again borrowers served recently. */
+  servedDeclined?: number;
 };
 
 export const emptyTally = (): SendTally => ({
@@ -49,6 +51,7 @@ export const emptyTally = (): SendTally => ({
   skipped: 0,
   ignored: 0,
   bouncedBefore: 0,
+  notServiceable: 0,
   unsent: 0,
   answered: 0,
 });
@@ -62,6 +65,7 @@ export function addAnswer(tally: SendTally, result: SendResult): SendTally {
     skipped: tally.skipped + result.skipped,
     ignored: tally.ignored + result.ignored,
     bouncedBefore: (tally.bouncedBefore ?? 0) + (result.bouncedBefore ?? 0),
+    notServiceable: (tally.notServiceable ?? 0) + (result.notServiceable ?? 0),
     answered: tally.answered + 1,
   };
 }
@@ -72,6 +76,10 @@ export function addUnsent(tally: SendTally, records: number): SendTally {
 
 export function addDeclined(tally: SendTally, records: number): SendTally {
   return { ...tally, declined: (tally.declined ?? 0) + records };
+}
+
+export function addServedDeclined(tally: SendTally, records: number): SendTally {
+  return { ...tally, servedDeclined: (tally.servedDeclined ?? 0) + records };
 }
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -89,9 +97,13 @@ export function sendSummary(tally: SendTally): string | null {
     tally.queued > 0 && `${tally.queued} waiting to be retried`,
     tally.skipped > 0 && `${tally.skipped} ${tally.skipped === 1 ? 'was' : 'were'} sent before`,
     bouncedBefore > 0 && `${bouncedBefore} left out: the address bounced or failed before`,
+    (tally.notServiceable ?? 0) > 0 &&
+      `${tally.notServiceable} left out: the address is not serviceable (see the reasons)`,
     tally.unsent > 0 && `${count(tally.unsent, 'record', 'records')} not sent (the request failed)`,
     (tally.declined ?? 0) > 0 &&
       `${count(tally.declined ?? 0, 'record', 'records')} not sent: an address bounced or failed before`,
+    (tally.servedDeclined ?? 0) > 0 &&
+      `${count(tally.servedDeclined ?? 0, 'record', 'records')} not sent: served recently by another campaign`,
     tally.ignored > 0 && `${count(tally.ignored, 'record', 'records')} not found`,
   ].filter((part): part is string => typeof part === 'string');
   if (extras.length === 0) return null;
