@@ -136,6 +136,9 @@ async function wizardAt(
 ) {
   await page.goto(path);
   await heading(page, title);
+  // The wizard keeps what an earlier screen typed as a draft (issue 28): each screen starts empty.
+  const discard = page.getByRole('button', { name: 'Discard draft' });
+  if ((await discard.count()) > 0) await discard.click();
   for (const fields of steps.slice(0, step - 1)) {
     await fillStep(page, fields, 'typed');
     await page.getByRole('button', { name: 'Next' }).click();
