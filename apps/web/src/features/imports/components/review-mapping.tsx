@@ -163,6 +163,10 @@ export function ReviewMapping({
                     : `${current.problemRows} of ${current.dataRows} ${current.dataRows === 1 ? 'row has' : 'rows have'} problems: the import skips them, and its report lists them.`}
           </p>
 
+          {!counting && !blockers && current.notServiceable && (
+            <NotServiceableNote report={current.notServiceable} />
+          )}
+
           <DuplicateReport
             kind={kind}
             report={counting ? null : current.duplicates}
@@ -246,5 +250,28 @@ function ColumnChoice({ header, index, value, fields, tie, describedBy, onChoose
         </p>
       )}
     </li>
+  );
+}
+
+/**
+ * Rows the import takes whose e-mail or mobile cannot be served (issue 28): imported all the same, and
+ * the report says why for each; a send leaves them out on that channel.
+ */
+function NotServiceableNote({ report }: { report: NonNullable<ImportPreview['notServiceable']> }) {
+  if (report.email === 0 && report.whatsapp === 0) return null;
+  const rows = (n: number) => `${n} ${n === 1 ? 'row' : 'rows'}`;
+  return (
+    <div className={styles.hint} aria-label="Addresses not serviceable">
+      {report.email > 0 && <p>{rows(report.email)}: e-mail not serviceable</p>}
+      {report.whatsapp > 0 && <p>{rows(report.whatsapp)}: mobile not serviceable</p>}
+      <ul>
+        {report.rows.slice(0, 5).map((row) => (
+          <li key={`${row.rowNumber}-${row.channel}`}>
+            Row {row.rowNumber}: {row.channel === 'email' ? 'e-mail' : 'mobile'} {row.reason}
+          </li>
+        ))}
+      </ul>
+      <p>They are imported; the report lists each, and a send leaves them out until corrected.</p>
+    </div>
   );
 }
