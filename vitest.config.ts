@@ -29,7 +29,9 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
+          // Each file starts its own server on a free port and data folder, and browses in contexts of
+          // its own in the shared Chromium, so files run beside each other and the server suites: one
+          // at a time they were a chain of 7-9 minutes that CI waited on.
         },
       },
     ],
