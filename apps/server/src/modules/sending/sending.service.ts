@@ -99,6 +99,20 @@ export interface SendingDeps {
   jobEvents?: EventEmitter<{ settled: [jobId: string] }>;
 }
 
+/** What a delivery row holds when it is queued at `now`: no attempt, answer or file yet. */
+const queuedAt = (now: string) => ({
+  status: 'queued' as const,
+  status_at: now,
+  provider_message_id: null,
+  error: null,
+  pdf_sha256: null,
+  pdf_key: null,
+  created_at: now,
+  attempted_at: null,
+  record_address_at_send: null,
+  media_id: null,
+});
+
 /**
  * Sends notices by e-mail and WhatsApp. A request claims each record's send per channel (a unique
  * key: two requests at once cannot both send), then a job sends them, so a send survives a crash
@@ -151,16 +165,7 @@ export class SendingService {
           active_key: deliveries.activeKey(row.id, channel),
           recipient: addressOf(row, channel),
           recipient_name: row.custName ?? '',
-          status: 'queued' as const,
-          status_at: now,
-          provider_message_id: null,
-          error: null,
-          pdf_sha256: null,
-          pdf_key: null,
-          created_at: now,
-          attempted_at: null,
-          record_address_at_send: null,
-          media_id: null,
+          ...queuedAt(now),
         })),
     );
     const again = resend ? await this.resendKeys(owned, attempts) : new Set<string>();
@@ -530,16 +535,7 @@ export class SendingService {
       active_key: null,
       recipient: to,
       recipient_name: row.custName ?? '',
-      status: 'queued',
-      status_at: now,
-      provider_message_id: null,
-      error: null,
-      pdf_sha256: null,
-      pdf_key: null,
-      created_at: now,
-      attempted_at: null,
-      record_address_at_send: null,
-      media_id: null,
+      ...queuedAt(now),
     };
     let receipt: Awaited<ReturnType<SendingService['sendOne']>>;
     try {
