@@ -305,7 +305,7 @@ const screens: Screen[] = [
     open: async (page) => {
       await page.goto(`/campaign/notice/${seeded.noticeCampaignId}`);
       await page.getByRole('cell', { name: 'Meena Shah', exact: true }).waitFor();
-      const failed = page.getByRole('button', { name: 'Failed', exact: true });
+      const failed = page.getByRole('button', { name: 'Not serviceable', exact: true });
       if (await failed.count()) await failed.first().focus();
     },
   },
