@@ -14,6 +14,12 @@ import {
 } from '../api/failed-rows-api.ts';
 import styles from './failed-rows.module.css';
 
+/** The two fields Edit and resend offers: its name, label and input type. */
+const addressFields = [
+  ['emailId', 'E-mail', 'email'],
+  ['custMobileNo', 'Mobile', 'tel'],
+] as const;
+
 const PAGE_SIZE = 20;
 /** The first page's paging, which the campaign page shares for its counts (one request, one cache entry). */
 export const FAILED_ROWS_PAGE = { page: 1, limit: PAGE_SIZE } as const;
@@ -220,24 +226,18 @@ function EditAndResendForm({
 
   return (
     <form className={styles.form} onSubmit={onSubmit} aria-label="Edit and resend" noValidate>
-      <TextField
-        name="emailId"
-        label="E-mail"
-        type="email"
-        autoComplete="off"
-        value={values.emailId}
-        error={errors.emailId}
-        onChange={(event) => change('emailId', event.target.value)}
-      />
-      <TextField
-        name="custMobileNo"
-        label="Mobile"
-        type="tel"
-        autoComplete="off"
-        value={values.custMobileNo}
-        error={errors.custMobileNo}
-        onChange={(event) => change('custMobileNo', event.target.value)}
-      />
+      {addressFields.map(([name, label, type]) => (
+        <TextField
+          key={name}
+          name={name}
+          label={label}
+          type={type}
+          autoComplete="off"
+          value={values[name]}
+          error={errors[name]}
+          onChange={(event) => change(name, event.target.value)}
+        />
+      ))}
       {question && (
         <p className={styles.question} role="alert">
           {question.text}
