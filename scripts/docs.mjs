@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run docs`: regenerates the documents the tests make, the only way they change. Tests write no
 // tracked file: bad-inputs.test.ts compares its table with docs/bad-inputs.md (writing it only when
-// WRITE_DOCS=1, here), and readme-screenshots.e2e.ts takes the README's pictures into
+// WRITE_DOCS=1, here), and the e2e files below take the README's pictures into
 // apps/web/e2e/screenshots/readme/ (ignored by git), which this copies to docs/screenshots/.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -42,6 +42,9 @@ run(
     'e2e',
     'apps/server/src/bad-inputs.test.ts',
     'apps/web/e2e/readme-screenshots.e2e.ts',
+    // They take the README's pictures of Edit and resend and of the pre-send confirmation.
+    'apps/web/e2e/edit-and-resend.e2e.ts',
+    'apps/web/e2e/sending-confirm.e2e.ts',
   ],
   { WRITE_DOCS: '1' },
 );
