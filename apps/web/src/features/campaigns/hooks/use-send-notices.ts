@@ -92,38 +92,20 @@ export function useSendNotices(type: CampaignType) {
       let rates: SendResult['rates'] = [];
       let lastProblem: unknown = null;
       /** The person's answers to the server's questions, asked once per send. */
-      let sendToBounced: boolean | undefined;
-      let sendToServedRecently: boolean | undefined = confirmServedRecently;
+      const answers: SendAnswers = { servedRecently: confirmServedRecently };
       for (const [index, chunk] of chunks.entries()) {
         try {
-          for (;;) {
-            try {
-              const answer = await sendMail({
-                data: chunk,
-                type,
-                ...(resend ? { resend: true } : {}),
-                ...(sendToBounced ? { confirmBounced: true } : {}),
-                ...(sendToServedRecently ? { confirmServedRecently: true } : {}),
-              }).unwrap();
-              tally = addAnswer(tally, answer);
-              rates = answer.rates ?? rates;
-              break;
-            } catch (problem) {
-              const asked = sendQuestion(problem);
-              if (asked === null) throw problem;
-              const before = asked.code === 'BOUNCED_BEFORE' ? sendToBounced : sendToServedRecently;
-              // Answered 'no' before: this chunk has such records too, and is not sent either.
-              const yes = before ?? (await askBounced(asked.question));
-              if (asked.code === 'BOUNCED_BEFORE') sendToBounced = yes;
-              else sendToServedRecently = yes;
-              if (!yes || before !== undefined) {
-                tally =
-                  asked.code === 'BOUNCED_BEFORE'
-                    ? addDeclined(tally, chunk.length)
-                    : addServedDeclined(tally, chunk.length);
-                break;
-              }
-            }
+          const outcome = await sendChunkAsking(
+            (confirm) =>
+              sendMail({ data: chunk, type, ...(resend ? { resend: true } : {}), ...confirm }).unwrap(),
+            answers,
+            askBounced,
+          );
+          if (outcome === 'declined-bounced') tally = addDeclined(tally, chunk.length);
+          else if (outcome === 'declined-served') tally = addServedDeclined(tally, chunk.length);
+          else {
+            tally = addAnswer(tally, outcome);
+            rates = outcome.rates ?? rates;
           }
         } catch (problem) {
           // The spec: a failed batch request is only logged, and the remaining chunks still go.
@@ -172,6 +154,39 @@ export function useSendNotices(type: CampaignType) {
     bouncedQuestion,
     answerBouncedQuestion,
   };
+}
+
+/** The person's answers to the server's questions during one send (undefined: not asked yet). */
+type SendAnswers = { bounced?: boolean; servedRecently?: boolean };
+
+/**
+ * Sends one chunk (`post`, with the confirmations given so far), asking the server's questions (409
+ * BOUNCED_BEFORE, SERVED_RECENTLY) at most once per send: the answers are kept in `answers`. Answers
+ * the send's result, or which question the person said no to (then, or for an earlier chunk: this
+ * chunk has such records too, and is not sent either); throws any other problem. Outside the hook, so
+ * the React Compiler's lint need not analyse the loop.
+ */
+async function sendChunkAsking(
+  post: (confirm: { confirmBounced?: true; confirmServedRecently?: true }) => Promise<SendResult>,
+  answers: SendAnswers,
+  ask: (question: string) => Promise<boolean>,
+): Promise<SendResult | 'declined-bounced' | 'declined-served'> {
+  for (;;) {
+    try {
+      return await post({
+        ...(answers.bounced ? { confirmBounced: true } : {}),
+        ...(answers.servedRecently ? { confirmServedRecently: true } : {}),
+      });
+    } catch (problem) {
+      const asked = sendQuestion(problem);
+      if (asked === null) throw problem;
+      const key = asked.code === 'BOUNCED_BEFORE' ? 'bounced' : 'servedRecently';
+      const before = answers[key];
+      const yes = before ?? (await ask(asked.question));
+      answers[key] = yes;
+      if (!yes || before !== undefined) return key === 'bounced' ? 'declined-bounced' : 'declined-served';
+    }
+  }
 }
 
 /**
