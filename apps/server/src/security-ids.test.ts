@@ -112,6 +112,30 @@ const idRoutes: Record<string, Attack> = {
     expectEach(who, 'GET', '/api/credit-cards/:id/delete-preview', owned.records['credit-card'], 404),
   'GET /api/campaigns/:id/delete-preview': ({ who }) =>
     expectEach(who, 'GET', '/api/campaigns/:id/delete-preview', allCampaigns(), 404),
+  // Before a send (issue 28): the counts, the test send, the failed rows and Edit and resend check
+  // the campaign's owner as the send does.
+  'GET /api/campaigns/:id/send-summary': ({ who }) =>
+    expectEach(who, 'GET', '/api/campaigns/:id/send-summary?channel=email', allCampaigns(), 404),
+  'POST /api/campaigns/:id/send-summary': ({ who }) =>
+    expectEach(who, 'POST', '/api/campaigns/:id/send-summary', allCampaigns(), 404, () => ({
+      data: owned.records.notice.slice(0, 1),
+    })),
+  'POST /api/campaigns/:id/test-send': ({ who }) =>
+    expectEach(who, 'POST', '/api/campaigns/:id/test-send', allCampaigns(), 404, () => ({
+      channel: 'email',
+      to: 'colleague@example.com',
+    })),
+  'GET /api/campaigns/:campaignId/failed-rows': ({ who }) =>
+    expectEach(who, 'GET', '/api/campaigns/:id/failed-rows', allCampaigns(), 404),
+  'POST /api/campaigns/:campaignId/records/:recordId/edit-and-resend': ({ who }) =>
+    expectEach(
+      who,
+      'POST',
+      `/api/campaigns/:id/records/${owned.records.notice[0]}/edit-and-resend`,
+      allCampaigns(),
+      404,
+      () => ({ channel: 'email', emailId: 'attacker@example.com' }),
+    ),
   // The ADMIN's archive: a plain user is refused; an ADMIN finds only archived records and campaigns
   // there, and the owner's are live.
   'GET /api/archive/notices/:id/evidence': ({ who, role }) =>

@@ -221,6 +221,8 @@ export async function importReportLines(
   app: FastifyInstance,
   who: { headers: Record<string, string> },
   jobId: string,
+  /** Keep the notes on rows imported with an address that cannot be served (left out by default). */
+  { withServiceNotes = false } = {},
 ): Promise<string[][]> {
   const report = await app.inject({
     method: 'GET',
@@ -231,5 +233,6 @@ export async function importReportLines(
   await workbook.xlsx.load(report.rawPayload as unknown as ArrayBuffer);
   return workbook.worksheets[0]!.getSheetValues()
     .slice(2)
-    .map((r) => (r as string[]).slice(1));
+    .map((r) => (r as string[]).slice(1))
+    .filter(([, , why]) => withServiceNotes || !String(why).startsWith('Imported, but not serviceable'));
 }

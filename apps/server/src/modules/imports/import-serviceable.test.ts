@@ -94,7 +94,7 @@ describe('addresses that cannot be served, at import', () => {
       skipped: 0,
       notServiceable: { email: 2, whatsapp: 2 },
     });
-    const lines = await importReportLines(t.app, who, jobId);
+    const lines = await importReportLines(t.app, who, jobId, { withServiceNotes: true });
     expect(lines).toEqual(
       expect.arrayContaining([
         [

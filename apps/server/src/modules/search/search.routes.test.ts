@@ -392,9 +392,10 @@ describe('an import killed mid-way', () => {
         ).n,
       );
     try {
-      // Killed once its first rows and terms are written (its progress moved). On SQLite they stay behind
-      // for the retry to remove; on PostgreSQL the import is one transaction, which the kill rolls back.
-      for (let i = 0; i < 2000 && (await importProgress(watch.db)) === 0; i++)
+      // Killed once its first rows and terms are written (its progress passed the 1% a job reports when
+      // taken up). On SQLite they stay behind for the retry to remove; on PostgreSQL the import is one
+      // transaction, which the kill rolls back.
+      for (let i = 0; i < 2000 && (await importProgress(watch.db)) < 2; i++)
         await new Promise((r) => setTimeout(r, 5));
       server.child.kill('SIGKILL');
       await new Promise((r) => server.child.once('exit', r));
