@@ -6,10 +6,11 @@ const postgresUrl = process.env.TEST_DATABASE_URL;
 // One test command for every workspace: `npm test` runs all three projects.
 export default defineConfig({
   test: {
-    // Three files at a time even on two cores (Vitest's default there is one): most tests wait on a
-    // child process, a browser, a peer or a timer. The server suite took 375 s with two on SQLite,
-    // against 615 s with one; CI's whole run used 1.15 of two cores with two.
-    maxWorkers: Math.max(3, availableParallelism()),
+    // Two files at a time even on two cores (Vitest's default there is one): most tests wait on a child
+    // process, a browser, a peer or a timer. The server suite took 375 s so on SQLite, against 615 s.
+    // Three at a time, with the e2e files in parallel and the PostgreSQL pass in the same run, took
+    // longer on two cores (over 16 min against 15.6): the browser and server processes compete.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       serverProject('server'),
       // CI's PostgreSQL pass (TEST_DATABASE_URL): the server suite again, each file in a schema of its
@@ -29,9 +30,7 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          // Each file starts its own server on a free port and data folder, and browses in contexts of
-          // its own in the shared Chromium, so files run beside each other and the server suites: one
-          // at a time they were a chain of 7-9 minutes that CI waited on.
+          fileParallelism: false,
         },
       },
     ],
