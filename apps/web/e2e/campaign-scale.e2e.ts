@@ -143,7 +143,7 @@ describe('campaign detail at 10,000 rows (issue 4)', () => {
         `${(longShare * 100).toFixed(1)}% over 50 ms`,
     );
 
-    // Only bounds that catch a hang: the e2e files run beside the server suites, so a timing here is
+    // Only bounds that catch a hang: e2e runs beside the server suite and other e2e work, so a timing here is
     // the machine's load as much as the page's (first render took 1,575 ms in a CI run that rendered
     // 200 rows of 10,000). The table being virtualised is proven by the rows rendered (above); the
     // speed by the figures printed and by the benchmarks.
