@@ -47,6 +47,11 @@ beforeAll(async () => {
     { url: '/api/archive/campaigns', limitMax: 100 },
     { url: '/api/dashboard/mails', limitMax: 500 },
     { url: '/api/users', limitMax: 100 },
+    {
+      url: `/api/campaigns/${campaignId}/failed-rows`,
+      doc: '/api/campaigns/{campaignId}/failed-rows',
+      limitMax: 1000,
+    },
   ];
 });
 afterAll(async () => t?.close());
@@ -111,8 +116,9 @@ describe('paging', () => {
       expect(res.statusCode, `${list.url}: ${res.body}`).toBe(200);
       const body = res.json();
       expect(body.items ?? body.notices).toEqual([]);
-      // The archive and the mails hold nothing here (nothing was sent); every other list holds a row.
-      if (!list.url.startsWith('/api/archive/') && list.url !== '/api/dashboard/mails')
+      // The archive, the mails and the failed rows hold nothing here (nothing was sent); every other
+      // list holds a row.
+      if (!/^\/api\/archive\/|^\/api\/dashboard\/mails$|\/failed-rows$/.test(list.url))
         expect(body.total).toBeGreaterThan(0);
     }
   });
