@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { CreditCardFields } from '@notice-desk/contract/credit-card';
 import type { NoticeFields } from '@notice-desk/contract/notice';
+import type { NoticePageEvent, NoticeResponseKind } from '@notice-desk/contract/notice-page';
 
 /** Timestamps are ISO-8601 text (UTC): they sort and compare the same on SQLite and PostgreSQL. */
 export interface UsersTable {
@@ -293,6 +294,55 @@ export interface ScheduledRunsTable {
   last_run_at: string;
 }
 
+/** A record's notice page (issue 29): `APP_URL/n/<code>`, the same code across resends. */
+export interface NoticeLinksTable {
+  code: string;
+  owner_id: string;
+  record_kind: RecordKind;
+  record_id: string;
+  campaign_id: string;
+  created_at: string;
+  failed_checks: Generated<number>;
+  locked_until: string | null;
+  revoked_at: string | null;
+  revoked_by: string | null;
+}
+
+/** What a visitor did on a notice page; appended, never changed (contract/notice-page.ts names them). */
+export interface NoticePageEventsTable {
+  id: string;
+  code: string;
+  owner_id: string;
+  record_kind: RecordKind;
+  record_id: string;
+  campaign_id: string;
+  event: NoticePageEvent;
+  channel: string | null;
+  at: string;
+  ip: string | null;
+  user_agent: string | null;
+  detail: string | null;
+}
+
+/** A dispute, a request to settle or a call-back request from a notice page. */
+export interface NoticeResponsesTable {
+  id: string;
+  code: string;
+  owner_id: string;
+  record_kind: RecordKind;
+  record_id: string;
+  campaign_id: string;
+  kind: NoticeResponseKind;
+  text: string;
+  file_key: string | null;
+  file_name: string | null;
+  file_type: string | null;
+  file_sha256: string | null;
+  created_at: string;
+  handled_at: string | null;
+  handled_by: string | null;
+}
+
 export interface DB {
   users: UsersTable;
   password_resets: PasswordResetsTable;
@@ -316,4 +366,7 @@ export interface DB {
   scheduled_runs: ScheduledRunsTable;
   undeliverable_addresses: UndeliverableAddressesTable;
   whatsapp_media_failures: WhatsappMediaFailuresTable;
+  notice_links: NoticeLinksTable;
+  notice_page_events: NoticePageEventsTable;
+  notice_responses: NoticeResponsesTable;
 }
