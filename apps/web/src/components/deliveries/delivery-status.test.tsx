@@ -14,7 +14,16 @@ describe('DeliveryStatus', () => {
   });
 
   it('reads every status as a word, the outbox saying that nothing was sent', () => {
-    const statuses = ['queued', 'sent', 'delivered', 'read', 'failed', 'bounced', 'outbox', 'not_serviceable'];
+    const statuses = [
+      'queued',
+      'sent',
+      'delivered',
+      'read',
+      'failed',
+      'bounced',
+      'outbox',
+      'not_serviceable',
+    ];
     expect(statuses.map(deliveryStatusWord)).toEqual([
       'Queued',
       'Sent',
