@@ -7,15 +7,15 @@ const postgresUrl = process.env.TEST_DATABASE_URL;
 export default defineConfig({
   test: {
     // Two files at a time even on two cores (Vitest's default there is one): most tests wait on a child
-    // process, a browser, a peer or a timer. The server suite took 375 s so on SQLite, against 615 s.
-    // Three at a time, with the e2e files in parallel and the PostgreSQL pass in the same run, took
-    // longer on two cores (over 16 min against 15.6): the browser and server processes compete.
+    // process, a browser, a peer or a timer. `npm test` (scripts/test.mjs) runs the e2e project in a
+    // process of its own beside the others, so that the e2e files, one at a time, never run alone.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       serverProject('server'),
-      // CI's PostgreSQL pass (TEST_DATABASE_URL): the server suite again, each file in a schema of its
-      // own, in the same run as the SQLite pass so that both fill the cores. src/lib never opens the
-      // database; the fault tests cut connections, so CI runs them alone after.
+      // The PostgreSQL pass (TEST_DATABASE_URL; scripts/test.mjs runs it after the SQLite one): the
+      // server suite again, each test in a schema of its own. src/lib never opens the database; the
+      // fault tests time their answers, so they run one at a time after. (Vitest's --exclude on the
+      // command line did not reach the project: the excluded files ran anyway, the faults twice.)
       ...(postgresUrl
         ? [serverProject('server-pg', { DATABASE_URL: postgresUrl }, ['src/lib/**', 'src/faults/**'])]
         : []),

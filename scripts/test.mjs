@@ -1,0 +1,89 @@
+// `npm test` after the setup. With arguments (`npm test -- <path>`), one Vitest run of what they name.
+// Without, every suite in two lanes at once, so that both cores work for the whole run:
+//   lane 1  the end-to-end files, one at a time (a server process and a browser page: about one core)
+//   lane 2  the server and web suites on SQLite (two files at a time)
+// With TEST_DATABASE_URL (CI sets it), lane 2 goes on with the server suite on PostgreSQL, less src/lib
+// (no database there), then the fault tests alone; with CI_CHECKS=1, lane 1 goes on with lint, type
+// check and formatting. Before the lanes, the e2e files ran after every other file, one at a time,
+// with the second core idle for four minutes (docs/benchmarks.md, "CI time").
+// Each step's output is printed whole when it ends, under its lane's name; the run fails when any
+// step failed, after every step has run.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const args = process.argv.slice(2);
+if (args.length > 0) process.exit(await run(['npx', 'vitest', 'run', ...args], 'inherit'));
+
+const postgres = process.env.TEST_DATABASE_URL;
+const checks = process.env.CI_CHECKS === '1';
+const vitest = (...rest) => ['npx', 'vitest', 'run', ...rest];
+const lanes = [
+  {
+    name: 'e2e',
+    steps: [
+      vitest('--project', 'e2e'),
+      ...(checks
+        ? [
+            ['npm', 'run', '-s', 'lint'],
+            ['npm', 'run', '-s', 'typecheck'],
+            ['npm', 'run', '-s', 'format:check'],
+          ]
+        : []),
+    ],
+  },
+  {
+    name: 'server',
+    steps: [
+      vitest('--project', 'server', '--project', 'web'),
+      ...(postgres
+        ? [
+            vitest('--project', 'server-pg'),
+            // The fault tests cut connections and time the answers: one at a time, on PostgreSQL.
+            [
+              'env',
+              `DATABASE_URL=${postgres}`,
+              ...vitest('--project', 'server', 'src/faults/', '--maxWorkers=1'),
+            ],
+          ]
+        : []),
+    ],
+  },
+];
+
+const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'notice-desk-test-logs-'));
+const started = Date.now();
+const failed = [];
+await Promise.all(
+  lanes.map(async (lane) => {
+    for (const [i, command] of lane.steps.entries()) {
+      const log = path.join(logDir, `${lane.name}-${i}.log`);
+      const stepStarted = Date.now();
+      console.log(`[${lane.name}] ${command.join(' ')}: started`);
+      const code = await run(command, log);
+      const took = Math.round((Date.now() - stepStarted) / 1000);
+      process.stdout.write(fs.readFileSync(log, 'utf8'));
+      console.log(
+        `[${lane.name}] ${command.join(' ')}: ${code === 0 ? 'passed' : `FAILED (${code})`} in ${took} s`,
+      );
+      if (code !== 0) failed.push(`${lane.name}: ${command.join(' ')}`);
+    }
+  }),
+);
+fs.rmSync(logDir, { recursive: true, force: true });
+console.log(`[test] every lane ended in ${Math.round((Date.now() - started) / 1000)} s`);
+if (failed.length > 0) {
+  console.log(`[test] failed:\n  ${failed.join('\n  ')}`);
+  process.exit(1);
+}
+
+/** Runs a command with its output to `to` (a file, or 'inherit'); answers its exit code. */
+function run([command, ...rest], to) {
+  const out = to === 'inherit' ? 'inherit' : fs.openSync(to, 'w');
+  return new Promise((resolve) => {
+    const child = spawn(command, rest, { stdio: ['ignore', out, out] });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    child.on('error', () => resolve(127));
+  });
+}
