@@ -1,80 +1,100 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.ts';
 
-/** Whose campaigns a funnel counts: one campaign, an owner's live campaigns, or every live campaign. */
-export type FunnelScope = { campaignId: string } | { ownerId: string } | { everyone: true };
+/**
+ * Whose records a funnel counts: one campaign's (with the table its records are in), an owner's live
+ * campaigns', or every live campaign's.
+ */
+export type FunnelScope =
+  { campaignId: string; recordTable: 'notices' | 'credit_cards' } | { ownerId: string } | { everyone: true };
 
-/** Per channel, and once more as `any`: each record once, whatever its channel. */
-export interface DeliveryCountRow {
-  channel: string;
-  sent: number | string;
-  delivered: number | string;
-  read: number | string;
-}
+/** The channels a funnel has rows for; `any` is added: each record once, whatever its channel. */
+const CHANNELS = ['email', 'whatsapp'] as const;
+type Column = `${(typeof CHANNELS)[number] | 'any'}_${string}`;
 
-/** Per link channel (null: not known), and once more as `any`. */
-export interface PageEventCountRow {
-  channel: string | null;
-  opened: number | string;
-  verified: number | string;
-  acknowledged: number | string;
-  disputed: number | string;
-  settle_requested: number | string;
-}
+/** How many records reached each step, by `<channel>_<step>` (`any_sent`, `email_opened`, …). */
+export type StepCounts = Record<Column, number | string | null>;
 
 /**
- * The rows of table alias `t` the scope takes: its campaign, or the owner's (everyone's) live
- * campaigns; leaving out records a delete archived, which left every list.
+ * Counts records per step in one statement: the inner query reads the scope's rows record by record
+ * (in the order of the funnel indexes, so it never sorts) and says of each record which steps it
+ * reached on which channel; the outer one adds those up, leaving out records a delete archived.
  */
-function inScope(t: 'd' | 'e', scope: FunnelScope): RawBuilder<unknown> {
-  const campaign = sql.ref(`${t}.campaign_id`);
-  const record = sql.ref(`${t}.record_id`);
+async function countSteps(
+  db: Database,
+  table: 'deliveries' | 'notice_page_events',
+  steps: Record<string, RawBuilder<boolean>>,
+  only: RawBuilder<boolean>,
+  scope: FunnelScope,
+): Promise<StepCounts> {
+  const flags: RawBuilder<unknown>[] = [];
+  const sums: RawBuilder<unknown>[] = [];
+  for (const channel of [...CHANNELS, 'any'] as const)
+    for (const [step, reached] of Object.entries(steps)) {
+      const column = sql.ref(`${channel}_${step}`);
+      const onChannel = channel === 'any' ? sql`` : sql`t.channel = ${sql.lit(channel)} and `;
+      flags.push(sql`max(case when ${onChannel}${reached} then 1 else 0 end) as ${column}`);
+      sums.push(sql`sum(r.${column}) as ${column}`);
+    }
   const campaigns =
     'campaignId' in scope
-      ? sql`${campaign} = ${scope.campaignId}`
-      : sql`${campaign} in (select c.id from campaigns c where c.status = 'ready' and c.archived_at is null
+      ? sql`t.campaign_id = ${scope.campaignId}`
+      : sql`t.campaign_id in (select c.id from campaigns c where c.status = 'ready' and c.archived_at is null
           ${'ownerId' in scope ? sql`and c.owner_id = ${scope.ownerId}` : sql``})`;
-  return sql`${campaigns}
-    and not exists (select 1 from notices n where n.id = ${record} and n.archived_at is not null)
-    and not exists (select 1 from credit_cards k where k.id = ${record} and k.archived_at is not null)`;
+  const archivedIn = (records: 'notices' | 'credit_cards') =>
+    sql`not exists (select 1 from ${sql.table(records)} a where a.id = r.record_id and a.archived_at is not null)`;
+  const live =
+    'recordTable' in scope
+      ? archivedIn(scope.recordTable)
+      : sql`${archivedIn('notices')} and ${archivedIn('credit_cards')}`;
+  const { rows } = await sql<StepCounts>`
+    select ${sql.join(sums)} from (
+      select t.record_id, ${sql.join(flags)}
+      from ${sql.table(table)} t
+      where ${campaigns} and ${only}
+      group by t.campaign_id, t.record_id
+    ) r
+    where ${live}`.execute(db);
+  return rows[0]!;
 }
 
 /**
- * How many records went out, were delivered and were read, per channel and on any, in one statement:
- * a record counts once per step however many attempts it had (`sent`: outbox and bounced included).
+ * Records sent (an attempt went to a provider, bounced ones included, or to the outbox), delivered
+ * (or read) and read, per channel and on any.
  */
-export async function countDeliverySteps(db: Database, scope: FunnelScope): Promise<DeliveryCountRow[]> {
-  const counts = sql`
-    count(distinct case when d.status in ('outbox', 'sent', 'delivered', 'read', 'bounced') then d.record_id end) as sent,
-    count(distinct case when d.status in ('delivered', 'read') then d.record_id end) as delivered,
-    count(distinct case when d.status = 'read' then d.record_id end) as ${sql.ref('read')}`;
-  const where = sql`d.status in ('outbox', 'sent', 'delivered', 'read', 'bounced') and ${inScope('d', scope)}`;
-  const { rows } = await sql<DeliveryCountRow>`
-    select d.channel as channel, ${counts} from deliveries d where ${where} group by d.channel
-    union all
-    select 'any' as channel, ${counts} from deliveries d where ${where}`.execute(db);
-  return rows;
+export function countDeliverySteps(db: Database, scope: FunnelScope): Promise<StepCounts> {
+  return countSteps(
+    db,
+    'deliveries',
+    {
+      sent: sql`t.status in ('outbox', 'sent', 'delivered', 'read', 'bounced')`,
+      delivered: sql`t.status in ('delivered', 'read')`,
+      read: sql`t.status = 'read'`,
+    },
+    sql`t.status in ('outbox', 'sent', 'delivered', 'read', 'bounced')`,
+    scope,
+  );
 }
 
 /**
- * How many records' notice pages were opened, verified, acknowledged, disputed and asked to settle, per
- * channel of the link the visitor came by (null: not known) and on any, in one statement.
+ * Records whose notice page was opened, verified, acknowledged, disputed and asked to settle, per
+ * channel of the link the visitor came by and on any (events by a link of unknown channel included).
  */
-export async function countPageSteps(db: Database, scope: FunnelScope): Promise<PageEventCountRow[]> {
-  const step = (event: string, as: string) =>
-    sql`count(distinct case when e.event = ${sql.lit(event)} then e.record_id end) as ${sql.ref(as)}`;
-  const counts = sql.join([
-    step('link_opened', 'opened'),
-    step('verified', 'verified'),
-    step('acknowledged', 'acknowledged'),
-    step('disputed', 'disputed'),
-    step('settle_requested', 'settle_requested'),
-  ]);
-  const where = sql`e.event in ('link_opened', 'verified', 'acknowledged', 'disputed', 'settle_requested')
-    and ${inScope('e', scope)}`;
-  const { rows } = await sql<PageEventCountRow>`
-    select e.channel as channel, ${counts} from notice_page_events e where ${where} group by e.channel
-    union all
-    select 'any' as channel, ${counts} from notice_page_events e where ${where}`.execute(db);
-  return rows;
+export function countPageSteps(db: Database, scope: FunnelScope): Promise<StepCounts> {
+  const events = {
+    opened: 'link_opened',
+    verified: 'verified',
+    acknowledged: 'acknowledged',
+    disputed: 'disputed',
+    settle_requested: 'settle_requested',
+  };
+  return countSteps(
+    db,
+    'notice_page_events',
+    Object.fromEntries(
+      Object.entries(events).map(([step, event]) => [step, sql<boolean>`t.event = ${sql.lit(event)}`]),
+    ),
+    sql`t.event in (${sql.join(Object.values(events).map((event) => sql.lit(event)))})`,
+    scope,
+  );
 }

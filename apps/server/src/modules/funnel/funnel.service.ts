@@ -3,7 +3,13 @@ import type { Funnel, FunnelRow } from '@notice-desk/contract/funnel';
 import type { Database } from '../../db/database.ts';
 import { notFound } from '../../lib/errors.ts';
 import { findCampaign } from '../campaigns/campaigns.repository.ts';
-import { countDeliverySteps, countPageSteps, type FunnelScope } from './funnel.repository.ts';
+import { recordKinds } from '../records/record-kinds.ts';
+import {
+  countDeliverySteps,
+  countPageSteps,
+  type FunnelScope,
+  type StepCounts,
+} from './funnel.repository.ts';
 
 /** The signed-in caller, as the funnel needs them. */
 export interface FunnelCaller {
@@ -17,8 +23,9 @@ export class FunnelService {
 
   /** One of the caller's live campaigns (another's answers 404, an ADMIN's call too). */
   async campaign(ownerId: string, campaignId: string): Promise<Funnel> {
-    if (!(await findCampaign(this.db, ownerId, campaignId))) throw notFound('Campaign');
-    return this.count({ campaignId });
+    const campaign = await findCampaign(this.db, ownerId, campaignId);
+    if (!campaign) throw notFound('Campaign');
+    return this.count({ campaignId, recordTable: recordKinds[campaign.kind].table });
   }
 
   /** The caller's live campaigns; an ADMIN's dashboard counts everyone's. */
@@ -32,18 +39,17 @@ export class FunnelService {
       countPageSteps(this.db, scope),
     ]);
     const rowOf = (channel: FunnelRow['channel']): FunnelRow => {
-      const d = sent.find((r) => r.channel === channel);
-      const e = page.find((r) => r.channel === channel);
+      const count = (counts: StepCounts, step: string) => Number(counts[`${channel}_${step}`] ?? 0);
       return {
         channel,
-        sent: Number(d?.sent ?? 0),
-        delivered: Number(d?.delivered ?? 0),
-        read: Number(d?.read ?? 0),
-        opened: Number(e?.opened ?? 0),
-        verified: Number(e?.verified ?? 0),
-        acknowledged: Number(e?.acknowledged ?? 0),
-        disputed: Number(e?.disputed ?? 0),
-        settleRequested: Number(e?.settle_requested ?? 0),
+        sent: count(sent, 'sent'),
+        delivered: count(sent, 'delivered'),
+        read: count(sent, 'read'),
+        opened: count(page, 'opened'),
+        verified: count(page, 'verified'),
+        acknowledged: count(page, 'acknowledged'),
+        disputed: count(page, 'disputed'),
+        settleRequested: count(page, 'settle_requested'),
       };
     };
     return { rows: [...deliveryChannels.map(rowOf), rowOf('any')] };
