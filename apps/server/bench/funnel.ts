@@ -47,7 +47,13 @@ export async function benchFunnel(label: BenchTarget['label']): Promise<FunnelFi
     await migrateToLatest(db, kind === 'postgres' ? target.config.databaseSchema : undefined);
     const ownerId = newId();
     const now = new Date().toISOString();
-    await insertUser(db, { id: ownerId, name: 'Bench', username: 'bench', password_hash: 'x', created_at: now });
+    await insertUser(db, {
+      id: ownerId,
+      name: 'Bench',
+      username: 'bench',
+      password_hash: 'x',
+      created_at: now,
+    });
     const { campaignId, ids } = await seedCampaign(target, ownerId, noticeKind, FUNNEL_RECORDS);
     let events = 0;
     for (let start = 0; start < ids.length; start += 2_000) {
@@ -95,9 +101,15 @@ export async function benchFunnel(label: BenchTarget['label']): Promise<FunnelFi
             });
         }
         for (let j = 0; j < deliveries.length; j += 500)
-          await trx.insertInto('deliveries').values(deliveries.slice(j, j + 500)).execute();
+          await trx
+            .insertInto('deliveries')
+            .values(deliveries.slice(j, j + 500))
+            .execute();
         for (let j = 0; j < pageEvents.length; j += 500)
-          await trx.insertInto('notice_page_events').values(pageEvents.slice(j, j + 500)).execute();
+          await trx
+            .insertInto('notice_page_events')
+            .values(pageEvents.slice(j, j + 500))
+            .execute();
         events += pageEvents.length;
       });
     }
