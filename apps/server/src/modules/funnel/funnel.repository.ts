@@ -17,25 +17,17 @@ export type StepCounts = Record<Column, number | string | null>;
 
 /**
  * Counts records per step in one statement: the inner query reads the scope's rows record by record
- * (in the order of the funnel indexes, so it never sorts) and says of each record which steps it
- * reached on which channel; the outer one adds those up, leaving out records a delete archived.
+ * (in the order of the funnel indexes, so it never sorts) and says of each record how far it got
+ * (`perRecord`); the outer one adds those up (`totals`), leaving out records a delete archived.
  */
-async function countSteps(
+async function countPerRecord(
   db: Database,
   table: 'deliveries' | 'notice_page_events',
-  steps: Record<string, RawBuilder<boolean>>,
+  perRecord: RawBuilder<unknown>[],
+  totals: RawBuilder<unknown>[],
   only: RawBuilder<boolean>,
   scope: FunnelScope,
 ): Promise<StepCounts> {
-  const flags: RawBuilder<unknown>[] = [];
-  const sums: RawBuilder<unknown>[] = [];
-  for (const channel of [...CHANNELS, 'any'] as const)
-    for (const [step, reached] of Object.entries(steps)) {
-      const column = sql.ref(`${channel}_${step}`);
-      const onChannel = channel === 'any' ? sql`` : sql`t.channel = ${sql.lit(channel)} and `;
-      flags.push(sql`max(case when ${onChannel}${reached} then 1 else 0 end) as ${column}`);
-      sums.push(sql`sum(r.${column}) as ${column}`);
-    }
   const campaigns =
     'campaignId' in scope
       ? sql`t.campaign_id = ${scope.campaignId}`
@@ -48,8 +40,8 @@ async function countSteps(
       ? archivedIn(scope.recordTable)
       : sql`${archivedIn('notices')} and ${archivedIn('credit_cards')}`;
   const { rows } = await sql<StepCounts>`
-    select ${sql.join(sums)} from (
-      select t.record_id, ${sql.join(flags)}
+    select ${sql.join(totals)} from (
+      select t.record_id, ${sql.join(perRecord)}
       from ${sql.table(table)} t
       where ${campaigns} and ${only}
       group by t.campaign_id, t.record_id
@@ -58,19 +50,34 @@ async function countSteps(
   return rows[0]!;
 }
 
+const onChannel = (channel: (typeof CHANNELS)[number] | 'any') =>
+  channel === 'any' ? sql`` : sql`t.channel = ${sql.lit(channel)} and `;
+
 /**
  * Records sent (an attempt went to a provider, bounced ones included, or to the outbox), delivered
- * (or read) and read, per channel and on any.
+ * (or read) and read, per channel and on any. The steps nest, so each record's furthest step per
+ * channel (1 sent, 2 delivered, 3 read) says them all: one expression a row instead of one a step.
  */
 export function countDeliverySteps(db: Database, scope: FunnelScope): Promise<StepCounts> {
-  return countSteps(
+  const went = sql`case t.status when 'read' then 3 when 'delivered' then 2 else 1 end`;
+  const perRecord = [
+    ...CHANNELS.map(
+      (channel) =>
+        sql`max(case when t.channel = ${sql.lit(channel)} then ${went} end) as ${sql.ref(`${channel}_went`)}`,
+    ),
+    sql`max(${went}) as any_went`,
+  ];
+  const totals = [...CHANNELS, 'any' as const].flatMap((channel) =>
+    (['sent', 'delivered', 'read'] as const).map(
+      (step, i) =>
+        sql`count(case when r.${sql.ref(`${channel}_went`)} >= ${sql.lit(i + 1)} then 1 end) as ${sql.ref(`${channel}_${step}`)}`,
+    ),
+  );
+  return countPerRecord(
     db,
     'deliveries',
-    {
-      sent: sql`t.status in ('outbox', 'sent', 'delivered', 'read', 'bounced')`,
-      delivered: sql`t.status in ('delivered', 'read')`,
-      read: sql`t.status = 'read'`,
-    },
+    perRecord,
+    totals,
     sql`t.status in ('outbox', 'sent', 'delivered', 'read', 'bounced')`,
     scope,
   );
@@ -88,12 +95,21 @@ export function countPageSteps(db: Database, scope: FunnelScope): Promise<StepCo
     disputed: 'disputed',
     settle_requested: 'settle_requested',
   };
-  return countSteps(
+  const perRecord: RawBuilder<unknown>[] = [];
+  const totals: RawBuilder<unknown>[] = [];
+  for (const channel of [...CHANNELS, 'any'] as const)
+    for (const [step, event] of Object.entries(events)) {
+      const column = sql.ref(`${channel}_${step}`);
+      perRecord.push(
+        sql`max(case when ${onChannel(channel)}t.event = ${sql.lit(event)} then 1 else 0 end) as ${column}`,
+      );
+      totals.push(sql`sum(r.${column}) as ${column}`);
+    }
+  return countPerRecord(
     db,
     'notice_page_events',
-    Object.fromEntries(
-      Object.entries(events).map(([step, event]) => [step, sql<boolean>`t.event = ${sql.lit(event)}`]),
-    ),
+    perRecord,
+    totals,
     sql`t.event in (${sql.join(Object.values(events).map((event) => sql.lit(event)))})`,
     scope,
   );
