@@ -1,6 +1,7 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/database.ts';
 import { newId } from '../../lib/ids.ts';
@@ -20,6 +21,7 @@ let t: TestApp;
 let bare: TestApp;
 let db: Database;
 let asha: SignedIn;
+const logLines: string[] = [];
 
 beforeAll(async () => {
   // The SNS signing certificate, served by a local peer (tests cannot reach AWS).
@@ -31,15 +33,25 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => certPeer.listen(0, '127.0.0.1', resolve));
   const host = `127.0.0.1:${(certPeer.address() as AddressInfo).port}`;
   certUrl = `http://${host}/SimpleNotificationService-test.pem`;
-  t = await createTestApp({
-    APP_URL: `https://${DOMAIN}`,
-    SES_SNS_TOPIC_ARN: TOPIC,
-    SES_SNS_CERT_HOSTS: `sns.*.amazonaws.com,http://${host}`,
-    SENDGRID_WEBHOOK_PUBLIC_KEY: sendgrid.publicKey
-      .export({ type: 'spki', format: 'der' })
-      .toString('base64'),
-    POSTMARK_WEBHOOK_TOKEN: POSTMARK_TOKEN,
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      logLines.push(String(chunk));
+      done();
+    },
   });
+  t = await createTestApp(
+    {
+      APP_URL: `https://${DOMAIN}`,
+      SES_SNS_TOPIC_ARN: TOPIC,
+      SES_SNS_CERT_HOSTS: `sns.*.amazonaws.com,http://${host}`,
+      SENDGRID_WEBHOOK_PUBLIC_KEY: sendgrid.publicKey
+        .export({ type: 'spki', format: 'der' })
+        .toString('base64'),
+      POSTMARK_WEBHOOK_TOKEN: POSTMARK_TOKEN,
+      LOG_LEVEL: 'warn',
+    },
+    { logStream },
+  );
   bare = await createTestApp();
   db = (await openDatabase(t.config)).db;
   asha = await signUp(t.app, 'asha');
@@ -453,6 +465,11 @@ describe('POST /api/webhooks/email: delivery events', () => {
     }
     expect((await delivery(id)).status).toBe('sent');
     expect((await delivery(outbox)).status).toBe('outbox');
+    // Skipped, but logged, each with what it was.
+    const skipped = (words: string) => logLines.filter((line) => line.includes(words)).length;
+    expect(skipped('delivered names no message of ours: skipped')).toBeGreaterThanOrEqual(2);
+    expect(skipped('delivered for no delivery of ours: skipped')).toBeGreaterThanOrEqual(3);
+    expect(skipped('delivered names another recipient than its delivery')).toBeGreaterThanOrEqual(1);
   });
 
   it('refuses malformed delivery events with a 400 that names the problem, and applies none of the batch', async () => {
