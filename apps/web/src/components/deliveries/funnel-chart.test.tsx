@@ -47,13 +47,14 @@ describe('FunnelChart', () => {
     expect(rowsOf('E-mail')).toEqual([
       ['Sent', '1,200', '100%'],
       ['Delivered', '900', '75%'],
+      ['Read (e-mail has no read receipts)', '–', '–'],
       ['Opened', '300', '25%'],
       ['Verified', '240', '20%'],
       ['Acknowledged', '120', '10%'],
       ['Disputed', '12', '1%'],
       ['Settle asked', '5', '<1%'],
     ]);
-    // WhatsApp has read receipts; e-mail has none, so its row has no Read.
+    // WhatsApp has read receipts; e-mail has none, so its Read says so instead of 0.
     expect(rowsOf('WhatsApp').slice(0, 3)).toEqual([
       ['Sent', '800', '100%'],
       ['Delivered', '800', '100%'],

@@ -10,11 +10,20 @@ const channelLabels: Record<FunnelRow['channel'], string> = {
   any: 'Any channel',
 };
 
-/** The steps a channel's row shows: e-mail has no read receipt, so its Read would only ever be 0. */
-const stepsOf = (channel: FunnelRow['channel']): FunnelStep[] =>
-  ['sent', 'delivered', 'read', 'opened', 'verified', 'acknowledged', 'disputed', 'settleRequested'].filter(
-    (step) => channel !== 'email' || step !== 'read',
-  ) as FunnelStep[];
+const steps: FunnelStep[] = [
+  'sent',
+  'delivered',
+  'read',
+  'opened',
+  'verified',
+  'acknowledged',
+  'disputed',
+  'settleRequested',
+];
+
+/** E-mail has no read receipts: its Read row says so rather than show a 0 that reads as none read. */
+const unknownStep = (channel: FunnelRow['channel'], step: FunnelStep) =>
+  channel === 'email' && step === 'read';
 
 /** The notice page's steps, drawn in a colour of their own after the delivery ones. */
 const pageSteps: ReadonlySet<FunnelStep> = new Set([
@@ -63,7 +72,21 @@ function ChannelFunnel({ row }: { row: FunnelRow }) {
           </tr>
         </thead>
         <tbody>
-          {stepsOf(row.channel).map((step) => {
+          {steps.map((step) => {
+            if (unknownStep(row.channel, step))
+              return (
+                <tr key={step} className={styles.unknown}>
+                  <th scope="row" className={styles.step}>
+                    {funnelStepLabels[step]}
+                    <span className="visually-hidden"> (e-mail has no read receipts)</span>
+                  </th>
+                  <td className={styles.barCell} title="E-mail has no read receipts">
+                    <span className={styles.track} aria-hidden="true" />
+                    <span className={styles.count}>–</span>
+                  </td>
+                  <td className={styles.share}>–</td>
+                </tr>
+              );
             const count = row[step];
             const width = Math.min(100, (count / row.sent) * 100);
             return (
