@@ -1,3 +1,4 @@
+import { benchFunnel, FUNNEL_RECORDS, type FunnelFigures } from './funnel.ts';
 import { benchImports } from './imports.ts';
 import { benchLists } from './lists.ts';
 import { benchLoad, IMPORT_ROWS, RECORDS_PER_KIND, SECONDS, SEND, USERS, type LoadFigures } from './load.ts';
@@ -78,6 +79,16 @@ async function main(): Promise<void> {
     const rates: RateFigures[] = await benchSendRate('SQLite');
     if (withPostgres) rates.push(...(await benchSendRate('PostgreSQL')));
     table(rates as unknown as Record<string, number | string>[]);
+  }
+
+  if (runs('funnel')) {
+    console.log(
+      `\n## Funnel: one campaign of ${FUNNEL_RECORDS.toLocaleString('en-US')} notices sent on both channels, with notice page events`,
+    );
+    console.log('   target: each funnel (campaign, dashboard, ADMIN dashboard) <= 500 ms');
+    const figures: FunnelFigures[] = [await benchFunnel('SQLite')];
+    if (withPostgres) figures.push(await benchFunnel('PostgreSQL'));
+    table(figures as unknown as Record<string, number | string>[]);
   }
 
   if (runs('load')) {

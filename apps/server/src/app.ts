@@ -9,6 +9,7 @@ import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { funnelRoutes } from './modules/funnel/funnel.routes.ts';
 import { evidenceRoutes } from './modules/evidence/evidence.routes.ts';
 import { archiveRoutes } from './modules/archive/archive.routes.ts';
 import { exportsRoutes } from './modules/exports/exports.routes.ts';
@@ -155,6 +156,7 @@ export async function buildApp(
     evidenceRoutes,
     archiveRoutes,
     dashboardRoutes,
+    funnelRoutes,
     emailWebhooksRoutes,
   ])
     await app.register(async (folder) => routes(folder, context));

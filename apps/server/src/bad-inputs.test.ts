@@ -914,6 +914,21 @@ const cases: BadInput[] = [
   },
   {
     area: 'ids',
+    sent: 'GET another user’s campaign’s funnel',
+    send: () => ask('GET', `/api/campaigns/${mine.campaign}/funnel`, { who: ravi }),
+    status: 404,
+    message: /^Campaign not found\.$/,
+  },
+  {
+    area: 'ids',
+    sent: 'GET the funnel of a campaign id that is not one',
+    send: () => ask('GET', '/api/campaigns/not-an-id/funnel', { who: asha }),
+    status: 400,
+    message: /id: The id is not a record id/,
+    fields: ['id'],
+  },
+  {
+    area: 'ids',
     sent: 'GET a well-formed id no record has',
     send: () => ask('GET', `/api/credit-cards/${someoneElsesIdFormat}`, { who: asha }),
     status: 404,
@@ -1947,6 +1962,28 @@ const cases: BadInput[] = [
       }),
     status: 400,
     message: /a JSON object with a RecordType/,
+  },
+  {
+    area: 'e-mail webhooks',
+    sent: 'a Postmark Delivery event, rightly authenticated, with no DeliveredAt',
+    send: () =>
+      ask('POST', '/api/webhooks/email', {
+        json: { RecordType: 'Delivery', Recipient: 'a@example.com', Metadata: { delivery: 'x' } },
+        headers: { authorization: POSTMARK_AUTH },
+      }),
+    status: 400,
+    message: /Delivery webhook body has DeliveredAt and Recipient/,
+  },
+  {
+    area: 'e-mail webhooks',
+    sent: 'a Postmark Delivery event whose DeliveredAt is not a time',
+    send: () =>
+      ask('POST', '/api/webhooks/email', {
+        json: { RecordType: 'Delivery', Recipient: 'a@example.com', DeliveredAt: '31-02-2026 25:00' },
+        headers: { authorization: POSTMARK_AUTH },
+      }),
+    status: 400,
+    message: /DeliveredAt is not a time: '31-02-2026 25:00'/,
   },
   {
     area: 'e-mail webhooks',

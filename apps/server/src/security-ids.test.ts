@@ -112,6 +112,8 @@ const idRoutes: Record<string, Attack> = {
     expectEach(who, 'GET', '/api/credit-cards/:id/delete-preview', owned.records['credit-card'], 404),
   'GET /api/campaigns/:id/delete-preview': ({ who }) =>
     expectEach(who, 'GET', '/api/campaigns/:id/delete-preview', allCampaigns(), 404),
+  'GET /api/campaigns/:id/funnel': ({ who }) =>
+    expectEach(who, 'GET', '/api/campaigns/:id/funnel', allCampaigns(), 404),
   // Before a send (issue 28): the counts, the test send, the failed rows and Edit and resend check
   // the campaign's owner as the send does.
   'GET /api/campaigns/:id/send-summary': ({ who }) =>

@@ -16,6 +16,7 @@ import { AuditService } from './modules/audit/audit.service.ts';
 import { AuthService, fillUsernameSkeletons } from './modules/auth/auth.service.ts';
 import { CampaignsService } from './modules/campaigns/campaigns.service.ts';
 import { DashboardService } from './modules/dashboard/dashboard.service.ts';
+import { FunnelService } from './modules/funnel/funnel.service.ts';
 import { EvidenceService } from './modules/evidence/evidence.service.ts';
 import { ExportsService } from './modules/exports/exports.service.ts';
 import { IMPORT_JOB, importJob } from './modules/imports/import.job.ts';
@@ -68,6 +69,7 @@ export interface Services {
   evidence: EvidenceService;
   archive: ArchiveService;
   dashboard: DashboardService;
+  funnel: FunnelService;
   webhooks: WhatsappWebhooks;
   jobs: JobRunner;
   /** The daily sweep of expired uploads and outbox files; started beside the job runner. */
@@ -237,6 +239,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     evidence,
     archive: new ArchiveService(db, evidence),
     dashboard: new DashboardService(db),
+    funnel: new FunnelService(db),
     webhooks: new WhatsappWebhooks(db, {
       appSecret: wa.appSecret,
       verifyToken: wa.verifyToken,

@@ -112,7 +112,11 @@ const pageWidth = () => page.evaluate(() => document.scrollingElement!.scrollWid
 
 /** Boxes of the first row's controls (actions, checkbox, links) that fall outside the viewport. */
 async function firstRowControlsOutside(): Promise<string[]> {
-  const row = page.locator('tbody tr').first();
+  // The first row that has any: the funnel's tables above a list have none.
+  const row = page
+    .locator('tbody tr')
+    .filter({ has: page.locator('a, button, input') })
+    .first();
   await row.scrollIntoViewIfNeeded();
   return row.locator('a, button, input').evaluateAll(
     (controls, viewport) =>

@@ -3,9 +3,12 @@ import { nowIso } from '../../lib/time.ts';
 import * as deliveries from '../sending/deliveries.repository.ts';
 import * as undeliverable from './undeliverable.repository.ts';
 
-/** A bounce or complaint about one of our e-mails, from the bounce mailbox or a provider's webhook. */
-export interface BounceEvent {
-  kind: 'bounce' | 'complaint';
+/**
+ * What became of one of our e-mails, from the bounce mailbox or a provider's webhook: it bounced, the
+ * recipient complained, or the receiving mail server took it (delivered).
+ */
+export interface EmailEvent {
+  kind: 'bounce' | 'complaint' | 'delivered';
   /** Our delivery id (the left-hand side of the Message-ID we sent). */
   deliveryId: string;
   /** The address the report is about, when it says; it must be the delivery's recipient. */
@@ -13,6 +16,7 @@ export interface BounceEvent {
   reason: string;
   /** The report's identity ('imap:<its Message-ID>', 'ses:<feedback id>'): applied once. */
   eventKey: string;
+  /** When it happened, by the provider's clock (ISO); now when the report does not say. */
   at?: string;
 }
 
@@ -35,7 +39,9 @@ export interface BounceLog {
 }
 
 /**
- * Applies bounces: the delivery turns `bounced` with the mail server's reason (only from sent: statuses
+ * Applies what providers report about e-mails. A delivery event moves the delivery to `delivered` at the
+ * provider's time, forward only, once per event: one that comes after a bounce (or a read) is kept in
+ * the trail as refused. Bounces: the delivery turns `bounced` with the mail server's reason (only from sent: statuses
  * move forward, and a bounced notice was not served), once per report, and its address is remembered
  * so the next send to it asks first. A complaint (the recipient marked it as spam) moves no status
  * (the notice was delivered) but its address is remembered too. A report for a delivery we do not have,
@@ -44,7 +50,7 @@ export interface BounceLog {
 export class BouncesService {
   constructor(private readonly db: Database) {}
 
-  async apply(event: BounceEvent, log: BounceLog): Promise<BounceOutcome> {
+  async apply(event: EmailEvent, log: BounceLog): Promise<BounceOutcome> {
     const delivery = /^[0-9a-f-]{36}$/.test(event.deliveryId)
       ? await deliveries.findEmailDelivery(this.db, event.deliveryId)
       : undefined;
@@ -84,6 +90,15 @@ export class BouncesService {
         'complaint recorded: the address is remembered',
       );
       return 'unchanged';
+    }
+    if (event.kind === 'delivered') {
+      const outcome = await deliveries.recordProviderEvent(this.db, delivery, {
+        status: 'delivered',
+        at,
+        eventKey: `delivered:${event.eventKey}`.slice(0, 300),
+      });
+      log.info({ deliveryId: delivery.id, event: event.eventKey, outcome }, 'delivery event applied');
+      return outcome;
     }
     const outcome = await deliveries.recordProviderEvent(this.db, delivery, {
       status: 'bounced',

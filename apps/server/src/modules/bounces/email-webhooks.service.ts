@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { AppError, badRequest } from '../../lib/errors.ts';
 import {
   noBounceOutcomes,
-  type BounceEvent,
   type BounceLog,
   type BounceOutcome,
   type BouncesService,
+  type EmailEvent,
 } from './bounces.service.ts';
 
 export interface EmailWebhooksOptions {
@@ -30,7 +30,7 @@ export interface EmailWebhookRequest {
 const MAX_EVENTS = 1000;
 const text = z.string().max(10_000);
 
-/** The parts of an SES notification read here (Bounce, Complaint; others are ignored). */
+/** The parts of an SES notification read here (Bounce, Complaint, Delivery; others are ignored). */
 const sesNotification = z.looseObject({
   notificationType: text.optional(),
   eventType: text.optional(),
@@ -54,14 +54,20 @@ const sesNotification = z.looseObject({
   complaint: z
     .looseObject({ complainedRecipients: z.array(z.looseObject({ emailAddress: text })).max(MAX_EVENTS) })
     .optional(),
+  delivery: z
+    .looseObject({ timestamp: text.optional(), recipients: z.array(text).max(MAX_EVENTS).optional() })
+    .optional(),
 });
 
-/** A Postmark bounce or spam complaint webhook body. */
+/** A Postmark bounce, spam complaint or delivery webhook body. */
 const postmarkEvent = z.looseObject({
   RecordType: text,
   Type: text.optional(),
   ID: z.union([z.number(), text]).optional(),
+  MessageID: text.optional(),
   Email: text.optional(),
+  Recipient: text.optional(),
+  DeliveredAt: text.optional(),
   Description: text.optional(),
   Details: text.optional(),
   Content: z.string().max(1_000_000).optional(),
@@ -74,7 +80,7 @@ const header = (req: EmailWebhookRequest, name: string) => {
 };
 
 /**
- * Bounce and complaint events from e-mail providers, each off until its setting is set: Amazon SES
+ * Bounce, complaint and delivery events from e-mail providers, each off until its setting is set: Amazon SES
  * (an SNS message, its signature checked with the certificate SNS names, fetched only from
  * SES_SNS_CERT_HOSTS), SendGrid (the signed event webhook, ECDSA) and Postmark (basic auth). The
  * provider is known by its signature header. Every event is checked before any is applied: an
@@ -98,7 +104,7 @@ export class EmailWebhooks {
   }
 
   async receive(req: EmailWebhookRequest, log: BounceLog): Promise<EmailWebhookOutcome> {
-    let events: BounceEvent[];
+    let events: EmailEvent[];
     if (header(req, 'x-amz-sns-message-type')) events = await this.fromSes(req, log);
     else if (header(req, 'x-twilio-email-event-webhook-signature')) events = this.fromSendgrid(req);
     else if (header(req, 'authorization')) events = this.fromPostmark(req);
@@ -108,8 +114,12 @@ export class EmailWebhooks {
       );
     const outcome: EmailWebhookOutcome = noBounceOutcomes();
     for (const event of events) {
-      if (!event.deliveryId) outcome.ignored += 1;
-      else outcome[await this.bounces.apply(event, log)] += 1;
+      if (event.deliveryId) outcome[await this.bounces.apply(event, log)] += 1;
+      else {
+        // Not one of our Message-IDs: the provider still gets a 2xx, or it would send it again and again.
+        log.warn({ event: event.eventKey }, `${event.kind} names no message of ours: skipped`);
+        outcome.ignored += 1;
+      }
     }
     return outcome;
   }
@@ -123,7 +133,7 @@ export class EmailWebhooks {
 
   // ---- Amazon SES through SNS ----
 
-  private async fromSes(req: EmailWebhookRequest, log: BounceLog): Promise<BounceEvent[]> {
+  private async fromSes(req: EmailWebhookRequest, log: BounceLog): Promise<EmailEvent[]> {
     const { sesTopicArn } = this.options;
     if (!sesTopicArn) throw new AppError(404, 'NOT_FOUND', 'SES events are not configured.');
     const sns = parseJson(req.rawBody) as Record<string, unknown>;
@@ -158,6 +168,20 @@ export class EmailWebhooks {
         recipient: r.emailAddress,
         reason: reasonOf(r.status, r.diagnosticCode ?? 'Amazon SES reported a permanent bounce.'),
         eventKey,
+      }));
+    }
+    if (notificationType === 'Delivery') {
+      const { delivery } = message;
+      if (!delivery?.timestamp || !delivery.recipients)
+        throw badRequest('An SES Delivery notification has a delivery object with timestamp and recipients.');
+      const at = providerTime(delivery.timestamp, 'delivery.timestamp');
+      return delivery.recipients.map((recipient) => ({
+        kind: 'delivered' as const,
+        deliveryId: ourId,
+        recipient,
+        reason: '',
+        eventKey,
+        at,
       }));
     }
     if (notificationType === 'Complaint')
@@ -240,7 +264,7 @@ export class EmailWebhooks {
 
   // ---- SendGrid signed event webhook ----
 
-  private fromSendgrid(req: EmailWebhookRequest): BounceEvent[] {
+  private fromSendgrid(req: EmailWebhookRequest): EmailEvent[] {
     if (!this.sendgridKey) throw new AppError(404, 'NOT_FOUND', 'SendGrid events are not configured.');
     const signature = header(req, 'x-twilio-email-event-webhook-signature') ?? '';
     const timestamp = header(req, 'x-twilio-email-event-webhook-timestamp') ?? '';
@@ -257,7 +281,21 @@ export class EmailWebhooks {
     if (!Array.isArray(events) || events.some((e) => typeof e !== 'object' || e === null))
       throw badRequest('A SendGrid event webhook body is a JSON list of events.');
     if (events.length > MAX_EVENTS) throw badRequest(`At most ${MAX_EVENTS} events in one call.`);
-    return (events as Record<string, unknown>[]).flatMap((e): BounceEvent[] => {
+    return (events as Record<string, unknown>[]).flatMap((e): EmailEvent[] => {
+      if (e.event === 'delivered') {
+        if (typeof e.timestamp !== 'number')
+          throw badRequest('A SendGrid delivered event has a timestamp in seconds since 1970.');
+        return [
+          {
+            kind: 'delivered',
+            deliveryId: this.deliveryIdIn(e['smtp-id']),
+            recipient: typeof e.email === 'string' ? e.email : undefined,
+            reason: '',
+            eventKey: `sendgrid:${String(e.sg_event_id ?? e.sg_message_id ?? '')}`,
+            at: providerTime(e.timestamp * 1000, 'timestamp'),
+          },
+        ];
+      }
       const kind =
         e.event === 'spamreport'
           ? 'complaint'
@@ -282,7 +320,19 @@ export class EmailWebhooks {
 
   // ---- Postmark ----
 
-  private fromPostmark(req: EmailWebhookRequest): BounceEvent[] {
+  /**
+   * Postmark names its own MessageID; ours comes back in the Metadata we send (the X-PM-Metadata-delivery
+   * header, whose name the mailer writes as X-Pm-Metadata-Delivery: any case) or a bounce's returned content.
+   */
+  private postmarkDeliveryId(event: z.infer<typeof postmarkEvent>): string {
+    const metadata = Object.entries(event.Metadata ?? {}).find(([key]) => key.toLowerCase() === 'delivery');
+    return (
+      this.deliveryIdIn(`<${String(metadata?.[1] ?? '')}@${this.options.messageIdDomain}>`) ||
+      this.deliveryIdIn(event.Content)
+    );
+  }
+
+  private fromPostmark(req: EmailWebhookRequest): EmailEvent[] {
     const { postmarkToken } = this.options;
     if (!postmarkToken) throw new AppError(404, 'NOT_FOUND', 'Postmark events are not configured.');
     const [scheme, credentials = ''] = (header(req, 'authorization') ?? '').split(' ');
@@ -294,6 +344,21 @@ export class EmailWebhooks {
     const parsed = postmarkEvent.safeParse(parseJson(req.rawBody));
     if (!parsed.success) throw badRequest('A Postmark webhook body is a JSON object with a RecordType.');
     const event = parsed.data;
+    if (event.RecordType === 'Delivery') {
+      if (!event.DeliveredAt || !event.Recipient)
+        throw badRequest('A Postmark Delivery webhook body has DeliveredAt and Recipient.');
+      return [
+        {
+          kind: 'delivered',
+          deliveryId: this.postmarkDeliveryId(event),
+          recipient: event.Recipient,
+          reason: '',
+          // A delivery event has no ID of its own: Postmark reports one per message and recipient.
+          eventKey: `postmark:${event.MessageID ?? ''}:${event.Recipient}`,
+          at: providerTime(event.DeliveredAt, 'DeliveredAt'),
+        },
+      ];
+    }
     const kind =
       event.RecordType === 'SpamComplaint'
         ? 'complaint'
@@ -302,16 +367,10 @@ export class EmailWebhooks {
           ? 'bounce'
           : undefined;
     if (!kind) return [];
-    // Postmark names its own MessageID; ours comes back in the Metadata we send (the X-PM-Metadata-delivery
-    // header, whose name the mailer writes as X-Pm-Metadata-Delivery: any case) or the returned content.
-    const metadata = Object.entries(event.Metadata ?? {}).find(([key]) => key.toLowerCase() === 'delivery');
-    const deliveryId =
-      this.deliveryIdIn(`<${String(metadata?.[1] ?? '')}@${this.options.messageIdDomain}>`) ||
-      this.deliveryIdIn(event.Content);
     return [
       {
         kind,
-        deliveryId,
+        deliveryId: this.postmarkDeliveryId(event),
         recipient: event.Email,
         reason:
           kind === 'complaint'
@@ -321,6 +380,14 @@ export class EmailWebhooks {
       },
     ];
   }
+}
+
+/** A provider's time (ISO text or epoch milliseconds) as our ISO time; a 400 naming the field when it is none. */
+function providerTime(value: string | number, field: string): string {
+  const time = new Date(value);
+  if (Number.isNaN(time.getTime()) || time.getUTCFullYear() < 2000 || time.getUTCFullYear() > 9999)
+    throw badRequest(`${field} is not a time: '${String(value).slice(0, 40)}'.`);
+  return time.toISOString();
 }
 
 function parseJson(body: Buffer): unknown {

@@ -9,6 +9,7 @@ import {
   type TestSendResult,
 } from '@notice-desk/contract/sending';
 import { deletePreviewPaths, type DeleteAnswer, type DeletePreview } from '@notice-desk/contract/archive';
+import type { Funnel } from '@notice-desk/contract/funnel';
 import { api } from '../../../lib/api.ts';
 
 /** A page of the list; `search` ('' or absent for all) filters the whole list on the server. */
@@ -42,6 +43,11 @@ export const campaignsApi = api.injectEndpoints({
         url: `/api/campaigns/single-campaign/${encodeURIComponent(id)}`,
         params: { page, limit, search: search || undefined, status: status || undefined },
       }),
+      providesTags: ['Campaigns'],
+    }),
+    // Sent → delivered → read → the notice page's steps, per channel; moves as sends and webhooks do.
+    getCampaignFunnel: build.query<Funnel, string>({
+      query: (id) => `/api/campaigns/${encodeURIComponent(id)}/funnel`,
       providesTags: ['Campaigns'],
     }),
     // Every record of the campaign a status filter keeps, not one page: asked when needed, never cached.
@@ -96,6 +102,7 @@ export const campaignsApi = api.injectEndpoints({
 export const {
   useGetCampaignsQuery,
   useGetCampaignQuery,
+  useGetCampaignFunnelQuery,
   useLazyGetCampaignRecordIdsQuery,
   useGetCampaignDeletePreviewQuery,
   useDeleteCampaignMutation,

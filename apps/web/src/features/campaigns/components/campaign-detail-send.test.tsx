@@ -4,6 +4,7 @@ import toast from 'react-hot-toast';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CampaignRow, SingleCampaign } from '@notice-desk/contract/campaigns';
 import type { SendMailBody, SendResult } from '@notice-desk/contract/sending';
+import { funnelOf } from '../../../testing/funnel.ts';
 import { stubFetch } from '../../../testing/stub-fetch.ts';
 import { jsonResponse, plainUser, renderWithApp, sessionOf } from '../../../testing/test-utils.tsx';
 import { CampaignDetail } from './campaign-detail.tsx';
@@ -39,6 +40,7 @@ function campaignServer(count: number, answerSend: SendAnswer = (body) => jsonRe
   const rows = Array.from({ length: count }, (_, index) => row(index + 1));
   const sends: SendMailBody[] = [];
   const server = stubFetch(async ({ method, path, request }) => {
+    if (path.endsWith('/funnel')) return jsonResponse(200, funnelOf());
     if (method === 'POST' && path === '/api/campaigns/send-mail') {
       const body = (await request.json()) as SendMailBody;
       sends.push(body);
@@ -241,6 +243,7 @@ describe('Send Notice', () => {
     ];
     const sends: SendMailBody[] = [];
     const server = stubFetch(async ({ method, path, request, search }) => {
+      if (path.endsWith('/funnel')) return jsonResponse(200, funnelOf());
       if (method === 'POST' && path === '/api/campaigns/send-mail') {
         const body = (await request.json()) as SendMailBody;
         sends.push(body);

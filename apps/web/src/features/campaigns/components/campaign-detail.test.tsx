@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CampaignRow, CampaignType, SingleCampaign } from '@notice-desk/contract/campaigns';
+import { funnelOf } from '../../../testing/funnel.ts';
 import { stubFetch } from '../../../testing/stub-fetch.ts';
 import { jsonResponse, plainUser, renderWithApp, sessionOf } from '../../../testing/test-utils.tsx';
 import { CampaignDetail } from './campaign-detail.tsx';
@@ -67,6 +68,35 @@ const selectAll = () =>
   screen.getByRole('checkbox', { name: 'Select all rows on this page' }) as HTMLInputElement;
 
 describe('CampaignDetail', () => {
+  it('shows how far the campaign’s notices got, per channel, from the campaign’s funnel', async () => {
+    const server = stubFetch(({ path }) =>
+      path === '/api/campaigns/campaign-1/funnel'
+        ? jsonResponse(
+            200,
+            funnelOf({ sent: 3, delivered: 2 }, { sent: 1, read: 1, delivered: 1 }, { sent: 3 }),
+          )
+        : jsonResponse(200, {
+            _id: 'campaign-1',
+            name: 'March notices',
+            type: 'notice',
+            date: '2025-03-01T12:00:00.000Z',
+            total: 1,
+            imported: 1,
+            skipped: 0,
+            completedCounts: 0,
+            notices: [row(1)],
+          } satisfies SingleCampaign),
+    );
+    renderDetail();
+
+    const funnel = await screen.findByRole('region', { name: 'How far notices got' });
+    const email = within(funnel).getByRole('table', { name: 'E-mail' });
+    expect(within(email).getByRole('row', { name: 'Delivered 2 67%' })).toBeTruthy();
+    const whatsapp = within(funnel).getByRole('table', { name: 'WhatsApp' });
+    expect(within(whatsapp).getByRole('row', { name: 'Read 1 100%' })).toBeTruthy();
+    expect(server.requests.some(({ path }) => path === '/api/campaigns/campaign-1/funnel')).toBe(true);
+  });
+
   it("shows the campaign's name and its records: No., Name, Date, and '-' for statuses not yet sent", async () => {
     const server = campaignServer(3);
     renderDetail();

@@ -6,6 +6,7 @@ import { evidencePaths } from '@notice-desk/contract/evidence';
 import { DownloadEvidenceButton } from '../../../components/deliveries/download-evidence-button.tsx';
 import { DeliveryStatus } from '../../../components/deliveries/delivery-status.tsx';
 import { DeliveryStatusLegend } from '../../../components/deliveries/delivery-status-legend.tsx';
+import { FunnelChart } from '../../../components/deliveries/funnel-chart.tsx';
 import { deliveryStatusWord } from '../../../components/deliveries/delivery-status-words.ts';
 import { ContentLayout } from '../../../components/layout/content-layout.tsx';
 import {
@@ -21,7 +22,11 @@ import { useListSearch } from '../../../hooks/use-list-search.ts';
 import { usePagination } from '../../../hooks/use-pagination.ts';
 import { isMissingRecord } from '../../../lib/api-error.ts';
 import { formatListDate } from '../../../utils/format-date.ts';
-import { useGetCampaignQuery, useGetSendSummaryMutation } from '../api/campaigns-api.ts';
+import {
+  useGetCampaignFunnelQuery,
+  useGetCampaignQuery,
+  useGetSendSummaryMutation,
+} from '../api/campaigns-api.ts';
 import { useGetFailedRowsQuery, type FailedRowsShow } from '../api/failed-rows-api.ts';
 import { FAILED_STATUSES, useResendFailed } from '../hooks/use-resend-failed.ts';
 import { useSendNotices } from '../hooks/use-send-notices.ts';
@@ -137,6 +142,12 @@ function StatusCounts({ counts }: { counts: NonNullable<SingleCampaign['statusCo
       ))}
     </div>
   );
+}
+
+/** How far the campaign's notices got; nothing while it loads or when it cannot be read (the table says why). */
+function CampaignFunnel({ campaignId }: { campaignId: string }) {
+  const { data } = useGetCampaignFunnelQuery(campaignId, { refetchOnMountOrArgChange: true });
+  return data ? <FunnelChart funnel={data} /> : null;
 }
 
 const listHref = (type: CampaignType) =>
@@ -255,6 +266,7 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
       </div>
       {data?.statusCounts && <StatusCounts counts={data.statusCounts} />}
       {data?.notServiceable && <NotServiceableCounts counts={data.notServiceable} />}
+      <CampaignFunnel campaignId={campaignId} />
       <DuplicatesNote duplicates={data?.duplicates} />
       <DeliveryStatusLegend />
       <FailedRows type={type} campaignId={campaignId} show={failedShow} onShowChange={setFailedShow} />

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DashboardInfo, MailInfo } from '@notice-desk/contract/dashboard';
+import { funnelOf } from '../../../testing/funnel.ts';
 import { stubFetch, type SeenRequest } from '../../../testing/stub-fetch.ts';
 import { jsonResponse, plainUser, renderWithApp, sessionOf } from '../../../testing/test-utils.tsx';
 import { Dashboard } from './dashboard.tsx';
@@ -29,10 +30,11 @@ const info = (mailInfo: MailInfo[]): DashboardInfo => ({
   mailInfo,
 });
 
-/** Answers the dashboard's totals and its Mails Details (filtered by status and paged as the server does). */
+/** Answers the dashboard's totals, its funnel and its Mails Details (filtered by status and paged as the server does). */
 const serve =
-  (dashboard: DashboardInfo) =>
+  (dashboard: DashboardInfo, funnel = funnelOf()) =>
   ({ path, search }: SeenRequest) => {
+    if (path === '/api/dashboard/funnel') return jsonResponse(200, funnel);
     if (path !== '/api/dashboard/mails') return jsonResponse(200, dashboard);
     const status = search.get('status');
     const page = Number(search.get('page') ?? 1);
@@ -109,6 +111,31 @@ describe('Dashboard', () => {
     expect(
       within(rows[1]!).getByRole('button', { name: 'Failed', description: '550 Mailbox unavailable' }),
     ).toBeTruthy();
+  });
+
+  it('shows how far the notices got, per channel, and says so when nothing was sent yet', async () => {
+    stubFetch(
+      serve(
+        info([mail(1)]),
+        funnelOf({ sent: 200, delivered: 150, opened: 40 }, {}, { sent: 200, delivered: 150, opened: 41 }),
+      ),
+    );
+    renderDashboard();
+
+    const funnel = await screen.findByRole('region', { name: 'How far notices got' });
+    const email = within(funnel).getByRole('table', { name: 'E-mail' });
+    expect(within(email).getByRole('row', { name: 'Delivered 150 75%' })).toBeTruthy();
+    expect(within(email).getByRole('row', { name: 'Opened 40 20%' })).toBeTruthy();
+    expect(within(funnel).getByText('Nothing sent by WhatsApp yet.')).toBeTruthy();
+  });
+
+  it('says nothing was sent yet when the funnel is empty', async () => {
+    stubFetch(serve(info([])));
+    renderDashboard();
+
+    const funnel = await screen.findByRole('region', { name: 'How far notices got' });
+    expect(within(funnel).getByText('Nothing sent yet. The funnel fills in as notices go out.')).toBeTruthy();
+    expect(within(funnel).queryByRole('table')).toBeNull();
   });
 
   it('offers Retry when the dashboard could not be loaded', async () => {

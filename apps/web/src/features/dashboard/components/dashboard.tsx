@@ -10,7 +10,12 @@ import { TablePager } from '../../../components/ui/table-pager.tsx';
 import { usePagination } from '../../../hooks/use-pagination.ts';
 import { paths } from '../../../config/paths.ts';
 import { formatListDate } from '../../../utils/format-date.ts';
-import { useGetDashboardQuery, useGetMailDetailsQuery } from '../api/dashboard-api.ts';
+import { FunnelChart } from '../../../components/deliveries/funnel-chart.tsx';
+import {
+  useGetDashboardFunnelQuery,
+  useGetDashboardQuery,
+  useGetMailDetailsQuery,
+} from '../api/dashboard-api.ts';
 // The product's table look, shared with every list (a failure's reason tooltip sits in its scroller).
 import { FilterSelect } from '../../../components/ui/filter-select.tsx';
 import tableStyles from '../../../components/ui/data-table.module.css';
@@ -125,7 +130,16 @@ function MailsDetails() {
   );
 }
 
-/** /: the user's totals and their latest deliveries. */
+/** How far the user's notices got, over every live campaign (an ADMIN's: everyone's). */
+function DashboardFunnel() {
+  const { data, isError, refetch } = useGetDashboardFunnelQuery(undefined, {
+    refetchOnMountOrArgChange: true,
+  });
+  if (isError) return <ErrorState message="The funnel could not be loaded." onRetry={() => void refetch()} />;
+  return data ? <FunnelChart funnel={data} /> : null;
+}
+
+/** /: the user's totals, how far their notices got, and their latest deliveries. */
 export function Dashboard() {
   const mailDetailsTitleId = useId();
   // Statuses move on the server (WhatsApp reports delivered and read later), so each visit asks again.
@@ -154,6 +168,7 @@ export function Dashboard() {
           </li>
         ))}
       </ul>
+      <DashboardFunnel />
       <section className={styles.panel} aria-labelledby={mailDetailsTitleId}>
         <h2 id={mailDetailsTitleId} className={styles.panelTitle}>
           Mails Details
