@@ -1,0 +1,131 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { NoticePageIntro } from '@notice-desk/contract/notice-page';
+import { CheckStep } from './check-step.tsx';
+import { DetailsStep } from './details-step.tsx';
+import { getIntro } from './notice-page-api.ts';
+import { wordsFor, type NoticePageWords } from './words.ts';
+import styles from './notice-page.module.css';
+
+type Step =
+  | { name: 'loading' }
+  | { name: 'load-failed' }
+  | { name: 'unavailable'; language: string }
+  | { name: 'check'; intro: NoticePageIntro; notice: keyof NoticePageWords | null }
+  | { name: 'details'; intro: NoticePageIntro; token: string };
+
+type NoticePageProps = {
+  code: string;
+  /** The link's `?c=`: which message carried it, kept with the visit's events. */
+  channel: string | null;
+};
+
+/** /n/:code, public: who sent the notice and the check, then the notice and the recipient's answers. */
+export function NoticePage({ code, channel }: NoticePageProps) {
+  const [step, setStep] = useState<Step>({ name: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    let current = true;
+    getIntro(code, channel).then(
+      (intro) => {
+        if (!current) return;
+        setStep(
+          intro.available
+            ? { name: 'check', intro, notice: null }
+            : { name: 'unavailable', language: intro.language },
+        );
+      },
+      (error: unknown) => {
+        if (!current) return;
+        const status = (error as { status?: number }).status;
+        // An unknown code and a revoked one read the same: nothing tells them apart.
+        setStep(
+          status === 404 || status === 410
+            ? { name: 'unavailable', language: 'en' }
+            : { name: 'load-failed' },
+        );
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [code, channel, attempt]);
+
+  const language =
+    step.name === 'check' || step.name === 'details'
+      ? step.intro.language
+      : step.name === 'unavailable'
+        ? step.language
+        : 'en';
+  const words = wordsFor(language);
+
+  useEffect(() => {
+    document.documentElement.lang = language;
+    document.title = words.pageTitle;
+  }, [language, words.pageTitle]);
+
+  const intro = step.name === 'check' || step.name === 'details' ? step.intro : null;
+  const verified = useCallback(
+    (token: string) => intro && setStep({ name: 'details', intro, token }),
+    [intro],
+  );
+  const sessionEnded = useCallback(
+    () => intro && setStep({ name: 'check', intro, notice: 'sessionEnded' }),
+    [intro],
+  );
+  const lockedUntilChanged = useCallback(
+    (lockedUntil: string | null) =>
+      intro && setStep({ name: 'check', intro: { ...intro, lockedUntil }, notice: null }),
+    [intro],
+  );
+
+  return (
+    <main className={styles.page}>
+      <div className={styles.card}>
+        {step.name === 'loading' && (
+          <p className={styles.state} role="status">
+            {words.loading}
+          </p>
+        )}
+        {step.name === 'load-failed' && (
+          <div className={styles.state} role="alert">
+            <p>{words.loadFailed}</p>
+            <button
+              type="button"
+              className="button button-secondary"
+              onClick={() => {
+                setStep({ name: 'loading' });
+                setAttempt((count) => count + 1);
+              }}
+            >
+              {words.tryAgain}
+            </button>
+          </div>
+        )}
+        {step.name === 'unavailable' && <h1 className={styles.title}>{words.unavailable}</h1>}
+        {intro && (
+          <>
+            <header className={styles.sender}>
+              <p className={styles.senderLabel}>{words.sentBy}</p>
+              <p className={styles.senderName}>{intro.sender.name}</p>
+              <p className={styles.senderAddress}>{intro.sender.address}</p>
+            </header>
+            {step.name === 'check' && (
+              <CheckStep
+                code={code}
+                intro={step.intro}
+                words={words}
+                notice={step.notice ? (words[step.notice] as string) : null}
+                onVerified={verified}
+                onLockedUntil={lockedUntilChanged}
+              />
+            )}
+            {step.name === 'details' && (
+              <DetailsStep code={code} token={step.token} words={words} onSessionEnded={sessionEnded} />
+            )}
+          </>
+        )}
+      </div>
+    </main>
+  );
+}
