@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { NoticePageIntro } from '@notice-desk/contract/notice-page';
-import { getIntro, NoticePageCallError, verify } from './notice-page-api.ts';
+import { NoticePageCallError, verify } from './notice-page-api.ts';
 import { lockOpensIn } from './notice-page-rules.ts';
 import type { NoticePageWords } from './words.ts';
 import styles from './notice-page.module.css';
@@ -13,13 +13,23 @@ type CheckStepProps = {
   notice: string | null;
   onVerified: (token: string) => void;
   onLockedUntil: (lockedUntil: string | null) => void;
+  /** The link was revoked (or its record is no longer kept) while the page was open. */
+  onUnavailable: () => void;
 };
 
 const isLocked = (lockedUntil: string | null) =>
   lockedUntil !== null && new Date(lockedUntil).getTime() > Date.now();
 
 /** The check before anything personal shows: the last four digits of the mobile or account number. */
-export function CheckStep({ code, intro, words, notice, onVerified, onLockedUntil }: CheckStepProps) {
+export function CheckStep({
+  code,
+  intro,
+  words,
+  notice,
+  onVerified,
+  onLockedUntil,
+  onUnavailable,
+}: CheckStepProps) {
   const inputId = useId();
   const hintId = useId();
   const errorId = useId();
@@ -35,19 +45,14 @@ export function CheckStep({ code, intro, words, notice, onVerified, onLockedUnti
     return () => clearTimeout(timer);
   }, [intro.lockedUntil, locked, onLockedUntil]);
 
-  const refused = async (failure: unknown) => {
+  const refused = (failure: unknown) => {
     if (!(failure instanceof NoticePageCallError)) return setError(words.failed);
     if (failure.lockedUntil) return onLockedUntil(failure.lockedUntil);
-    if (failure.status === 423 || failure.status === 429) {
-      // The answer that locked the link: the intro says until when.
-      const lockedUntil = await getIntro(code, null).then(
-        (fresh) => fresh.lockedUntil,
-        () => null,
-      );
-      return lockedUntil ? onLockedUntil(lockedUntil) : setError(words.failed);
-    }
-    if (failure.status === 400) return setError(words.answerFormat);
-    if (failure.status === 401 || failure.status === 403 || failure.status === 422) {
+    // Too many calls from this address: not the link's lock, a short wait.
+    if (failure.status === 429) return setError(words.tooManyTries);
+    if (failure.status === 404) return onUnavailable();
+    // The form already holds four digits, so a refusal is a wrong answer.
+    if (failure.status === 400 || failure.status === 401 || failure.status === 403) {
       return setError(words.wrongAnswer);
     }
     setError(words.failed);
@@ -62,7 +67,7 @@ export function CheckStep({ code, intro, words, notice, onVerified, onLockedUnti
       const { token } = await verify(code, answer.trim());
       onVerified(token);
     } catch (failure) {
-      await refused(failure);
+      refused(failure);
       setBusy(false);
     }
   };

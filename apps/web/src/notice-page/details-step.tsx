@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import type { NoticePageDetails } from '@notice-desk/contract/notice-page';
 import { saveFile } from '../utils/save-file.ts';
 import { NoticeAnswers } from './notice-answers.tsx';
-import { getDetails, getPdf, NoticePageCallError } from './notice-page-api.ts';
+import { getDetails, getPdf } from './notice-page-api.ts';
+import { endsVisit, type VisitEnds } from './use-answer.ts';
 import type { NoticePageWords } from './words.ts';
 import styles from './notice-page.module.css';
 
@@ -10,11 +11,11 @@ type DetailsStepProps = {
   code: string;
   token: string;
   words: NoticePageWords;
-  onSessionEnded: () => void;
+  ends: VisitEnds;
 };
 
 /** After the check: whose notice, what is due and by when, the served PDF, and the answers. */
-export function DetailsStep({ code, token, words, onSessionEnded }: DetailsStepProps) {
+export function DetailsStep({ code, token, words, ends }: DetailsStepProps) {
   const [details, setDetails] = useState<NoticePageDetails | null>(null);
   const [failed, setFailed] = useState(false);
   const [attempt, setAttempt] = useState(0);
@@ -25,14 +26,13 @@ export function DetailsStep({ code, token, words, onSessionEnded }: DetailsStepP
       (loaded) => current && setDetails(loaded),
       (failure: unknown) => {
         if (!current) return;
-        if (failure instanceof NoticePageCallError && failure.status === 401) onSessionEnded();
-        else setFailed(true);
+        if (!endsVisit(failure, ends)) setFailed(true);
       },
     );
     return () => {
       current = false;
     };
-  }, [code, token, attempt, onSessionEnded]);
+  }, [code, token, attempt, ends]);
 
   if (failed) {
     return (
@@ -84,20 +84,14 @@ export function DetailsStep({ code, token, words, onSessionEnded }: DetailsStepP
         <h2 id="notice-pdf-heading" className={styles.heading}>
           {words.noticeHeading}
         </h2>
-        <PdfDownload code={code} token={token} words={words} onSessionEnded={onSessionEnded} />
+        <PdfDownload code={code} token={token} words={words} ends={ends} />
         {details.pdfSha256 && (
           <p className={styles.fingerprint}>
             {words.pdfFingerprint}: <code>{details.pdfSha256}</code>
           </p>
         )}
       </section>
-      <NoticeAnswers
-        code={code}
-        token={token}
-        details={details}
-        words={words}
-        onSessionEnded={onSessionEnded}
-      />
+      <NoticeAnswers code={code} token={token} details={details} words={words} ends={ends} />
     </>
   );
 }
@@ -106,7 +100,7 @@ export function DetailsStep({ code, token, words, onSessionEnded }: DetailsStepP
  * The PDF takes the visit's token in a header, so a plain link cannot fetch it: the button fetches the
  * bytes and hands them to the browser's save (or open) flow.
  */
-function PdfDownload({ code, token, words, onSessionEnded }: DetailsStepProps) {
+function PdfDownload({ code, token, words, ends }: DetailsStepProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const download = async () => {
@@ -115,8 +109,7 @@ function PdfDownload({ code, token, words, onSessionEnded }: DetailsStepProps) {
     try {
       saveFile(await getPdf(code, token), 'notice.pdf');
     } catch (failure) {
-      if (failure instanceof NoticePageCallError && failure.status === 401) return onSessionEnded();
-      setError(words.failed);
+      if (!endsVisit(failure, ends)) setError(words.failed);
     } finally {
       setBusy(false);
     }

@@ -10,7 +10,7 @@ import {
   formatAt,
 } from './notice-page-rules.ts';
 import { UpiQr } from './upi-qr.tsx';
-import { useAnswer } from './use-answer.ts';
+import { useAnswer, type VisitEnds } from './use-answer.ts';
 import type { NoticePageWords } from './words.ts';
 import styles from './notice-page.module.css';
 
@@ -19,7 +19,7 @@ type AnswersProps = {
   token: string;
   details: NoticePageDetails;
   words: NoticePageWords;
-  onSessionEnded: () => void;
+  ends: VisitEnds;
 };
 
 /** A phone opens a upi:// link in its UPI app; a desktop cannot, so it shows the QR code to scan. */
@@ -56,8 +56,8 @@ function AnswerError({ message }: { message: string | null }) {
   ) : null;
 }
 
-function AcknowledgeAnswer({ code, token, details, words, onSessionEnded }: AnswersProps) {
-  const answer = useAnswer(words, onSessionEnded, details.acknowledgedAt);
+function AcknowledgeAnswer({ code, token, details, words, ends }: AnswersProps) {
+  const answer = useAnswer(words, ends, details.acknowledgedAt);
   return (
     <div className={styles.answer}>
       {answer.doneAt ? (
@@ -77,7 +77,7 @@ function AcknowledgeAnswer({ code, token, details, words, onSessionEnded }: Answ
   );
 }
 
-function DisputeAnswer({ code, token, words, onSessionEnded }: AnswersProps) {
+function DisputeAnswer({ code, token, words, ends }: AnswersProps) {
   const textId = useId();
   const fileId = useId();
   const fileHintId = useId();
@@ -85,7 +85,7 @@ function DisputeAnswer({ code, token, words, onSessionEnded }: AnswersProps) {
   const [text, setText] = useState('');
   const [file, setFile] = useState<File | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
-  const answer = useAnswer(words, onSessionEnded);
+  const answer = useAnswer(words, ends);
 
   if (answer.doneAt) {
     return (
@@ -164,9 +164,9 @@ function DisputeAnswer({ code, token, words, onSessionEnded }: AnswersProps) {
   );
 }
 
-function SettleAnswer({ code, token, details, words, onSessionEnded }: AnswersProps) {
+function SettleAnswer({ code, token, details, words, ends }: AnswersProps) {
   const onPhone = useMediaQuery(PHONE_QUERY);
-  const answer = useAnswer(words, onSessionEnded);
+  const answer = useAnswer(words, ends);
   const upi = details.upi;
   return (
     <div className={styles.answer}>
@@ -203,8 +203,8 @@ function SettleAnswer({ code, token, details, words, onSessionEnded }: AnswersPr
   );
 }
 
-function CallAnswer({ code, token, details, words, onSessionEnded }: AnswersProps) {
-  const answer = useAnswer(words, onSessionEnded);
+function CallAnswer({ code, token, details, words, ends }: AnswersProps) {
+  const answer = useAnswer(words, ends);
   return (
     <div className={styles.answer}>
       {details.callNumber && (

@@ -16,7 +16,9 @@ export class NoticePageCallError extends Error {
   constructor(
     readonly status: number,
     message: string,
-    /** Set when the server says the link is locked (too many wrong answers). */
+    /** The server's error code ('WRONG_ANSWER', 'LINK_LOCKED', 'NOT_AVAILABLE', …); '' when none came. */
+    readonly code = '',
+    /** Set when the server says the link is locked (too many wrong answers): when it opens again. */
     readonly lockedUntil: string | null = null,
   ) {
     super(message);
@@ -33,8 +35,12 @@ async function readError(response: Response): Promise<NoticePageCallError> {
   const body: unknown = await response.json().catch(() => null);
   const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   const message = typeof fields.message === 'string' ? fields.message : response.statusText;
-  const lockedUntil = typeof fields.lockedUntil === 'string' ? fields.lockedUntil : null;
-  return new NoticePageCallError(response.status, message, lockedUntil);
+  const code = typeof fields.code === 'string' ? fields.code : '';
+  // A locked link answers 429 LINK_LOCKED with Retry-After: the seconds until it opens again.
+  const retryAfter = Number(response.headers.get('retry-after'));
+  const lockedUntil =
+    code === 'LINK_LOCKED' && retryAfter > 0 ? new Date(Date.now() + retryAfter * 1000).toISOString() : null;
+  return new NoticePageCallError(response.status, message, code, lockedUntil);
 }
 
 async function send(url: string, init: RequestInit = {}): Promise<Response> {

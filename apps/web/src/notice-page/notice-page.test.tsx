@@ -109,11 +109,11 @@ describe('the notice page before the check', () => {
   it('says a wrong answer is wrong, and keeps the form', async () => {
     stubPageFetch(({ path }) =>
       path.endsWith('/verify')
-        ? jsonResponse(401, {
-            statusCode: 401,
+        ? jsonResponse(400, {
+            statusCode: 400,
             code: 'WRONG_ANSWER',
-            message: 'Wrong.',
-            error: 'Unauthorized',
+            message: 'Those are not the last four digits (4 tries left).',
+            error: 'Bad Request',
           })
         : jsonResponse(200, intro()),
     );
@@ -142,16 +142,17 @@ describe('the notice page before the check', () => {
   });
 
   it('shows the lock with its time in words when the answer that locked it comes back', async () => {
-    const lockedUntil = new Date(Date.now() + 59 * 60_000).toISOString();
     stubPageFetch(({ path }) =>
       path.endsWith('/verify')
-        ? jsonResponse(429, {
-            statusCode: 429,
-            code: 'LOCKED',
-            message: 'Locked.',
-            error: 'Too Many Requests',
-            lockedUntil,
-          })
+        ? new Response(
+            JSON.stringify({
+              statusCode: 429,
+              code: 'LINK_LOCKED',
+              message: 'Too many wrong answers: this link is locked. Try again in 59 minutes.',
+              error: 'Too Many Requests',
+            }),
+            { status: 429, headers: { 'Content-Type': 'application/json', 'Retry-After': String(59 * 60) } },
+          )
         : jsonResponse(200, intro()),
     );
     const user = userEvent.setup();
@@ -166,21 +167,33 @@ describe('the notice page before the check', () => {
     expect(screen.getByLabelText(/registered mobile number/)).toHaveProperty('disabled', true);
   });
 
-  it('asks the intro until when when a lock answer does not say, and shows a link locked on arrival', async () => {
+  it('shows a link locked on arrival as locked', async () => {
     const lockedUntil = new Date(Date.now() + 30 * 60_000).toISOString();
-    let verified = false;
-    stubPageFetch(({ path }) => {
-      if (path.endsWith('/verify')) {
-        verified = true;
-        return jsonResponse(423, { statusCode: 423, code: 'LOCKED', message: 'Locked.', error: 'Locked' });
-      }
-      return jsonResponse(200, intro({ lockedUntil: verified ? lockedUntil : null }));
-    });
+    stubPageFetch(() => jsonResponse(200, intro({ lockedUntil })));
+    render(<NoticePage code={CODE} channel={null} />);
+    expect(await screen.findByText(/You can try again in 30 minutes/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Continue' })).toHaveProperty('disabled', true);
+  });
+
+  it('tells too many calls from one connection apart from the lock', async () => {
+    stubPageFetch(({ path }) =>
+      path.endsWith('/verify')
+        ? jsonResponse(429, {
+            statusCode: 429,
+            code: 'TOO_MANY_REQUESTS',
+            message: 'Too many requests.',
+            error: 'Too Many Requests',
+          })
+        : jsonResponse(200, intro()),
+    );
     const user = userEvent.setup();
     render(<NoticePage code={CODE} channel={null} />);
     await user.type(await screen.findByLabelText(/registered mobile number/), '1111');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
-    expect(await screen.findByText(/You can try again in 30 minutes/)).toBeTruthy();
+    expect(
+      await screen.findByText('Too many tries from this connection. Wait a minute and try again.'),
+    ).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Continue' })).toHaveProperty('disabled', false);
   });
 
   it('shows only "This notice is no longer available" for a revoked or unknown link', async () => {
@@ -451,6 +464,24 @@ describe('the notice page after the check', () => {
         'For your safety this page was closed after a while. Enter the four digits again.',
       ),
     ).toBeTruthy();
+    expect(screen.queryByText('Meena Kumari')).toBeNull();
+  });
+
+  it('says the notice is no longer available when the link is revoked during the visit', async () => {
+    stubPageFetch((call) =>
+      call.path.endsWith('/acknowledge')
+        ? jsonResponse(404, {
+            statusCode: 404,
+            code: 'NOT_AVAILABLE',
+            message: 'This notice is no longer available.',
+            error: 'Not Found',
+          })
+        : happyServer()(call),
+    );
+    render(<NoticePage code={CODE} channel={null} />);
+    const user = await passCheck();
+    await user.click(screen.getByRole('button', { name: 'I have received this notice' }));
+    expect(await screen.findByRole('heading', { name: 'This notice is no longer available' })).toBeTruthy();
     expect(screen.queryByText('Meena Kumari')).toBeNull();
   });
 

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { NoticePageIntro } from '@notice-desk/contract/notice-page';
 import { CheckStep } from './check-step.tsx';
 import { DetailsStep } from './details-step.tsx';
@@ -69,9 +69,12 @@ export function NoticePage({ code, channel }: NoticePageProps) {
     (token: string) => intro && setStep({ name: 'details', intro, token }),
     [intro],
   );
-  const sessionEnded = useCallback(
-    () => intro && setStep({ name: 'check', intro, notice: 'sessionEnded' }),
-    [intro],
+  const ends = useMemo(
+    () => ({
+      onSessionEnded: () => intro && setStep({ name: 'check', intro, notice: 'sessionEnded' }),
+      onUnavailable: () => setStep({ name: 'unavailable', language }),
+    }),
+    [intro, language],
   );
   const lockedUntilChanged = useCallback(
     (lockedUntil: string | null) =>
@@ -118,10 +121,11 @@ export function NoticePage({ code, channel }: NoticePageProps) {
                 notice={step.notice ? (words[step.notice] as string) : null}
                 onVerified={verified}
                 onLockedUntil={lockedUntilChanged}
+                onUnavailable={ends.onUnavailable}
               />
             )}
             {step.name === 'details' && (
-              <DetailsStep code={code} token={step.token} words={words} onSessionEnded={sessionEnded} />
+              <DetailsStep code={code} token={step.token} words={words} ends={ends} />
             )}
           </>
         )}

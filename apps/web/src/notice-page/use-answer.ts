@@ -2,15 +2,23 @@ import { useState } from 'react';
 import { NoticePageCallError } from './notice-page-api.ts';
 import type { NoticePageWords } from './words.ts';
 
+/** What ends the visit's second step: the token ran out, or the link was revoked meanwhile. */
+export type VisitEnds = { onSessionEnded: () => void; onUnavailable: () => void };
+
+/** Hands a failure that ends the visit to its handler; false for any other failure. */
+export function endsVisit(failure: unknown, { onSessionEnded, onUnavailable }: VisitEnds): boolean {
+  if (!(failure instanceof NoticePageCallError)) return false;
+  if (failure.status === 401) onSessionEnded();
+  else if (failure.code === 'NOT_AVAILABLE') onUnavailable();
+  else return false;
+  return true;
+}
+
 /**
  * One of the recipient's answers (acknowledge, dispute, settle, call back): while it is sent, the
  * message when it fails, and the time it was recorded, which then stays on the page.
  */
-export function useAnswer(
-  words: NoticePageWords,
-  onSessionEnded: () => void,
-  recordedAt: string | null = null,
-) {
+export function useAnswer(words: NoticePageWords, ends: VisitEnds, recordedAt: string | null = null) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [doneAt, setDoneAt] = useState<string | null>(recordedAt);
@@ -21,7 +29,7 @@ export function useAnswer(
     try {
       setDoneAt((await send()).at);
     } catch (failure) {
-      if (failure instanceof NoticePageCallError && failure.status === 401) return onSessionEnded();
+      if (endsVisit(failure, ends)) return;
       setError(words.failed);
     } finally {
       setBusy(false);

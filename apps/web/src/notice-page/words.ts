@@ -19,6 +19,7 @@ export type NoticePageWords = {
   wrongAnswer: string;
   /** `when` is the time in words, e.g. 'in 58 minutes (at 11:42 am)'. */
   locked: (when: string) => string;
+  tooManyTries: string;
   sessionEnded: string;
   failed: string;
   customer: string;
@@ -70,6 +71,7 @@ const english: NoticePageWords = {
   answerFormat: 'Enter exactly four digits.',
   wrongAnswer: 'Those digits do not match our records. Check them and try again.',
   locked: (when) => `Too many wrong answers. You can try again ${when}.`,
+  tooManyTries: 'Too many tries from this connection. Wait a minute and try again.',
   sessionEnded: 'For your safety this page was closed after a while. Enter the four digits again.',
   failed: 'That did not go through. Check your connection and try again.',
   customer: 'Name',
@@ -121,6 +123,7 @@ const hindi: Partial<NoticePageWords> = {
   answerFormat: 'ठीक चार अंक लिखें।',
   wrongAnswer: 'ये अंक हमारे रिकॉर्ड से मेल नहीं खाते। जाँचकर फिर से लिखें।',
   locked: (when) => `बहुत बार गलत अंक लिखे गए। आप ${when} फिर से प्रयास कर सकते हैं।`,
+  tooManyTries: 'इस कनेक्शन से बहुत बार प्रयास हुए। एक मिनट रुककर फिर से प्रयास करें।',
   sessionEnded: 'आपकी सुरक्षा के लिए यह पेज कुछ समय बाद बंद हो गया। चार अंक फिर से लिखें।',
   failed: 'यह नहीं हो सका। अपना कनेक्शन जाँचें और फिर से प्रयास करें।',
   customer: 'नाम',
