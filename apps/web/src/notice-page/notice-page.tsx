@@ -3,7 +3,7 @@ import type { NoticePageIntro } from '@notice-desk/contract/notice-page';
 import { CheckStep } from './check-step.tsx';
 import { DetailsStep } from './details-step.tsx';
 import { getIntro } from './notice-page-api.ts';
-import { wordsFor, type NoticePageWords } from './words.ts';
+import { primaryLanguage, wordsFor, type NoticePageWords } from './words.ts';
 import styles from './notice-page.module.css';
 
 type Step =
@@ -83,7 +83,7 @@ export function NoticePage({ code, channel }: NoticePageProps) {
   );
 
   return (
-    <main className={styles.page}>
+    <main className={primaryLanguage(language) === 'en' ? styles.page : `${styles.page} ${styles.oneWeight}`}>
       <div className={styles.card}>
         {step.name === 'loading' && (
           <p className={styles.state} role="status">
