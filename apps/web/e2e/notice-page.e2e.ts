@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { noticeFields } from '@notice-desk/contract/notice';
 import { startSmtpListener, startWhatsappPeer } from '../../server/src/test/peers.ts';
 import { createAccount, createRecord, signedInContext, type Account } from './accounts.ts';
+import { describeViolations, seriousViolations } from './axe.ts';
 import { downloadedBytes, launchBrowser, startProduct, watchForSurprises } from './harness.ts';
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, 'screenshots/readme');
@@ -69,6 +70,28 @@ async function openAndAnswer(page: Page, link: string) {
   await page.getByText('Ravi Kumar').waitFor();
 }
 
+/** No serious or critical WCAG 2.1 AA violation on the page as it stands. */
+async function expectAccessible(page: Page) {
+  const violations = await seriousViolations(page);
+  expect(violations, describeViolations(violations)).toEqual([]);
+}
+
+/** The layout shift so far (CLS without session windows), read from Chromium's layout-shift entries. */
+const layoutShift = (page: Page) =>
+  page.evaluate(async () => {
+    let shift = 0;
+    const observer = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) shift += (entry as unknown as { value: number }).value;
+    });
+    observer.observe({ type: 'layout-shift', buffered: true });
+    // Buffered entries arrive with the next frames.
+    await new Promise(requestAnimationFrame);
+    await new Promise(requestAnimationFrame);
+    for (const entry of observer.takeRecords()) shift += (entry as unknown as { value: number }).value;
+    observer.disconnect();
+    return shift;
+  });
+
 /** Downloads the PDF from the page and answers its SHA-256. */
 async function downloadPdf(page: Page) {
   const [file] = await Promise.all([
@@ -130,6 +153,11 @@ describe('the notice page (issue 29)', () => {
     });
     const byMail = await phone.newPage();
     const mailSurprises = watchForSurprises(byMail);
+    await byMail.goto(mailLink);
+    await byMail.getByLabel('Last four digits of your registered mobile number').waitFor();
+    // The steps load into a card that holds its height: nothing on a slow phone jumps.
+    expect(await layoutShift(byMail)).toBeLessThan(0.01);
+    await expectAccessible(byMail);
     await openAndAnswer(byMail, mailLink);
     await byMail.getByText('••••0077').waitFor();
     await byMail.getByText('₹1,23,456.00').waitFor();
@@ -159,6 +187,7 @@ describe('the notice page (issue 29)', () => {
     const pdf = await downloadPdf(byWhatsapp);
     expect(pdf.sha256).toBe(servedSha);
     await byWhatsapp.getByRole('button', { name: 'I dispute this' }).click();
+    await expectAccessible(byWhatsapp);
     const disputeText = 'I paid the dues on 2 March. <b>Receipt attached</b>';
     await byWhatsapp.getByLabel('Why do you dispute this notice?').fill(disputeText);
     await byWhatsapp
