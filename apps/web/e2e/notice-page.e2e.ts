@@ -230,6 +230,17 @@ describe('the notice page (issue 29)', () => {
     await responses.getByRole('row').filter({ hasText: 'Settle / pay' }).waitFor();
     await dispute.getByRole('button', { name: /^Mark handled/ }).click();
     await dispute.getByText(new RegExp(`^Handled by .+ on \\d\\d-\\d\\d-\\d{4} \\d\\d:\\d\\d$`)).waitFor();
+    await expectAccessible(responses);
+    // On a phone each response is a card, every action in view and nothing to scroll sideways.
+    await responses.setViewportSize(PHONE);
+    await responses
+      .getByRole('button', { name: /^Mark handled/ })
+      .first()
+      .waitFor();
+    expect(await responses.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      PHONE.width,
+    );
+    await expectAccessible(responses);
     expect(staffSurprises).toEqual([]);
     await staff.close();
   });
