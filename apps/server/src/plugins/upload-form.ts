@@ -16,6 +16,8 @@ export async function readUploadForm<T>(
   request: FastifyRequest,
   save: (file: IncomingFile) => Promise<T>,
   discard: (saved: T) => Promise<void>,
+  /** A smaller or larger file limit than UPLOAD_MAX_MB for this form (a stream past it is cut, `truncated`). */
+  fileSizeLimit?: number,
 ): Promise<UploadForm<T>> {
   if (!request.isMultipart())
     throw badRequest('Send the file as multipart/form-data with a field named file.');
@@ -23,7 +25,9 @@ export async function readUploadForm<T>(
   const fields: Record<string, string> = {};
   let saved: { value: T } | undefined;
   try {
-    for await (const part of request.parts()) {
+    for await (const part of request.parts(
+      fileSizeLimit === undefined ? undefined : { limits: { fileSize: fileSizeLimit } },
+    )) {
       if (part.type === 'file') {
         if (saved || part.fieldname !== 'file') {
           part.file.resume();

@@ -156,7 +156,7 @@ export type ResponseListRow = NoticeResponseRow & {
   handled_by_username: string | null;
 };
 
-/** Responses with the record's name and number and the handler's username: the owner's, or all (ownerId null). */
+/** Responses with the record's name and number and the handler's username: the owner's (null: any, for one by id). */
 function responses(db: Database, ownerId: string | null) {
   return db
     .selectFrom('notice_responses')

@@ -32,6 +32,9 @@ const visitOf = (req: FastifyRequest, channel?: Visit['channel']): Visit => ({
   channel,
 });
 
+const fileTooLarge = () =>
+  new AppError(413, 'FILE_TOO_LARGE', 'The file is larger than 10 MB; send a smaller file or a photo of it.');
+
 /** Reads the file into memory up to the limit, draining the rest, so a file too large is a 413 in words. */
 function readLimited({ filename, stream }: IncomingFile): Promise<ResponseFile> {
   return new Promise((resolve, reject) => {
@@ -44,13 +47,7 @@ function readLimited({ filename, stream }: IncomingFile): Promise<ResponseFile> 
     stream.on('error', reject);
     stream.on('end', () => {
       if (size > RESPONSE_FILE_MAX_BYTES || (stream as { truncated?: boolean }).truncated)
-        reject(
-          new AppError(
-            413,
-            'FILE_TOO_LARGE',
-            'The file is larger than 10 MB; send a smaller file or a photo of it.',
-          ),
-        );
+        reject(fileTooLarge());
       else resolve({ name: filename, data: Buffer.concat(chunks) });
     });
   });
@@ -180,7 +177,15 @@ export function noticePagesRoutes(app: App, { noticePages, guards }: AppContext)
       // The token first: nothing is read from a visitor who has not answered the check.
       const opened = await noticePages.open(req.params.code, req.headers.authorization, visit);
       if (!req.isMultipart()) return noticePages.respond(opened, visit, req.body);
-      const form = await readUploadForm(req, readLimited, async () => undefined);
+      // Cut one byte past the limit: a file that long is too large, and no more of it is read.
+      const form = await readUploadForm(
+        req,
+        readLimited,
+        async () => undefined,
+        RESPONSE_FILE_MAX_BYTES + 1,
+      ).catch((err: unknown) => {
+        throw (err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' ? fileTooLarge() : err;
+      });
       return noticePages.respond(opened, visit, form.fields, form.file);
     },
   );
@@ -192,7 +197,7 @@ export function noticePagesRoutes(app: App, { noticePages, guards }: AppContext)
         tags: ['responses'],
         summary: 'List responses from notice pages',
         description:
-          'Disputes and requests to settle or be called back, newest first, on the caller’s records (an ADMIN’s: everyone’s), each with the customer, the text as given (show it as text), the file and whether it was handled.',
+          'Disputes and requests to settle or be called back, newest first, on the caller’s own records (an ADMIN’s too: records are their owner’s), each with the customer, the text as given (show it as text), the file and whether it was handled.',
         querystring: noticeResponsesQuery,
       },
     },

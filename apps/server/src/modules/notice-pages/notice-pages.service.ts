@@ -292,10 +292,13 @@ export class NoticePagesService {
     return { ok: true, at };
   }
 
-  /** The Responses screen: the user's own records' answers (an ADMIN's: everyone's), newest first. */
+  /**
+   * The Responses screen: the answers on the user's own records, newest first. An ADMIN's too: every read
+   * of a record checks its owner, ADMINs included (DESIGN, security-ids.test.ts), and answers are a record's.
+   */
   async listResponses(user: User, query: z.infer<typeof noticeResponsesQuery>): Promise<NoticeResponseList> {
     const { page, limit } = query;
-    const ownerId = user.role === 'ADMIN' ? null : user._id;
+    const ownerId = user._id;
     const total = await pages.countResponses(this.deps.db, ownerId);
     const offset = (page - 1) * limit;
     const rows = offset >= total ? [] : await pages.listResponses(this.deps.db, ownerId, { offset, limit });
@@ -320,7 +323,7 @@ export class NoticePagesService {
     return toResponseItem((await pages.findResponseItem(this.deps.db, id))!);
   }
 
-  /** A dispute's file, for its owner (or an ADMIN). */
+  /** A dispute's file, for its owner. */
   async responseFile(user: User, id: string): Promise<{ stream: Readable; name: string; type: string }> {
     const response = await this.ownResponse(user, id);
     if (!response.file_key || !(await this.deps.store.exists(response.file_key)))
@@ -359,7 +362,7 @@ export class NoticePagesService {
   private async ownResponse(user: User, id: string): Promise<pages.NoticeResponseRow> {
     const response = await pages.findResponse(this.deps.db, id);
     // Another owner's response is not found, as another owner's record is not.
-    if (!response || (response.owner_id !== user._id && user.role !== 'ADMIN')) throw notFound('Response');
+    if (!response || response.owner_id !== user._id) throw notFound('Response');
     return response;
   }
 
