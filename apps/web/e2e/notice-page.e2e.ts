@@ -103,7 +103,7 @@ async function downloadPdf(page: Page) {
   return { bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
 }
 
-async function sendNotice(account: Account) {
+async function sendNotice(account: Account, changes: Record<string, string> = {}) {
   const notice = await createRecord(product.baseUrl, account, '/api/notices', {
     ...Object.fromEntries(noticeFields.map(({ key }) => [key, `${key} N`])),
     custName: 'Ravi Kumar',
@@ -113,6 +113,7 @@ async function sendNotice(account: Account) {
     custMobileNo: '9876504321',
     modeOfDispatch: 'Email and WhatsApp',
     language: 'en',
+    ...changes,
   });
   const sent = await fetch(`${product.baseUrl}/api/campaigns/send-mail`, {
     method: 'POST',
@@ -243,5 +244,54 @@ describe('the notice page (issue 29)', () => {
     await expectAccessible(responses);
     expect(staffSurprises).toEqual([]);
     await staff.close();
+  });
+
+  it("speaks the notice's language: Hindi words in the bundled Devanagari face, one weight only", async () => {
+    const account = await createAccount(product.baseUrl, 'hindi');
+    await sendNotice(account, { emailId: 'sunita@example.com', modeOfDispatch: 'Email', language: 'hi' });
+    const mail = await eventually(
+      () => smtp.mails.find(({ to }) => to.includes('sunita@example.com')),
+      'the e-mail',
+    );
+    const link = pagePath(String((await simpleParser(mail.raw)).html), 'e');
+
+    const phone = await browser.newContext({ baseURL: product.baseUrl, viewport: PHONE });
+    const page = await phone.newPage();
+    const surprises = watchForSurprises(page);
+    const cdp = await phone.newCDPSession(page);
+    await cdp.send('Network.enable');
+    const fonts: string[] = [];
+    cdp.on('Network.responseReceived', ({ response }) => {
+      if (response.url.endsWith('.woff2')) fonts.push(response.url);
+    });
+    await page.goto(link);
+    const title = page.getByRole('heading', { level: 1, name: 'आपका नोटिस' });
+    await title.waitFor();
+    await page.getByLabel('आपके पंजीकृत मोबाइल नंबर के अंतिम चार अंक').waitFor();
+
+    // Drawn in the face, not as boxes: Chromium kept boxes for text shaped while the face loaded.
+    await cdp.send('DOM.enable');
+    await cdp.send('CSS.enable');
+    const { root } = await cdp.send('DOM.getDocument', { depth: -1 });
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: 'h1' });
+    const drawnWith = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+    // The face draws the letters; the system font at most the space between the two words.
+    const glyphs = Object.fromEntries(
+      drawnWith.fonts.map(({ familyName, glyphCount }) => [familyName, glyphCount]),
+    );
+    expect(glyphs['Noto Sans Devanagari']).toBeGreaterThanOrEqual(8);
+    expect(drawnWith.fonts.filter(({ isCustomFont, glyphCount }) => !isCustomFont && glyphCount > 1)).toEqual(
+      [],
+    );
+    expect(
+      fonts.map((url) =>
+        url
+          .split('/')
+          .pop()!
+          .replace(/-[\w-]{8}\.woff2$/, ''),
+      ),
+    ).toEqual(['noto-sans-devanagari-devanagari-400-normal']);
+    expect(surprises).toEqual([]);
+    await phone.close();
   });
 });

@@ -3,6 +3,7 @@ import type { NoticePageDetails } from '@notice-desk/contract/notice-page';
 import { saveFile } from '../utils/save-file.ts';
 import { NoticeAnswers } from './notice-answers.tsx';
 import { getDetails, getPdf } from './notice-page-api.ts';
+import { fontsLoadedFor } from './script-fonts.ts';
 import { endsVisit, type VisitEnds } from './use-answer.ts';
 import type { NoticePageWords } from './words.ts';
 import styles from './notice-page.module.css';
@@ -23,7 +24,11 @@ export function DetailsStep({ code, token, words, ends }: DetailsStepProps) {
   useEffect(() => {
     let current = true;
     getDetails(code, token).then(
-      (loaded) => current && setDetails(loaded),
+      async (loaded) => {
+        // A name in another script than the page's words: its face first (see fontsLoadedFor).
+        await fontsLoadedFor(loaded.customerName);
+        if (current) setDetails(loaded);
+      },
       (failure: unknown) => {
         if (!current) return;
         if (!endsVisit(failure, ends)) setFailed(true);

@@ -3,6 +3,7 @@ import type { NoticePageIntro } from '@notice-desk/contract/notice-page';
 import { CheckStep } from './check-step.tsx';
 import { DetailsStep } from './details-step.tsx';
 import { getIntro } from './notice-page-api.ts';
+import { fontsLoadedFor } from './script-fonts.ts';
 import { primaryLanguage, wordsFor, type NoticePageWords } from './words.ts';
 import styles from './notice-page.module.css';
 
@@ -27,7 +28,13 @@ export function NoticePage({ code, channel }: NoticePageProps) {
   useEffect(() => {
     let current = true;
     getIntro(code, channel).then(
-      (intro) => {
+      async (intro) => {
+        const words = wordsFor(intro.language);
+        await fontsLoadedFor(
+          [words.pageTitle, words.sentBy, words.unavailable, intro.sender.name, intro.sender.address].join(
+            ' ',
+          ),
+        );
         if (!current) return;
         setStep(
           intro.available
@@ -83,7 +90,10 @@ export function NoticePage({ code, channel }: NoticePageProps) {
   );
 
   return (
-    <main className={primaryLanguage(language) === 'en' ? styles.page : `${styles.page} ${styles.oneWeight}`}>
+    <main
+      lang={language}
+      className={primaryLanguage(language) === 'en' ? styles.page : `${styles.page} ${styles.oneWeight}`}
+    >
       <div className={styles.card}>
         {step.name === 'loading' && (
           <p className={styles.state} role="status">
