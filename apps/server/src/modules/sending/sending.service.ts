@@ -838,12 +838,21 @@ export class SendingService {
           );
         return value;
       });
+      // The notice page's link: the code (with the channel) as the URL button's suffix, or the whole
+      // address as the body's last parameter, as the template has room for it (linkBy).
+      const page = code && this.deps.noticeLinks?.pageUrl(code, 'w');
+      if (approved.linkBy === 'body') bodyParameters.push(page || '-');
+      const linkButton =
+        approved.linkBy === 'button' && code && approved.linkButtonIndex !== null
+          ? { index: approved.linkButtonIndex, suffix: `${code}?c=w` }
+          : undefined;
       const receipt = await this.deps.whatsapp.sendTemplate({
         to,
         pdf,
         filename,
         template: approved,
         bodyParameters,
+        ...(linkButton && { linkButton }),
         reference: delivery.id,
       });
       return { status: 'sent', messageId: receipt.messageId, mediaId: receipt.mediaId };
