@@ -113,7 +113,11 @@ function DisputeAnswer({ code, token, words, ends }: AnswersProps) {
     event.preventDefault();
     if (!text.trim() && !file) return setFormError(words.disputeEmpty);
     setFormError(null);
-    void answer.run(() => respond(code, token, 'dispute', text.trim(), file ?? undefined));
+    void answer.run(
+      () => respond(code, token, 'dispute', text.trim(), file ?? undefined),
+      // The server judges a file by its bytes: a renamed file the browser let through ends here.
+      ({ status }) => (status === 413 ? words.fileTooLarge : status === 415 ? words.fileWrongType : null),
+    );
   };
 
   return (

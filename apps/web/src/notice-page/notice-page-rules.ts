@@ -8,12 +8,13 @@ export const disputeFileTypes = ['application/pdf', 'image/jpeg', 'image/png', '
 /** For the file picker: the types above, and their extensions for pickers that go by name. */
 export const disputeFileAccept = [...disputeFileTypes, '.pdf', '.jpg', '.jpeg', '.png', '.webp'].join(',');
 
-export type DisputeFileProblem = 'fileTooLarge' | 'fileWrongType';
+export type DisputeFileProblem = 'fileTooLarge' | 'fileWrongType' | 'fileEmpty';
 
 /** Why the server would refuse this file, or null when it takes it. */
 export function disputeFileProblem(file: File): DisputeFileProblem | null {
   if (!(disputeFileTypes as readonly string[]).includes(file.type)) return 'fileWrongType';
   if (file.size > DISPUTE_FILE_MAX_BYTES) return 'fileTooLarge';
+  if (file.size === 0) return 'fileEmpty';
   return null;
 }
 

@@ -375,6 +375,7 @@ describe('the notice page after the check', () => {
       'Choose a PDF or a photo (JPEG, PNG or WebP).',
     ],
     ['a file the browser cannot type', 'scan', '', 100, 'Choose a PDF or a photo (JPEG, PNG or WebP).'],
+    ['an empty PDF', 'receipt.pdf', 'application/pdf', 0, 'This file is empty. Choose the file again.'],
   ])('refuses %s in the browser, before any upload', async (_case, name, type, size, message) => {
     const calls = stubPageFetch(happyServer());
     render(<NoticePage code={CODE} channel={null} />);
@@ -391,6 +392,28 @@ describe('the notice page after the check', () => {
     await screen.findByText(/We received your dispute/);
     // The dispute went as text alone: the refused file never left the browser.
     expect(typeof calls.find((call) => call.path.endsWith('/respond'))!.body).toBe('string');
+  });
+
+  it.each([
+    [413, 'This file is larger than 10 MB. Choose a smaller file.'],
+    [415, 'Choose a PDF or a photo (JPEG, PNG or WebP).'],
+  ])("says why the server refused a dispute's file (%i), and keeps the form", async (status, message) => {
+    stubPageFetch((call) =>
+      call.path.endsWith('/respond')
+        ? jsonResponse(status, { statusCode: status, code: 'FILE', message: 'Refused.', error: 'Refused' })
+        : happyServer()(call),
+    );
+    render(<NoticePage code={CODE} channel={null} />);
+    const user = await passCheck();
+    await user.click(screen.getByRole('button', { name: 'I dispute this' }));
+    // A photo renamed: its type says JPEG, its bytes say otherwise.
+    await user.upload(
+      screen.getByLabelText('Attach a document (optional)'),
+      new File(['not a photo'], 'photo.jpg', { type: 'image/jpeg' }),
+    );
+    await user.click(screen.getByRole('button', { name: 'Send my dispute' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(message);
+    expect(screen.getByRole('button', { name: 'Send my dispute' })).toBeTruthy();
   });
 
   it('asks to settle, then shows the UPI QR code on a desktop', async () => {

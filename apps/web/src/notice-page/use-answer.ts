@@ -23,14 +23,18 @@ export function useAnswer(words: NoticePageWords, ends: VisitEnds, recordedAt: s
   const [error, setError] = useState<string | null>(null);
   const [doneAt, setDoneAt] = useState<string | null>(recordedAt);
 
-  const run = async (send: () => Promise<{ at: string }>) => {
+  /** Sends the answer; `explain` may name a refusal more precisely than 'did not go through'. */
+  const run = async (
+    send: () => Promise<{ at: string }>,
+    explain: (failure: NoticePageCallError) => string | null = () => null,
+  ) => {
     setBusy(true);
     setError(null);
     try {
       setDoneAt((await send()).at);
     } catch (failure) {
       if (endsVisit(failure, ends)) return;
-      setError(words.failed);
+      setError((failure instanceof NoticePageCallError && explain(failure)) || words.failed);
     } finally {
       setBusy(false);
     }

@@ -41,6 +41,7 @@ export type NoticePageWords = {
   disputeFileHint: string;
   fileTooLarge: string;
   fileWrongType: string;
+  fileEmpty: string;
   disputeEmpty: string;
   sendDispute: string;
   sending: string;
@@ -93,6 +94,7 @@ const english: NoticePageWords = {
   disputeFileHint: 'A PDF or a photo (JPEG, PNG or WebP), 10 MB at most.',
   fileTooLarge: 'This file is larger than 10 MB. Choose a smaller file.',
   fileWrongType: 'Choose a PDF or a photo (JPEG, PNG or WebP).',
+  fileEmpty: 'This file is empty. Choose the file again.',
   disputeEmpty: 'Write why you dispute the notice, or attach a document.',
   sendDispute: 'Send my dispute',
   sending: 'Sending…',
@@ -145,6 +147,7 @@ const hindi: Partial<NoticePageWords> = {
   disputeFileHint: 'PDF या फ़ोटो (JPEG, PNG या WebP), अधिकतम 10 MB।',
   fileTooLarge: 'यह फ़ाइल 10 MB से बड़ी है। छोटी फ़ाइल चुनें।',
   fileWrongType: 'PDF या फ़ोटो (JPEG, PNG या WebP) चुनें।',
+  fileEmpty: 'यह फ़ाइल खाली है। फ़ाइल फिर से चुनें।',
   disputeEmpty: 'लिखें कि आप असहमत क्यों हैं, या कोई दस्तावेज़ जोड़ें।',
   sendDispute: 'मेरी आपत्ति भेजें',
   sending: 'भेजा जा रहा है…',
