@@ -4,14 +4,15 @@ import { CheckStep } from './check-step.tsx';
 import { DetailsStep } from './details-step.tsx';
 import { getIntro } from './notice-page-api.ts';
 import { fontsLoadedFor } from './script-fonts.ts';
-import { primaryLanguage, wordsFor, type NoticePageWords } from './words.ts';
+import { primaryLanguage, wordsFor } from './words.ts';
 import styles from './notice-page.module.css';
 
 type Step =
   | { name: 'loading' }
   | { name: 'load-failed' }
   | { name: 'unavailable'; language: string }
-  | { name: 'check'; intro: NoticePageIntro; notice: keyof NoticePageWords | null }
+  /** `sessionEnded`: the visit's token ran out, so the check is asked again, saying why. */
+  | { name: 'check'; intro: NoticePageIntro; sessionEnded: boolean }
   | { name: 'details'; intro: NoticePageIntro; token: string };
 
 type NoticePageProps = {
@@ -38,7 +39,7 @@ export function NoticePage({ code, channel }: NoticePageProps) {
         if (!current) return;
         setStep(
           intro.available
-            ? { name: 'check', intro, notice: null }
+            ? { name: 'check', intro, sessionEnded: false }
             : { name: 'unavailable', language: intro.language },
         );
       },
@@ -78,14 +79,14 @@ export function NoticePage({ code, channel }: NoticePageProps) {
   );
   const ends = useMemo(
     () => ({
-      onSessionEnded: () => intro && setStep({ name: 'check', intro, notice: 'sessionEnded' }),
+      onSessionEnded: () => intro && setStep({ name: 'check', intro, sessionEnded: true }),
       onUnavailable: () => setStep({ name: 'unavailable', language }),
     }),
     [intro, language],
   );
   const lockedUntilChanged = useCallback(
     (lockedUntil: string | null) =>
-      intro && setStep({ name: 'check', intro: { ...intro, lockedUntil }, notice: null }),
+      intro && setStep({ name: 'check', intro: { ...intro, lockedUntil }, sessionEnded: false }),
     [intro],
   );
 
@@ -128,7 +129,7 @@ export function NoticePage({ code, channel }: NoticePageProps) {
                 code={code}
                 intro={step.intro}
                 words={words}
-                notice={step.notice ? (words[step.notice] as string) : null}
+                notice={step.sessionEnded ? words.sessionEnded : null}
                 onVerified={verified}
                 onLockedUntil={lockedUntilChanged}
                 onUnavailable={ends.onUnavailable}
