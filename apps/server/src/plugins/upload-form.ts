@@ -7,6 +7,13 @@ export interface UploadForm<T> {
   file: T;
 }
 
+export interface UploadFormOptions {
+  /** A smaller or larger file limit than UPLOAD_MAX_MB for this form (a stream past it is cut, `truncated`). */
+  fileSizeLimit?: number;
+  /** A form may come without its file (a text answer); `file` is then undefined. */
+  fileOptional?: boolean;
+}
+
 /**
  * Reads a multipart form with one file: text fields are collected, the file is handed to `save`
  * as it streams (it is never held in memory). Fields after the file are read too. When the form
@@ -16,9 +23,19 @@ export async function readUploadForm<T>(
   request: FastifyRequest,
   save: (file: IncomingFile) => Promise<T>,
   discard: (saved: T) => Promise<void>,
-  /** A smaller or larger file limit than UPLOAD_MAX_MB for this form (a stream past it is cut, `truncated`). */
-  fileSizeLimit?: number,
-): Promise<UploadForm<T>> {
+): Promise<UploadForm<T>>;
+export async function readUploadForm<T>(
+  request: FastifyRequest,
+  save: (file: IncomingFile) => Promise<T>,
+  discard: (saved: T) => Promise<void>,
+  options: UploadFormOptions,
+): Promise<UploadForm<T | undefined>>;
+export async function readUploadForm<T>(
+  request: FastifyRequest,
+  save: (file: IncomingFile) => Promise<T>,
+  discard: (saved: T) => Promise<void>,
+  { fileSizeLimit, fileOptional = false }: UploadFormOptions = {},
+): Promise<UploadForm<T | undefined>> {
   if (!request.isMultipart())
     throw badRequest('Send the file as multipart/form-data with a field named file.');
   if (!hasUsableBoundary(request.headers['content-type'] ?? '')) throw noBoundary();
@@ -51,8 +68,8 @@ export async function readUploadForm<T>(
       );
     throw malformedForm(err) ?? err;
   }
-  if (!saved) throw badRequest('Please select a file.', { file: 'Please select a file.' });
-  return { fields, file: saved.value };
+  if (!saved && !fileOptional) throw badRequest('Please select a file.', { file: 'Please select a file.' });
+  return { fields, file: saved?.value };
 }
 
 /**

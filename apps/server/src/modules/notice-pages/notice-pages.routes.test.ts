@@ -456,6 +456,9 @@ describe('the notice page', () => {
       const res = await respondWith(code, token, form({ kind: 'dispute', text: name }, { name, data }));
       expect(res.statusCode, `${name}: ${res.body}`).toBe(200);
     }
+    // A form without a file is a text answer.
+    const textOnly = await respondWith(code, token, form({ kind: 'callback', text: 'Evenings, please.' }));
+    expect(textOnly.statusCode, textOnly.body).toBe(200);
     const refused: [string, ReturnType<typeof form>, number, RegExp][] = [
       [
         'an exe named .pdf',
@@ -544,7 +547,7 @@ describe('the notice page', () => {
       file: { type: string; sha256: string; url: string } | null;
       id: string;
     }[];
-    expect(items).toHaveLength(8);
+    expect(items).toHaveLength(9);
     expect(
       items
         .filter((i) => i.text === html)
@@ -595,7 +598,7 @@ describe('the notice page', () => {
     const events = (await pages.eventsOfRecord(db, record._id)).map((e) => e.event);
     expect(events.filter((e) => e === 'disputed')).toHaveLength(6);
     expect(events.filter((e) => e === 'settle_requested')).toHaveLength(1);
-    expect(events.filter((e) => e === 'callback_requested')).toHaveLength(1);
+    expect(events.filter((e) => e === 'callback_requested')).toHaveLength(2);
   });
 
   it('answers 404 in words for the PDF of a notice not served yet', async () => {

@@ -178,12 +178,10 @@ export function noticePagesRoutes(app: App, { noticePages, guards }: AppContext)
       const opened = await noticePages.open(req.params.code, req.headers.authorization, visit);
       if (!req.isMultipart()) return noticePages.respond(opened, visit, req.body);
       // Cut one byte past the limit: a file that long is too large, and no more of it is read.
-      const form = await readUploadForm(
-        req,
-        readLimited,
-        async () => undefined,
-        RESPONSE_FILE_MAX_BYTES + 1,
-      ).catch((err: unknown) => {
+      const form = await readUploadForm(req, readLimited, async () => undefined, {
+        fileSizeLimit: RESPONSE_FILE_MAX_BYTES + 1,
+        fileOptional: true,
+      }).catch((err: unknown) => {
         throw (err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' ? fileTooLarge() : err;
       });
       return noticePages.respond(opened, visit, form.fields, form.file);
