@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { NoticePageDetails } from '@notice-desk/contract/notice-page';
 import { saveFile } from '../utils/save-file.ts';
 import { NoticeAnswers } from './notice-answers.tsx';
@@ -20,6 +20,7 @@ export function DetailsStep({ code, token, words, ends }: DetailsStepProps) {
   const [details, setDetails] = useState<NoticePageDetails | null>(null);
   const [failed, setFailed] = useState(false);
   const [attempt, setAttempt] = useState(0);
+  const titleRef = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
     let current = true;
@@ -38,6 +39,11 @@ export function DetailsStep({ code, token, words, ends }: DetailsStepProps) {
       current = false;
     };
   }, [code, token, attempt, ends]);
+
+  // The check's form is gone: focus goes to the notice's heading, not to the page's start.
+  useEffect(() => {
+    if (details) titleRef.current?.focus();
+  }, [details]);
 
   if (failed) {
     return (
@@ -66,7 +72,9 @@ export function DetailsStep({ code, token, words, ends }: DetailsStepProps) {
 
   return (
     <>
-      <h1 className={styles.title}>{words.pageTitle}</h1>
+      <h1 ref={titleRef} className={styles.title} tabIndex={-1}>
+        {words.pageTitle}
+      </h1>
       <dl className={styles.facts}>
         <div>
           <dt>{words.customer}</dt>

@@ -1,4 +1,4 @@
-import { useId, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import type { NoticePageDetails } from '@notice-desk/contract/notice-page';
 import { paths } from '../config/paths.ts';
 import { useMediaQuery } from '../hooks/use-media-query.ts';
@@ -40,9 +40,17 @@ export function NoticeAnswers(props: AnswersProps) {
   );
 }
 
-function Confirmation({ children }: { children: ReactNode }) {
+/**
+ * An answer's confirmation, which stays. Focus moves onto it when it replaces the button just pressed,
+ * so a keyboard or screen reader is not left on nothing; one already recorded on arrival takes none.
+ */
+function Confirmation({ children, takeFocus = true }: { children: ReactNode; takeFocus?: boolean }) {
+  const ref = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (takeFocus) ref.current?.focus();
+  }, [takeFocus]);
   return (
-    <p className={styles.confirmation} role="status">
+    <p ref={ref} className={styles.confirmation} role="status" tabIndex={-1}>
       {children}
     </p>
   );
@@ -61,7 +69,9 @@ function AcknowledgeAnswer({ code, token, details, words, ends }: AnswersProps) 
   return (
     <div className={styles.answer}>
       {answer.doneAt ? (
-        <Confirmation>{words.acknowledged(formatAt(answer.doneAt))}</Confirmation>
+        <Confirmation takeFocus={answer.doneAt !== details.acknowledgedAt}>
+          {words.acknowledged(formatAt(answer.doneAt))}
+        </Confirmation>
       ) : (
         <button
           type="button"

@@ -264,6 +264,8 @@ describe('the notice page after the check', () => {
     render(<NoticePage code={CODE} channel={null} />);
     await passCheck();
     expect(screen.getByText('₹1,23,456.00')).toBeTruthy();
+    // The check's form is gone: focus is on the notice's heading.
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'Your notice' }));
     expect(screen.getByText('15-06-2026')).toBeTruthy();
     expect(screen.getByText('••••1234')).toBeTruthy();
     expect(screen.getByText('a'.repeat(64))).toBeTruthy();
@@ -301,6 +303,8 @@ describe('the notice page after the check', () => {
       ),
     ).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'I have received this notice' })).toBeNull();
+    // The pressed button is gone: focus is on what replaced it, not lost to the page's start.
+    expect(document.activeElement?.textContent).toMatch(/^Thank you\./);
     const sent = calls.find((call) => call.path.endsWith('/acknowledge'))!;
     expect(sent.method).toBe('POST');
     expect(sent.headers.get('Authorization')).toBe('Bearer visit-token');
