@@ -240,6 +240,13 @@ describe('the notice page', () => {
       campaign_id: record.campaignId,
     });
     expect(events[2]!.detail).toBe(delivery!.pdf_sha256);
+    // A user agent is kept to 300 characters.
+    await t.app.inject({
+      method: 'GET',
+      url: `/api/public/notices/${code}`,
+      headers: { 'user-agent': 'U'.repeat(1000) },
+    });
+    expect((await pages.eventsOfRecord(db, record._id)).at(-1)!.user_agent).toBe('U'.repeat(300));
     for (const event of events) expect(event.ip).toMatch(/^(10\.1\.|203\.0\.113\.7$)/);
   });
 
@@ -373,6 +380,8 @@ describe('the notice page', () => {
     const asha = await signUp(t.app, 'asha-revoked');
     const record = await notice(asha);
     const code = await served(asha, record);
+    // A visitor who passed the check before the revoke sees it too.
+    const before = await tokenFor(code, last4(record.fields.custMobileNo));
     const revoke = await t.app.inject({
       method: 'POST',
       url: `/api/notice-links/${code}/revoke`,
@@ -385,6 +394,9 @@ describe('the notice page', () => {
       headers: admin.headers,
     });
     expect(audit.json().items[0].subjectId).toBe(record._id);
+    const gone = await call('GET', code, 'details', before);
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json().message).toMatch(/^This notice is no longer available/);
     const unknown = randomBytes(16).toString('base64url');
     const [a, b] = [await intro(code), await intro(unknown)];
     expect(a.statusCode).toBe(200);
