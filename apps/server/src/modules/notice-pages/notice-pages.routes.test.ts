@@ -86,9 +86,12 @@ async function send(who: SignedIn, id: string, resend = false) {
 
 /** The mail's text, quoted-printable undone. */
 const mailText = (raw: string) =>
-  raw
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  Buffer.from(
+    raw
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    'latin1',
+  ).toString('utf8');
 
 /** Sends the record by e-mail and answers the code its mail links to. */
 async function served(who: SignedIn, record: { _id: string; fields: Record<string, string> }) {
@@ -269,6 +272,19 @@ describe('the notice page', () => {
     expect(
       await db.selectFrom('notice_links').select('code').where('record_id', '=', record._id).execute(),
     ).toEqual([{ code }]);
+  });
+
+  it('words the link in Hindi for a Hindi notice', async () => {
+    const asha = await signUp(t.app, 'asha-hindi');
+    const record = await notice(asha, { modeOfDispatch: 'Email and WhatsApp', language: 'Hindi' });
+    const code = await served(asha, record);
+    const mail = smtp.mails.find((m) => m.to[0] === record.fields.emailId)!;
+    expect(mailText(mail.raw)).toContain('नोटिस का पेज खोलें</a>');
+    const to = `91${record.fields.custMobileNo.replace(/\D/g, '').slice(-10)}`;
+    expect(peer.messages.find((m) => m.to === to)?.caption).toMatch(
+      new RegExp(`\\n\\nदेखें और उत्तर दें: https://notices\\.example\\.in/n/${code}\\?c=w$`),
+    );
+    expect((await intro(code)).json().language).toBe('hi');
   });
 
   it('asks for the loan number where the record has no mobile, and five wrong answers lock the link for an hour', async () => {

@@ -15,6 +15,7 @@ import { defineJob, enqueue } from '../../jobs/job-definition.ts';
 import { findJob } from '../../jobs/jobs.repository.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { escapeHtml } from '../../lib/escape-html.ts';
+import { languageOf } from '@notice-desk/contract/languages';
 import { newId } from '../../lib/ids.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import {
@@ -810,6 +811,7 @@ export class SendingService {
           html: withPageLink(
             merge(templates.body, 'html'),
             code && this.deps.noticeLinks?.pageUrl(code, 'e'),
+            row.language,
           ),
           attachments: [{ filename, content: pdf, contentType: 'application/pdf' }],
           // Postmark rewrites the Message-ID: its webhook events name the delivery by this metadata.
@@ -864,6 +866,7 @@ export class SendingService {
       caption: withCaptionLink(
         merge(templates.captionFor(row), 'text'),
         code && this.deps.noticeLinks?.pageUrl(code, 'w'),
+        row.language,
       ),
       reference: delivery.id,
     });
@@ -879,20 +882,40 @@ export class SendingService {
  * The e-mail body with the notice page's link after it: a line of text and a link styled as a button
  * (inline styles: mail clients drop style sheets). Inside the body element when the template has one.
  */
-export function withPageLink(html: string, url: string | undefined | ''): string {
+export function withPageLink(html: string, url: string | undefined | '', language?: string): string {
   if (!url) return html;
   const href = escapeHtml(url);
+  const words = linkWords(language);
   const block =
-    `<p style="margin:24px 0 8px">View this notice online, confirm you received it, or reply to it: ${href}</p>` +
-    `<p style="margin:0 0 24px"><a href="${href}" style="display:inline-block;padding:10px 18px;background:#1d4ed8;color:#ffffff;text-decoration:none;border-radius:4px;font-weight:600">Open the notice page</a></p>`;
+    `<p style="margin:24px 0 8px">${words.line} ${href}</p>` +
+    `<p style="margin:0 0 24px"><a href="${href}" style="display:inline-block;padding:10px 18px;background:#1d4ed8;color:#ffffff;text-decoration:none;border-radius:4px;font-weight:600">${words.button}</a></p>`;
   const end = html.search(/<\/body\s*>/i);
   return end === -1 ? html + block : html.slice(0, end) + block + html.slice(end);
 }
 
+/**
+ * The words around the link, in the record's language where the notice page has them (English and
+ * Hindi, as the page), else English: the e-mail body itself has no language variants.
+ */
+const linkWordsByLanguage = {
+  en: {
+    line: 'View this notice online, confirm you received it, or reply to it:',
+    button: 'Open the notice page',
+    caption: 'View and reply:',
+  },
+  hi: {
+    line: 'यह नोटिस ऑनलाइन देखें, इसकी प्राप्ति की पुष्टि करें या इसका उत्तर दें:',
+    button: 'नोटिस का पेज खोलें',
+    caption: 'देखें और उत्तर दें:',
+  },
+} as const;
+const linkWords = (language: string | undefined) =>
+  languageOf(language ?? '')?.code === 'hi' ? linkWordsByLanguage.hi : linkWordsByLanguage.en;
+
 /** A WhatsApp caption with the notice page's link on a line of its own (WhatsApp's limit is 1024 characters). */
-export function withCaptionLink(caption: string, url: string | undefined | ''): string {
+export function withCaptionLink(caption: string, url: string | undefined | '', language?: string): string {
   if (!url) return caption;
-  const line = `View and reply: ${url}`;
+  const line = `${linkWords(language).caption} ${url}`;
   return `${caption.slice(0, 1024 - line.length - 2)}\n\n${line}`;
 }
 
