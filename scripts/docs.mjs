@@ -45,6 +45,8 @@ run(
     // They take the README's pictures of Edit and resend and of the pre-send confirmation.
     'apps/web/e2e/edit-and-resend.e2e.ts',
     'apps/web/e2e/sending-confirm.e2e.ts',
+    // The public notice page at 390 and 1440 px (issue 29).
+    'apps/web/e2e/notice-page.e2e.ts',
   ],
   { WRITE_DOCS: '1' },
 );

@@ -1,19 +1,33 @@
 // vitest/config's defineConfig is vite's, typed with the `test` section.
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import type { Connect, Plugin } from 'vite';
 
 // In development the API runs separately; in production the server serves this build on the same origin.
 const apiOrigin = 'http://localhost:3000';
 const proxy = { '/api': apiOrigin, '/temporary-upload': apiOrigin };
 
+/** /n/<code> is the public notice page, its own small entry (notice.html), as the server serves it. */
+const noticePageRewrite: Connect.NextHandleFunction = (request, _response, next) => {
+  if (request.url?.startsWith('/n/')) request.url = '/notice.html';
+  next();
+};
+const noticePageEntry: Plugin = {
+  name: 'notice-page-entry',
+  configureServer: (server) => void server.middlewares.use(noticePageRewrite),
+  configurePreviewServer: (server) => void server.middlewares.use(noticePageRewrite),
+};
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), noticePageEntry],
   build: {
     outDir: 'dist',
     assetsDir: 'static',
     // The shell is React, React Router and Redux Toolkit (~430 kB minified, ~140 kB gzipped); screens are lazy chunks.
     chunkSizeWarningLimit: 600,
     rollupOptions: {
+      // The staff app, and the public notice page without the app's router, store and screens.
+      input: { main: 'index.html', notice: 'notice.html' },
       output: {
         entryFileNames: 'static/js/[name]-[hash].js',
         chunkFileNames: 'static/js/[name]-[hash].js',

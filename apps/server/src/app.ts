@@ -15,6 +15,7 @@ import { archiveRoutes } from './modules/archive/archive.routes.ts';
 import { exportsRoutes } from './modules/exports/exports.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
+import { noticePagesRoutes } from './modules/notice-pages/notice-pages.routes.ts';
 import { pdfsRoutes } from './modules/pdfs/pdfs.routes.ts';
 import { recordsRoutes } from './modules/records/records.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
@@ -158,6 +159,7 @@ export async function buildApp(
     dashboardRoutes,
     funnelRoutes,
     emailWebhooksRoutes,
+    noticePagesRoutes,
   ])
     await app.register(async (folder) => routes(folder, context));
   await registerWebApp(app, config.webDist);

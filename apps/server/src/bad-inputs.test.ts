@@ -6,6 +6,8 @@ import { noticeFields } from '@notice-desk/contract/notice';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditCardKind, noticeKind, type RecordKindInfo } from './modules/records/record-kinds.ts';
 import { createTestApp, signUp, type SignedIn, type TestApp } from './test/app.ts';
+import { openDatabase } from './db/database.ts';
+import { insertOrReadLink } from './modules/notice-pages/notice-pages.repository.ts';
 import {
   deflatedRepeat,
   handWrittenSheet,
@@ -41,6 +43,9 @@ let ravi: SignedIn;
 /** One of asha's records per kind, and her campaigns. */
 const mine: Record<string, string> = {};
 let ashaNoticeLink: string;
+/** A notice page code of neha's record (mobile ending 0042), and a token its check gave. */
+const NOTICE_CODE = 'nEhA_notice_page_code0';
+let noticeToken: string;
 
 interface Answer {
   statusCode: number;
@@ -202,6 +207,23 @@ const webhook = (body: string, signature?: string) =>
       ...(signature !== undefined ? { 'x-hub-signature-256': signature } : {}),
     },
   });
+
+/** A dispute sent to neha's notice page with one file (in the field `field`). */
+function noticeFile(file: { name: string; data: Buffer }, field = 'file') {
+  const boundary = '----notice-page-form';
+  const payload = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="kind"\r\n\r\ndispute\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${file.name}"\r\n\r\n`,
+    ),
+    file.data,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return ask('POST', `/api/public/notices/${NOTICE_CODE}/respond`, {
+    headers: { ...bearer(noticeToken), 'content-type': `multipart/form-data; boundary=${boundary}` },
+    body: payload,
+  });
+}
 
 /** A body signed with the right secret: what it holds is all that can be wrong with it. */
 const signedWebhook = (body: string) =>
@@ -2288,6 +2310,121 @@ const cases: BadInput[] = [
     status: 409,
     message: /last enabled ADMIN/,
   },
+  // The public notice page: a check, then a token; nothing about the debt before it.
+  {
+    area: 'notice page',
+    sent: "the check answered '12a4'",
+    send: () => ask('POST', `/api/public/notices/${NOTICE_CODE}/verify`, { json: { answer: '12a4' } }),
+    status: 400,
+    message: /answer must be exactly four digits/,
+    fields: ['answer'],
+  },
+  {
+    area: 'notice page',
+    sent: 'the check of a code that does not exist',
+    send: () =>
+      ask('POST', '/api/public/notices/AAAAAAAAAAAAAAAAAAAAAA/verify', { json: { answer: '1234' } }),
+    status: 404,
+    message: /^This notice is no longer available/,
+  },
+  {
+    area: 'notice page',
+    sent: 'a link whose channel is c=x',
+    send: () => ask('GET', `/api/public/notices/${NOTICE_CODE}?c=x`),
+    status: 400,
+    message: /c must be one of e, w, s or p/,
+    fields: ['c'],
+  },
+  {
+    area: 'notice page',
+    sent: 'the details without a token',
+    send: () => ask('GET', `/api/public/notices/${NOTICE_CODE}/details`),
+    status: 401,
+    message: /^Answer the check first/,
+  },
+  {
+    area: 'notice page',
+    sent: 'the details with a staff session token',
+    send: () => ask('GET', `/api/public/notices/${NOTICE_CODE}/details`, { who: asha }),
+    status: 401,
+    message: /^This token is not valid/,
+  },
+  {
+    area: 'notice page',
+    sent: 'the details with an expired token',
+    send: async () =>
+      ask('GET', `/api/public/notices/${NOTICE_CODE}/details`, {
+        headers: bearer(
+          await new SignJWT({})
+            .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+            .setSubject(NOTICE_CODE)
+            .setAudience('notice-page')
+            .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
+            .sign(new TextEncoder().encode(JWT_SECRET)),
+        ),
+      }),
+    status: 401,
+    message: /has expired/,
+  },
+  {
+    area: 'notice page',
+    sent: "an answer of kind 'refund'",
+    send: () =>
+      ask('POST', `/api/public/notices/${NOTICE_CODE}/respond`, {
+        headers: bearer(noticeToken),
+        json: { kind: 'refund', text: 'x' },
+      }),
+    status: 400,
+    message: /kind must be 'dispute', 'settle' or 'callback'/,
+    fields: ['kind'],
+  },
+  {
+    area: 'notice page',
+    sent: 'a dispute with a Windows program named receipt.pdf',
+    send: () =>
+      noticeFile({ name: 'receipt.pdf', data: Buffer.concat([Buffer.from('MZ'), Buffer.alloc(100)]) }),
+    status: 415,
+    message: /must be a PDF or a JPEG, PNG or WebP image/,
+  },
+  {
+    area: 'notice page',
+    sent: 'a dispute with an empty file',
+    send: () => noticeFile({ name: 'empty.pdf', data: Buffer.alloc(0) }),
+    status: 400,
+    message: /The file is empty/,
+  },
+  {
+    area: 'notice page',
+    sent: 'a dispute with a file of 10 MB and a byte',
+    send: () =>
+      noticeFile({
+        name: 'big.pdf',
+        data: Buffer.concat([Buffer.from('%PDF-'), Buffer.alloc(10 * 1024 * 1024 - 4)]),
+      }),
+    status: 413,
+    message: /larger than 10 MB/,
+  },
+  {
+    area: 'notice page',
+    sent: 'a dispute whose file is in the field upload',
+    send: () => noticeFile({ name: 'a.pdf', data: Buffer.from('%PDF-1.4') }, 'upload'),
+    status: 400,
+    message: /in the field named file/,
+  },
+  {
+    area: 'responses',
+    sent: 'marking a response that does not exist handled',
+    send: () => ask('POST', '/api/responses/01a2253d-a723-7000-acbf-e04f0dfd1b87/handled', { who: asha }),
+    status: 404,
+    message: /^Response not found\.$/,
+  },
+  {
+    area: 'responses',
+    sent: 'revoking a notice link that does not exist',
+    send: () => ask('POST', '/api/notice-links/AAAAAAAAAAAAAAAAAAAAAA/revoke', { who: admin }),
+    status: 404,
+    message: /^Notice link not found\.$/,
+  },
 ];
 
 /** Imports `data`, then answers the first line of its row report, as a refusal of that row. */
@@ -2559,6 +2696,32 @@ beforeAll(async () => {
     items: { pdfLink: string }[];
   };
   ashaNoticeLink = `${list.pdfUrl}${list.items[0]!.pdfLink}`;
+  // neha's notice has a page (its code written as a send writes it) and a visitor who answered its check.
+  const neha = await signUp(t.app, 'neha');
+  const nehaNotice = (
+    await ask('POST', '/api/notices', {
+      who: neha,
+      json: { ...sample(noticeKind, 'neha'), custMobileNo: '9876500042' },
+    })
+  ).body as { _id: string; campaignId: string };
+  const { db } = await openDatabase(t.config);
+  await insertOrReadLink(db, {
+    code: NOTICE_CODE,
+    owner_id: neha.userId,
+    record_kind: 'notice',
+    record_id: nehaNotice._id,
+    campaign_id: nehaNotice.campaignId,
+    created_at: new Date().toISOString(),
+    failed_checks: 0,
+    locked_until: null,
+    revoked_at: null,
+    revoked_by: null,
+  });
+  await db.destroy();
+  const verified = await ask('POST', `/api/public/notices/${NOTICE_CODE}/verify`, {
+    json: { answer: '0042' },
+  });
+  noticeToken = String(verified.body.token);
 });
 
 afterAll(async () => {

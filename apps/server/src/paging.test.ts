@@ -47,6 +47,7 @@ beforeAll(async () => {
     { url: '/api/archive/campaigns', limitMax: 100 },
     { url: '/api/dashboard/mails', limitMax: 500 },
     { url: '/api/users', limitMax: 100 },
+    { url: '/api/responses', limitMax: 100 },
     {
       url: `/api/campaigns/${campaignId}/failed-rows`,
       doc: '/api/campaigns/{campaignId}/failed-rows',
@@ -116,9 +117,9 @@ describe('paging', () => {
       expect(res.statusCode, `${list.url}: ${res.body}`).toBe(200);
       const body = res.json();
       expect(body.items ?? body.notices).toEqual([]);
-      // The archive, the mails and the failed rows hold nothing here (nothing was sent); every other
-      // list holds a row.
-      if (!/^\/api\/archive\/|^\/api\/dashboard\/mails$|\/failed-rows$/.test(list.url))
+      // The archive, the mails, the failed rows and the notice pages' responses hold nothing here (nothing
+      // was sent); every other list holds a row.
+      if (!/^\/api\/archive\/|^\/api\/dashboard\/mails$|\/failed-rows$|^\/api\/responses$/.test(list.url))
         expect(body.total).toBeGreaterThan(0);
     }
   });

@@ -7,7 +7,8 @@ import { noticeFields } from '@notice-desk/contract/notice';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditCardKind, noticeKind, type RecordKindInfo } from './modules/records/record-kinds.ts';
 import { createTestApp, signUp, uploadFile, type SignedIn, type TestApp } from './test/app.ts';
-import { recordSheet, writeSheet } from './test/xlsx.ts';
+import { multipart, recordSheet, writeSheet } from './test/xlsx.ts';
+import { openDatabase } from './db/database.ts';
 
 /**
  * Owners apart: another user, plain or ADMIN, who calls any route with the owner's ids gets a 404
@@ -25,6 +26,9 @@ interface Owned {
   importJobs: string[];
   /** A stored upload name the owner has not imported yet. */
   upload: string;
+  /** The notice page codes of the owner's sent records, and the answers a visitor left on one. */
+  codes: string[];
+  responses: string[];
 }
 
 interface Attacker {
@@ -177,6 +181,33 @@ const idRoutes: Record<string, Attack> = {
     }
     return findings;
   },
+  // Notice pages: a borrower's answers are their owner's alone, an ADMIN's too (records are never shared).
+  'POST /api/responses/:id/handled': ({ who }) =>
+    expectEach(who, 'POST', '/api/responses/:id/handled', owned.responses, 404),
+  'GET /api/responses/:id/file': ({ who }) =>
+    expectEach(who, 'GET', '/api/responses/:id/file', owned.responses, 404),
+  // Revoking is an ADMIN's, on any owner's link (notice-pages.routes.test.ts revokes one); a plain user is refused.
+  'POST /api/notice-links/:code/revoke': ({ who, role }) =>
+    role === 'ADMIN'
+      ? Promise.resolve([])
+      : expectEach(who, 'POST', '/api/notice-links/:id/revoke', owned.codes, 403),
+  // The public page: the code is known to whoever got the message, so it opens only the check. A session,
+  // however strong, is no token for a code: everything past the check answers 401.
+  'GET /api/public/notices/:code': async () => [],
+  'POST /api/public/notices/:code/verify': async () => [],
+  'GET /api/public/notices/:code/details': ({ who }) =>
+    expectEach(who, 'GET', '/api/public/notices/:id/details', owned.codes, 401),
+  'GET /api/public/notices/:code/pdf': ({ who }) =>
+    expectEach(who, 'GET', '/api/public/notices/:id/pdf', owned.codes, 401),
+  'POST /api/public/notices/:code/acknowledge': ({ who }) =>
+    expectEach(who, 'POST', '/api/public/notices/:id/acknowledge', owned.codes, 401),
+  'POST /api/public/notices/:code/payment-link': ({ who }) =>
+    expectEach(who, 'POST', '/api/public/notices/:id/payment-link', owned.codes, 401),
+  'POST /api/public/notices/:code/respond': ({ who }) =>
+    expectEach(who, 'POST', '/api/public/notices/:id/respond', owned.codes, 401, () => ({
+      kind: 'dispute',
+      text: 'not mine',
+    })),
   // Templates belong to no user: anyone signed in reads them, and only an ADMIN writes them
   // (security.test.ts proves the 403 for every template write).
   'GET /api/whatsapptemplates/:id': async () => [],
@@ -329,6 +360,7 @@ async function ownerSnapshot(): Promise<Record<string, string>> {
     snapshot[`pdf ${kind}`] = createHash('sha256').update(pdf.rawPayload).digest('hex');
   }
   await read('/api/dashboard');
+  await read('/api/responses?limit=100');
   await read('/api/notices/by-user-id/progress-count');
   await read('/api/credit-cards/by-user-id/credit-cards-progress-count');
   // A report is written afresh on each read (its zip carries the time): its rows are compared.
@@ -405,6 +437,8 @@ beforeAll(async () => {
     },
     importJobs: [notices.jobId, cards.jobId],
     upload: upload_,
+    codes: [],
+    responses: [],
   };
   expect(owned.records.notice).toHaveLength(3);
   expect(owned.records['credit-card']).toHaveLength(3);
@@ -417,6 +451,34 @@ beforeAll(async () => {
     const sent = await call(owner, 'POST', '/api/campaigns/send-mail', { data: [id], type });
     expect(sent.json(), sent.body).toMatchObject({ sent: 2, failed: 0 });
   }
+  // Each send made its record's notice page code; a visitor answers the check and disputes, with a file.
+  const { db } = await openDatabase(t.config);
+  const links = await db.selectFrom('notice_links').select(['code', 'record_id']).execute();
+  owned.codes = links.map((link) => link.code);
+  await db.destroy();
+  expect(owned.codes).toHaveLength(2);
+  const noticeCode = links.find((link) => link.record_id === manualNotice._id)!.code;
+  const answer = await t.app.inject({
+    method: 'POST',
+    url: `/api/public/notices/${noticeCode}/verify`,
+    payload: { answer: '3210' },
+  });
+  expect(answer.statusCode, answer.body).toBe(200);
+  const disputed = multipart(
+    { kind: 'dispute', text: 'Not my loan.' },
+    { name: 'proof.pdf', data: Buffer.from('%PDF-1.4 proof') },
+  );
+  const dispute = await t.app.inject({
+    method: 'POST',
+    url: `/api/public/notices/${noticeCode}/respond`,
+    headers: { authorization: `Bearer ${answer.json().token}`, ...disputed.headers },
+    payload: disputed.payload,
+  });
+  expect(dispute.statusCode, dispute.body).toBe(200);
+  owned.responses = (await call(owner, 'GET', '/api/responses'))
+    .json()
+    .items.map((r: { id: string }) => r.id);
+  expect(owned.responses).toHaveLength(1);
 
   for (const [who, role] of [
     [plain, 'USER'],

@@ -19,6 +19,11 @@ const publicRoutes = new Set([
   'POST /api/webhooks/whatsapp',
   // Providers sign their own calls (SNS signature, SendGrid key, Postmark password): checked in email-webhooks.routes.test.ts.
   'POST /api/webhooks/email',
+  // The notice page before its check: what it may show to anyone with the link, and the check itself
+  // (notice-pages.routes.test.ts: nothing personal, limits, the lock). Past the check a page token is
+  // needed: those routes answer 401 here too.
+  'GET /api/public/notices/:code',
+  'POST /api/public/notices/:code/verify',
 ]);
 
 const someId = '0190c000-0000-7000-8000-000000000999';

@@ -10,7 +10,7 @@ import { PdfLinks } from './lib/pdf/links.ts';
 import { PdfRenderer } from './lib/pdf/renderer.ts';
 import { FileStore } from './lib/storage.ts';
 import { cloudApiSender, cloudApiTemplates, outboxSender } from './lib/whatsapp.ts';
-import { SessionTokens } from './lib/tokens.ts';
+import { NoticePageTokens, SessionTokens } from './lib/tokens.ts';
 import { ArchiveService } from './modules/archive/archive.service.ts';
 import { AuditService } from './modules/audit/audit.service.ts';
 import { AuthService, fillUsernameSkeletons } from './modules/auth/auth.service.ts';
@@ -21,9 +21,15 @@ import { EvidenceService } from './modules/evidence/evidence.service.ts';
 import { ExportsService } from './modules/exports/exports.service.ts';
 import { IMPORT_JOB, importJob } from './modules/imports/import.job.ts';
 import { ImportsService } from './modules/imports/imports.service.ts';
-import { AccountLimits, databaseLimiters, redisLimiters } from './modules/limits/limits.service.ts';
+import {
+  AccountLimits,
+  databaseLimiters,
+  NoticePageLimits,
+  redisLimiters,
+} from './modules/limits/limits.service.ts';
 import { SendRates } from './modules/limits/send-rates.ts';
 import { connectRedis, type RedisClient } from './modules/limits/redis.ts';
+import { NoticePagesService } from './modules/notice-pages/notice-pages.service.ts';
 import { PdfsService } from './modules/pdfs/pdfs.service.ts';
 import { RecordsService } from './modules/records/records.service.ts';
 import { RetentionService } from './modules/retention/retention.service.ts';
@@ -78,6 +84,8 @@ export interface Services {
   /** Polls BOUNCE_IMAP_URL when set; started beside the job runner. */
   bounceMailbox: BounceMailbox | undefined;
   emailWebhooks: EmailWebhooks;
+  /** The public notice page per record, its check and events, and the staff's Responses. */
+  noticePages: NoticePagesService;
   close(): Promise<void>;
 }
 
@@ -124,6 +132,14 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     mode: cloudApi ? wa.mode : 'outbox',
   });
   const limiters = redis ? redisLimiters(redis) : databaseLimiters(db);
+  const noticePages = new NoticePagesService({
+    db,
+    store,
+    tokens: new NoticePageTokens(secret),
+    limits: new NoticePageLimits(limiters, config.noticePage),
+    settings: config.noticePage,
+    appUrl: config.appUrl,
+  });
   const sending: SendingService = new SendingService({
     db,
     store,
@@ -152,6 +168,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     where,
     messageIdDomain: new URL(config.appUrl).hostname,
     onEnqueued: () => jobs.nudge(),
+    noticeLinks: noticePages,
     get jobEvents(): JobRunner | undefined {
       return config.runJobs ? jobs : undefined;
     },
@@ -255,6 +272,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     bounces,
     bounceMailbox,
     emailWebhooks: new EmailWebhooks(bounces, { ...config.emailWebhooks, messageIdDomain }),
+    noticePages,
     async close() {
       await jobs.stop();
       await retention.stop();

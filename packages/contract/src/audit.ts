@@ -26,6 +26,8 @@ export const auditActions = [
   'user.enable',
   'user.demote',
   'user.sessions-end',
+  'notice-link.revoke',
+  'notice-response.handled',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -54,6 +56,8 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'user.enable': 'Enabled a user',
   'user.demote': 'Made a plain user',
   'user.sessions-end': 'Ended sessions',
+  'notice-link.revoke': 'Revoked a notice link',
+  'notice-response.handled': 'Marked a response handled',
 };
 
 const isoDate = (name: string) =>

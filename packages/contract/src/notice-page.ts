@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pagingQuery } from './paging.ts';
 import { deliveryChannels } from './sending.ts';
 
 /**
@@ -131,3 +132,22 @@ export interface NoticeResponseList {
 
 /** Channels a notice page link can come from. */
 export const linkChannels = [...deliveryChannels, 'sms', 'post'] as const;
+
+// Added by the server side (H1), nothing renamed: the Responses list's query, the code's path
+// parameter and the check's `c` query, so the web and the server read them from one place.
+
+/** The Responses list: the one paging schema, newest first. */
+export const noticeResponsesQuery = pagingQuery({ limit: 25, limitMax: 100 });
+export type NoticeResponsesQuery = z.input<typeof noticeResponsesQuery>;
+
+/** A code in a path; any other text answers 404 as an unknown code does, never a 400 that tells them apart. */
+export const noticeCodeParams = z.object({ code: z.string().max(100, { error: 'code is too long.' }) });
+
+/** The page's first call: `c` names the channel whose message carried the link (e, w, s, p). */
+export const noticeIntroQuery = z.object({
+  c: z
+    .enum(Object.keys(linkChannelCodes) as [keyof typeof linkChannelCodes], {
+      error: 'c must be one of e, w, s or p (the channel of the message the link came in).',
+    })
+    .optional(),
+});

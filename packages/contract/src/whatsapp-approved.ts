@@ -22,6 +22,12 @@ export interface ApprovedTemplate {
   };
   /** Whether a send with it would go: APPROVED, a document header, and one field per parameter. */
   usable: boolean;
+  /**
+   * Added for the notice page (issue 29): how its messages carry the page's link. 'button': as the
+   * dynamic suffix of its URL button; 'body': as its last body parameter (one more than the mapped
+   * fields); 'none': the template has no place for it. Absent where Meta could not be asked.
+   */
+  linkBy?: 'button' | 'body' | 'none';
 }
 
 export interface ApprovedTemplates {

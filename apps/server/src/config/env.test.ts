@@ -14,6 +14,27 @@ describe('configuration', () => {
     expect(config.sendWindow).toBeUndefined();
   });
 
+  it('reads the notice page’s sender, payee and number, and stops on a payee or number that is not one', () => {
+    expect(loadConfig({}).noticePage).toMatchObject({
+      firmName: 'Notice Desk',
+      firmAddress: '',
+      upiPayeeVpa: undefined,
+      callUsNumber: undefined,
+      perCodePerMinute: 60,
+      perAddressPerMinute: 300,
+    });
+    expect(
+      loadConfig({ UPI_PAYEE_VPA: 'rao.iyer@okaxis', CALL_US_NUMBER: '+91 80 4000 1234' }).noticePage,
+    ).toMatchObject({ upiPayeeVpa: 'rao.iyer@okaxis', callUsNumber: '+91 80 4000 1234' });
+    for (const [name, value] of [
+      ['UPI_PAYEE_VPA', 'rao iyer'],
+      ['UPI_PAYEE_VPA', 'a&pn=x@okaxis'],
+      ['CALL_US_NUMBER', 'call us'],
+      ['NOTICE_PAGE_CODE_PER_MINUTE', '-1'],
+    ] as const)
+      expect(() => loadConfig({ [name]: value }), `${name}=${value}`).toThrow(new RegExp(name));
+  });
+
   it('reads quiet hours, in Asia/Kolkata unless told otherwise', () => {
     expect(loadConfig({ SEND_HOURS: '08:00-19:00' }).sendWindow).toMatchObject({
       opens: 8 * 60,

@@ -222,6 +222,20 @@ const envSchema = z.object({
         `TIME_ZONE "${String(issue.input)}" is not a time zone this server knows; use an IANA name such as Asia/Kolkata`,
     })
     .default('Asia/Kolkata'),
+  // The notice page (issue 29): who it says sent the notice, and its payment and call actions.
+  FIRM_NAME: z.string().max(200, 'FIRM_NAME must be at most 200 characters').default('Notice Desk'),
+  FIRM_ADDRESS: z.string().max(500, 'FIRM_ADDRESS must be at most 500 characters').default(''),
+  UPI_PAYEE_VPA: z
+    .string()
+    .regex(/^[\w.-]{2,256}@[A-Za-z][\w.-]{1,64}$/, 'UPI_PAYEE_VPA must be a UPI address such as firm@okaxis')
+    .optional(),
+  UPI_PAYEE_NAME: z.string().max(100, 'UPI_PAYEE_NAME must be at most 100 characters').optional(),
+  NOTICE_PAGE_CODE_PER_MINUTE: wholeNumber('NOTICE_PAGE_CODE_PER_MINUTE', 0, 1_000_000).default(60),
+  NOTICE_PAGE_ADDRESS_PER_MINUTE: wholeNumber('NOTICE_PAGE_ADDRESS_PER_MINUTE', 0, 10_000_000).default(300),
+  CALL_US_NUMBER: z
+    .string()
+    .regex(/^\+?[\d\s-]{6,20}$/, 'CALL_US_NUMBER must be a telephone number such as +91 22 4000 1234')
+    .optional(),
 });
 
 export interface Config {
@@ -319,6 +333,17 @@ export interface Config {
   locale: string;
   /** The zone documents, reports and audit times are shown in (Asia/Kolkata). */
   timeZone: string;
+  /** The notice page: who sent the notice, the UPI payee (no VPA: no payment action), the number to call. */
+  noticePage: {
+    firmName: string;
+    firmAddress: string;
+    upiPayeeVpa: string | undefined;
+    upiPayeeName: string | undefined;
+    callUsNumber: string | undefined;
+    /** Public page requests per code and per address, per minute (0: no limit). */
+    perCodePerMinute: number;
+    perAddressPerMinute: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -465,6 +490,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sendWindow,
     locale: e.LOCALE,
     timeZone: e.TIME_ZONE,
+    noticePage: {
+      firmName: e.FIRM_NAME,
+      firmAddress: e.FIRM_ADDRESS,
+      upiPayeeVpa: e.UPI_PAYEE_VPA,
+      upiPayeeName: e.UPI_PAYEE_NAME,
+      callUsNumber: e.CALL_US_NUMBER,
+      perCodePerMinute: e.NOTICE_PAGE_CODE_PER_MINUTE,
+      perAddressPerMinute: e.NOTICE_PAGE_ADDRESS_PER_MINUTE,
+    },
   };
 }
 

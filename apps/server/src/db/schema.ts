@@ -190,6 +190,10 @@ export interface WhatsappApprovedTemplatesTable {
   /** JSON list of the field keys that fill the body's parameters, in order. */
   body_fields: string;
   updated_at: string;
+  /** How it carries the notice page's link: 'button', 'body' or 'none' (null: set before issue 29, none). */
+  link_by: 'button' | 'body' | 'none' | null;
+  /** The URL button whose dynamic suffix is the page's code, when link_by is 'button'. */
+  link_button_index: number | null;
 }
 
 export type Channel = 'email' | 'whatsapp';

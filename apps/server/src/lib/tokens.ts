@@ -54,3 +54,41 @@ export function newLinkToken(): { token: string; hash: string } {
 export function hashLinkToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
+
+/**
+ * The notice page's short-lived tokens: given for a right answer to the check, bound to one code (the
+ * subject) and to this purpose (the audience), so neither a session token nor another code's opens it.
+ */
+export class NoticePageTokens {
+  private readonly key: Uint8Array;
+
+  constructor(secret: string) {
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  sign(code: string, channel: string | null, ttlSeconds: number): Promise<string> {
+    return new SignJWT(channel ? { ch: channel } : {})
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(code)
+      .setAudience(NOTICE_PAGE_AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime(`${ttlSeconds}s`)
+      .sign(this.key);
+  }
+
+  /** The code and channel of a valid token; 'expired', or null when it is malformed, forged or of another kind. */
+  async verify(token: string): Promise<{ code: string; channel: string | null } | 'expired' | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        audience: NOTICE_PAGE_AUDIENCE,
+      });
+      if (typeof payload.sub !== 'string') return null;
+      return { code: payload.sub, channel: typeof payload.ch === 'string' ? payload.ch : null };
+    } catch (err) {
+      return (err as { code?: string }).code === 'ERR_JWT_EXPIRED' ? 'expired' : null;
+    }
+  }
+}
+
+export const NOTICE_PAGE_AUDIENCE = 'notice-page';

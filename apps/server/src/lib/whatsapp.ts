@@ -29,6 +29,8 @@ export interface WhatsappTemplateMessage {
   filename: string;
   template: { name: string; language: string };
   bodyParameters: string[];
+  /** The notice page's link as a URL button's dynamic suffix (the button at `index`). */
+  linkButton?: { index: number; suffix: string };
   reference?: string;
 }
 
@@ -213,6 +215,16 @@ export function cloudApiSender(options: CloudApiOptions): WhatsappSender {
                 type: 'body',
                 parameters: message.bodyParameters.map((text) => ({ type: 'text', text })),
               },
+              ...(message.linkButton
+                ? [
+                    {
+                      type: 'button',
+                      sub_type: 'url',
+                      index: String(message.linkButton.index),
+                      parameters: [{ type: 'text', text: message.linkButton.suffix }],
+                    },
+                  ]
+                : []),
             ],
           },
         }),
@@ -240,6 +252,8 @@ export interface ProviderTemplate {
   headerFormat?: string;
   /** How many distinct {{1}} or {{name}} parameters its body holds. */
   bodyParameters: number;
+  /** The first URL button whose address ends in a {{1}} to fill (the notice page's code goes there). */
+  urlButtonIndex?: number;
 }
 
 /** Reads a WhatsApp Business Account's message templates. */
@@ -253,7 +267,12 @@ interface ListedTemplate {
   language?: string;
   status?: string;
   rejected_reason?: string;
-  components?: { type?: string; format?: string; text?: string }[];
+  components?: {
+    type?: string;
+    format?: string;
+    text?: string;
+    buttons?: { type?: string; url?: string }[];
+  }[];
 }
 
 /** `GET /{waba-id}/message_templates?name=…`, following its pages (a name has a page per ~100 languages). */
@@ -278,6 +297,10 @@ export function cloudApiTemplates(options: {
           if (listed.name !== name) continue;
           const header = listed.components?.find((c) => c.type?.toUpperCase() === 'HEADER');
           const bodyText = listed.components?.find((c) => c.type?.toUpperCase() === 'BODY')?.text ?? '';
+          const buttons = listed.components?.find((c) => c.type?.toUpperCase() === 'BUTTONS')?.buttons ?? [];
+          const urlButtonIndex = buttons.findIndex(
+            (button) => button.type?.toUpperCase() === 'URL' && /\{\{\s*1\s*\}\}/.test(button.url ?? ''),
+          );
           found.push({
             name: listed.name,
             language: listed.language ?? '',
@@ -287,6 +310,7 @@ export function cloudApiTemplates(options: {
               : {}),
             ...(header?.format ? { headerFormat: header.format.toUpperCase() } : {}),
             bodyParameters: new Set([...bodyText.matchAll(/\{\{\s*([\w.]+)\s*\}\}/g)].map((m) => m[1])).size,
+            ...(urlButtonIndex >= 0 ? { urlButtonIndex } : {}),
           });
         }
         url = (body.paging as { next?: string } | undefined)?.next;

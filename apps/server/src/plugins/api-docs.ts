@@ -30,6 +30,12 @@ const tags = [
   { name: 'exports', description: 'A campaign’s delivery report (.xlsx) and its PDFs (.zip).' },
   { name: 'pdfs', description: 'Notice PDFs: signed links and the template editor’s preview.' },
   { name: 'templates', description: 'WhatsApp and PDF Editor templates; only an ADMIN changes them.' },
+  {
+    name: 'notice-pages',
+    description:
+      'The public notice page of each record (no sign-in: a check gives a short token), and revoking it.',
+  },
+  { name: 'responses', description: 'Disputes and requests to settle or be called back, from notice pages.' },
 ];
 
 /**

@@ -7,6 +7,13 @@ export interface UploadForm<T> {
   file: T;
 }
 
+export interface UploadFormOptions {
+  /** A smaller or larger file limit than UPLOAD_MAX_MB for this form (a stream past it is cut, `truncated`). */
+  fileSizeLimit?: number;
+  /** A form may come without its file (a text answer); `file` is then undefined. */
+  fileOptional?: boolean;
+}
+
 /**
  * Reads a multipart form with one file: text fields are collected, the file is handed to `save`
  * as it streams (it is never held in memory). Fields after the file are read too. When the form
@@ -16,14 +23,28 @@ export async function readUploadForm<T>(
   request: FastifyRequest,
   save: (file: IncomingFile) => Promise<T>,
   discard: (saved: T) => Promise<void>,
-): Promise<UploadForm<T>> {
+): Promise<UploadForm<T>>;
+export async function readUploadForm<T>(
+  request: FastifyRequest,
+  save: (file: IncomingFile) => Promise<T>,
+  discard: (saved: T) => Promise<void>,
+  options: UploadFormOptions,
+): Promise<UploadForm<T | undefined>>;
+export async function readUploadForm<T>(
+  request: FastifyRequest,
+  save: (file: IncomingFile) => Promise<T>,
+  discard: (saved: T) => Promise<void>,
+  { fileSizeLimit, fileOptional = false }: UploadFormOptions = {},
+): Promise<UploadForm<T | undefined>> {
   if (!request.isMultipart())
     throw badRequest('Send the file as multipart/form-data with a field named file.');
   if (!hasUsableBoundary(request.headers['content-type'] ?? '')) throw noBoundary();
   const fields: Record<string, string> = {};
   let saved: { value: T } | undefined;
   try {
-    for await (const part of request.parts()) {
+    for await (const part of request.parts(
+      fileSizeLimit === undefined ? undefined : { limits: { fileSize: fileSizeLimit } },
+    )) {
       if (part.type === 'file') {
         if (saved || part.fieldname !== 'file') {
           part.file.resume();
@@ -47,8 +68,8 @@ export async function readUploadForm<T>(
       );
     throw malformedForm(err) ?? err;
   }
-  if (!saved) throw badRequest('Please select a file.', { file: 'Please select a file.' });
-  return { fields, file: saved.value };
+  if (!saved && !fileOptional) throw badRequest('Please select a file.', { file: 'Please select a file.' });
+  return { fields, file: saved?.value };
 }
 
 /**

@@ -7,10 +7,12 @@ import { AppError } from '../lib/errors.ts';
 /**
  * Serves the built web app: hashed assets cached for a year, index.html never cached,
  * and every other GET that is not an API call answered with index.html so deep links load the app.
+ * The public notice page, /n/<code>, is its own small entry: notice.html.
  */
 export async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
   const index = path.join(webDist, 'index.html');
   const built = fs.existsSync(index);
+  const noticePageBuilt = fs.existsSync(path.join(webDist, 'notice.html'));
   if (built) {
     await app.register(fastifyStatic, {
       root: webDist,
@@ -33,6 +35,7 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
     if (path.extname(url) && url.startsWith('/static/')) {
       throw new AppError(404, 'NOT_FOUND', `No file ${url}.`);
     }
-    return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+    const page = url.startsWith('/n/') && noticePageBuilt ? 'notice.html' : 'index.html';
+    return reply.header('cache-control', 'no-cache').type('text/html').sendFile(page);
   });
 }

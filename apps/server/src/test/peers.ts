@@ -81,8 +81,13 @@ export interface PeerMessage {
   id: string;
   /** biz_opaque_callback_data: the sender's own reference for the message. */
   reference?: string;
-  /** A template message's template and its body's parameters, in order. */
-  template?: { name: string; language: string; bodyParameters: string[] };
+  /** A template message's template, its body's parameters in order, and its URL buttons' suffixes by index. */
+  template?: {
+    name: string;
+    language: string;
+    bodyParameters: string[];
+    buttonSuffixes?: Record<string, string>;
+  };
   /** When the peer took it (ms since the epoch). */
   at: number;
 }
@@ -97,6 +102,24 @@ export interface PeerTemplate {
   body: string;
   /** DOCUMENT unless told. */
   headerFormat?: string;
+  /** Its buttons, as Meta lists them: a URL button's address may end in {{1}}, filled per message. */
+  buttons?: { type: 'URL' | 'QUICK_REPLY' | 'PHONE_NUMBER'; text: string; url?: string }[];
+}
+
+/** A template message's URL button components, as the Cloud API takes them: index → the suffix's text. */
+function buttonSuffixes(components: unknown): { buttonSuffixes?: Record<string, string> } {
+  const buttons = (
+    (components ?? []) as {
+      type?: string;
+      sub_type?: string;
+      index?: string;
+      parameters?: { text?: string }[];
+    }[]
+  ).filter((c) => c.type === 'button' && c.sub_type === 'url');
+  if (buttons.length === 0) return {};
+  return {
+    buttonSuffixes: Object.fromEntries(buttons.map((c) => [String(c.index), c.parameters?.[0]?.text ?? ''])),
+  };
 }
 
 /** An error answer the peer gives to the next messages: Cloud API codes (131047, 130429…) or a bare 5xx. */
@@ -147,6 +170,7 @@ export async function startWhatsappPeer(options: { answerAfterMs?: number } = {}
               components: [
                 { type: 'HEADER', format: t.headerFormat ?? 'DOCUMENT' },
                 { type: 'BODY', text: t.body },
+                ...(t.buttons ? [{ type: 'BUTTONS', buttons: t.buttons }] : []),
               ],
             })),
           paging: { cursors: { before: 'a', after: 'b' } },
@@ -208,6 +232,7 @@ export async function startWhatsappPeer(options: { answerAfterMs?: number } = {}
                     message.template.components?.find((c: { type: string }) => c.type === 'body')
                       ?.parameters ?? []
                   ).map((p: { text: string }) => p.text),
+                  ...buttonSuffixes(message.template.components),
                 },
               }
             : {}),

@@ -71,6 +71,17 @@ describe('app routes', () => {
     expect(screen.queryByText('Your session has expired. Please sign in again.')).toBeNull();
   });
 
+  it('serves /responses to a user who is not ADMIN, with the heading Responses', async () => {
+    renderApp('/responses', sessionOf(plainUser));
+    expect(await heading('Responses')).toBeTruthy();
+  });
+
+  it('sends an anonymous visitor of /responses to the login page', async () => {
+    const router = renderApp('/responses');
+    expect(await heading('Login')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/auth/login');
+  });
+
   it('sends a signed-in user from sign-up to the dashboard', async () => {
     renderApp('/auth/sign-up', sessionOf(plainUser));
     expect(await heading('Dashboard')).toBeTruthy();

@@ -95,6 +95,7 @@ export const routes: RouteObject[] = [
                     path: paths.campaigns.detail.path,
                     lazy: screen(() => import('./routes/campaigns/campaign.tsx')),
                   },
+                  { path: paths.responses.path, lazy: screen(() => import('./routes/responses.tsx')) },
                   {
                     path: paths.changePassword.path,
                     lazy: screen(() => import('./routes/change-password.tsx')),

@@ -17,6 +17,8 @@ export const cacheTags = [
   'Notices',
   'SingleNotice',
   'DashboardInfo',
+  // Not a spec group: the notice pages' disputes and requests (issue 29).
+  'Responses',
 ] as const;
 
 /** Default time a request may take before it fails with TIMEOUT_ERROR; an endpoint may pass its own `timeout`. */

@@ -134,3 +134,38 @@ export function addressKey(ip: string): string {
     .map((group) => group.replace(/^0+(?=.)/, ''))
     .join(':')}::/64`;
 }
+
+/** Requests to the public notice page routes per code and per address, per minute (0 turns one off). */
+export interface NoticePageLimitSettings {
+  perCodePerMinute: number;
+  perAddressPerMinute: number;
+}
+
+/**
+ * The public notice page's limits, counted where the sign-in limits are (the database, or Redis), so
+ * every API process sees the same counts. A code's count holds a guessing visitor to a few answers a
+ * minute on top of the check's own lock; an address's count holds one that tries many codes.
+ */
+export class NoticePageLimits {
+  private readonly perCode: RateLimiterAbstract | undefined;
+  private readonly perAddress: RateLimiterAbstract | undefined;
+
+  constructor(make: LimiterFactory, settings: NoticePageLimitSettings) {
+    this.perCode =
+      settings.perCodePerMinute > 0
+        ? make({ keyPrefix: 'notice-page-code', points: settings.perCodePerMinute, duration: 60 })
+        : undefined;
+    this.perAddress =
+      settings.perAddressPerMinute > 0
+        ? make({ keyPrefix: 'notice-page-address', points: settings.perAddressPerMinute, duration: 60 })
+        : undefined;
+  }
+
+  /** Counts one request for the code from the address; refuses with 429 when either is over its limit. */
+  async visit(code: string, address: string): Promise<void> {
+    await Promise.all([
+      consume(this.perAddress, addressKey(address), 'Too many requests from your address.'),
+      consume(this.perCode, code.slice(0, 100), 'Too many requests for this notice.'),
+    ]);
+  }
+}

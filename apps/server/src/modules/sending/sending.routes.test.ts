@@ -260,7 +260,10 @@ describe('sending notices', () => {
     }
     const record = await notice(asha, 1);
     expect((await send(asha, [record._id])).json()).toMatchObject({ sent: 2, failed: 0 });
-    expect(peer.messages[0]!.caption).toBe('Dear custName-1, see the notice.');
+    // The caption as merged, then the notice page's link on a line of its own.
+    expect(peer.messages[0]!.caption).toMatch(
+      /^Dear custName-1, see the notice\.\n\nView and reply: http\S+\/n\/[\w-]{22}\?c=w$/,
+    );
     expect(smtp.mails[0]!.raw).toMatch(/^Subject: Notice for loanNo-1\r?$/m);
   });
 

@@ -14,6 +14,8 @@ import { PermanentJobError, RetryAtError, type JobContext } from '../../jobs/job
 import { defineJob, enqueue } from '../../jobs/job-definition.ts';
 import { findJob } from '../../jobs/jobs.repository.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
+import { escapeHtml } from '../../lib/escape-html.ts';
+import { languageOf } from '@notice-desk/contract/languages';
 import { newId } from '../../lib/ids.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import {
@@ -95,8 +97,19 @@ export interface SendingDeps {
   rates: SendRates;
   /** JOB_RETRY_BACKOFF: a provider's wait longer than this is waited for exactly (RetryAtError). */
   firstRetryMs: number;
+  /**
+   * Each record's notice page link (issue 29): made before its first message goes, the same on every
+   * resend; absent, messages carry no link (tests of sending alone).
+   */
+  noticeLinks?: NoticeLinks;
   /** This process's job runner, which says when a job settles (absent when jobs run elsewhere). */
   jobEvents?: EventEmitter<{ settled: [jobId: string] }>;
+}
+
+/** What sending needs of the notice pages: a record's code, and the page's address for a channel. */
+export interface NoticeLinks {
+  linkFor(kind: RecordKind, record: { id: string; owner_id: string; campaign_id: string }): Promise<string>;
+  pageUrl(code: string, channel: 'e' | 'w'): string;
 }
 
 /** What a delivery row holds when it is queued at `now`: no attempt, answer or file yet. */
@@ -656,6 +669,10 @@ export class SendingService {
     const templates = await this.messageTemplates(kind).catch(async (err: Error) => {
       throw await givingUp(err);
     });
+    // Each record's notice page code, made before its message goes: every message and resend carries the same.
+    const codes = new Map<string, string>();
+    if (this.deps.noticeLinks)
+      for (const row of rows) codes.set(row.id, await this.deps.noticeLinks.linkFor(kind, row));
     const approved = await this.deps.approvedTemplates.mappingOf(kind);
     let waiting = 0;
     /** The latest time a provider asked to wait until (131056: one number's window). */
@@ -694,7 +711,7 @@ export class SendingService {
           const recordAddress = addressOf(row, delivery.channel);
           const note = addressChange(delivery, recordAddress);
           await this.handOvers.add({ delivery, at: now, recordAddress, note });
-          const receipt = await this.sendOne(delivery, row, pdf.pdf, templates, approved);
+          const receipt = await this.sendOne(delivery, row, pdf.pdf, templates, approved, codes.get(row.id));
           await this.outcomes.add({
             delivery,
             status: receipt.status,
@@ -768,6 +785,8 @@ export class SendingService {
     templates: { subject: string; body: string; captionFor: (row: Record<string, string>) => string },
     /** In template mode, the approved template the WhatsApp message goes as (null: none is set). */
     approved?: TemplateToSend | null,
+    /** The record's notice page code: the message links to its page. */
+    code?: string,
   ): Promise<{ status: DeliveryStatus; messageId: string; mediaId?: string }> {
     const kind = delivery.record_kind;
     const filename = pdfFileName(kind, row);
@@ -789,7 +808,11 @@ export class SendingService {
             .replace(/[\r\n]+/g, ' ')
             .slice(0, 250),
           // The mailer reads the text part out of the HTML.
-          html: merge(templates.body, 'html'),
+          html: withPageLink(
+            merge(templates.body, 'html'),
+            code && this.deps.noticeLinks?.pageUrl(code, 'e'),
+            row.language,
+          ),
           attachments: [{ filename, content: pdf, contentType: 'application/pdf' }],
           // Postmark rewrites the Message-ID: its webhook events name the delivery by this metadata.
           headers: { 'X-PM-Metadata-delivery': delivery.id },
@@ -817,12 +840,21 @@ export class SendingService {
           );
         return value;
       });
+      // The notice page's link: the code (with the channel) as the URL button's suffix, or the whole
+      // address as the body's last parameter, as the template has room for it (linkBy).
+      const page = code && this.deps.noticeLinks?.pageUrl(code, 'w');
+      if (approved.linkBy === 'body') bodyParameters.push(page || '-');
+      const linkButton =
+        approved.linkBy === 'button' && code && approved.linkButtonIndex !== null
+          ? { index: approved.linkButtonIndex, suffix: `${code}?c=w` }
+          : undefined;
       const receipt = await this.deps.whatsapp.sendTemplate({
         to,
         pdf,
         filename,
         template: approved,
         bodyParameters,
+        ...(linkButton && { linkButton }),
         reference: delivery.id,
       });
       return { status: 'sent', messageId: receipt.messageId, mediaId: receipt.mediaId };
@@ -831,7 +863,11 @@ export class SendingService {
       to,
       pdf,
       filename,
-      caption: merge(templates.captionFor(row), 'text'),
+      caption: withCaptionLink(
+        merge(templates.captionFor(row), 'text'),
+        code && this.deps.noticeLinks?.pageUrl(code, 'w'),
+        row.language,
+      ),
       reference: delivery.id,
     });
     return {
@@ -840,6 +876,47 @@ export class SendingService {
       mediaId: receipt.mediaId,
     };
   }
+}
+
+/**
+ * The e-mail body with the notice page's link after it: a line of text and a link styled as a button
+ * (inline styles: mail clients drop style sheets). Inside the body element when the template has one.
+ */
+export function withPageLink(html: string, url: string | undefined | '', language?: string): string {
+  if (!url) return html;
+  const href = escapeHtml(url);
+  const words = linkWords(language);
+  const block =
+    `<p style="margin:24px 0 8px">${words.line} ${href}</p>` +
+    `<p style="margin:0 0 24px"><a href="${href}" style="display:inline-block;padding:10px 18px;background:#1d4ed8;color:#ffffff;text-decoration:none;border-radius:4px;font-weight:600">${words.button}</a></p>`;
+  const end = html.search(/<\/body\s*>/i);
+  return end === -1 ? html + block : html.slice(0, end) + block + html.slice(end);
+}
+
+/**
+ * The words around the link, in the record's language where the notice page has them (English and
+ * Hindi, as the page), else English: the e-mail body itself has no language variants.
+ */
+const linkWordsByLanguage = {
+  en: {
+    line: 'View this notice online, confirm you received it, or reply to it:',
+    button: 'Open the notice page',
+    caption: 'View and reply:',
+  },
+  hi: {
+    line: 'यह नोटिस ऑनलाइन देखें, इसकी प्राप्ति की पुष्टि करें या इसका उत्तर दें:',
+    button: 'नोटिस का पेज खोलें',
+    caption: 'देखें और उत्तर दें:',
+  },
+} as const;
+const linkWords = (language: string | undefined) =>
+  languageOf(language ?? '')?.code === 'hi' ? linkWordsByLanguage.hi : linkWordsByLanguage.en;
+
+/** A WhatsApp caption with the notice page's link on a line of its own (WhatsApp's limit is 1024 characters). */
+export function withCaptionLink(caption: string, url: string | undefined | '', language?: string): string {
+  if (!url) return caption;
+  const line = `${linkWords(language).caption} ${url}`;
+  return `${caption.slice(0, 1024 - line.length - 2)}\n\n${line}`;
 }
 
 /** Where a record says a channel's message goes: what a claim records as the delivery's recipient. */

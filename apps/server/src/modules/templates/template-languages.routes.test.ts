@@ -248,7 +248,10 @@ describe('sending in a record’s language', () => {
       .filter((file) => file.endsWith('.whatsapp.json'))
       .map(
         (file) =>
-          (JSON.parse(fs.readFileSync(path.join(outbox, file), 'utf8')) as { caption: string }).caption,
+          // The merged caption; the notice page's link follows it on a line of its own.
+          (JSON.parse(fs.readFileSync(path.join(outbox, file), 'utf8')) as { caption: string }).caption.split(
+            '\n\nView and reply: ',
+          )[0]!,
       );
     expect(captions).toContain('அன்புள்ள Customer tamil, நிலுவைத் தொகை ₹1,25,000.50.');
     expect(captions.find((caption) => caption.includes('Customer english'))).toMatch(

@@ -29,7 +29,23 @@ export async function saveApprovedTemplate(db: Database, row: ApprovedTemplateRo
         language: row.language,
         body_fields: row.body_fields,
         updated_at: row.updated_at,
+        link_by: row.link_by,
+        link_button_index: row.link_button_index,
       }),
     )
+    .execute();
+}
+
+/** How the kind's template carries the notice page's link, as Meta's copy of it says now. */
+export async function saveLinkBy(
+  db: Database,
+  kind: RecordKind,
+  linkBy: ApprovedTemplateRow['link_by'],
+  linkButtonIndex: number | null,
+): Promise<void> {
+  await db
+    .updateTable('whatsapp_approved_templates')
+    .set({ link_by: linkBy, link_button_index: linkButtonIndex })
+    .where('record_kind', '=', kind)
     .execute();
 }

@@ -23,6 +23,16 @@ beforeEach(async () => {
     { name: 'notice_v0', language: 'en', status: 'REJECTED', rejected_reason: 'INVALID_FORMAT', body: BODY },
     { name: 'notice_text_header', language: 'en', status: 'APPROVED', body: BODY, headerFormat: 'TEXT' },
     { name: 'three_params', language: 'en', status: 'APPROVED', body: '{{1}} {{2}} {{3}}' },
+    {
+      name: 'notice_with_link',
+      language: 'en',
+      status: 'APPROVED',
+      body: BODY,
+      buttons: [
+        { type: 'QUICK_REPLY', text: 'Stop' },
+        { type: 'URL', text: 'Open the notice', url: 'https://notices.example.in/n/{{1}}' },
+      ],
+    },
   );
   t = await createTestApp({
     SMTP_URL: smtp.url,
@@ -157,13 +167,13 @@ describe('WhatsApp by approved template', () => {
     expect(rejected.statusCode).toBe(409);
     expect(rejected.json().message).toMatch(/Meta rejected it: INVALID_FORMAT/);
 
-    // Set when it matched, then edited at Meta to take three parameters.
+    // Set when it matched, then edited at Meta to take four parameters (three would leave one for the link).
     await setTemplate({ name: 'legal_notice', language: 'en', bodyFields: ['custName', 'loanNo'] });
-    peer.templates[0]!.body = '{{1}} {{2}} {{3}}';
+    peer.templates[0]!.body = '{{1}} {{2}} {{3}} {{4}}';
     await listTemplates(); // the screen reads Meta afresh
     const mismatch = await send(staff, [record._id]);
     expect(mismatch.statusCode).toBe(422);
-    expect(mismatch.json().message).toMatch(/Its body has 3 parameter\(s\) but 2 field\(s\) are mapped/);
+    expect(mismatch.json().message).toMatch(/Its body has 4 parameter\(s\) but 2 field\(s\) are mapped/);
 
     expect(await deliveryCount()).toBe(0);
     expect(smtp.mails).toHaveLength(0);
@@ -171,6 +181,55 @@ describe('WhatsApp by approved template', () => {
     // An e-mail-only notice needs no WhatsApp template.
     const mailOnly = await notice(staff, 2, { modeOfDispatch: 'Email' });
     expect((await send(staff, [mailOnly._id])).json()).toMatchObject({ sent: 1 });
+  });
+
+  it('carries the notice page link as the URL button’s suffix, else as the spare body parameter, the same code on a resend', async () => {
+    const linkOf = async () =>
+      (await listTemplates()).json().items.find((i: { kind: string }) => i.kind === 'notice').linkBy;
+    expect(
+      (
+        await setTemplate({ name: 'legal_notice', language: 'en', bodyFields: ['custName', 'loanNo'] })
+      ).json(),
+    ).toMatchObject({ linkBy: 'none', usable: true });
+    const set = await setTemplate({
+      name: 'notice_with_link',
+      language: 'en',
+      bodyFields: ['custName', 'loanNo'],
+    });
+    expect(set.json()).toMatchObject({ linkBy: 'button', usable: true });
+    expect(set.json()).not.toHaveProperty('linkButtonIndex');
+    expect(await linkOf()).toBe('button');
+    const record = await notice(staff, 1, { modeOfDispatch: 'WhatsApp' });
+    expect((await send(staff, [record._id])).json()).toMatchObject({ sent: 1, failed: 0 });
+    const [link] = await db
+      .selectFrom('notice_links')
+      .select('code')
+      .where('record_id', '=', record._id)
+      .execute();
+    expect(peer.messages[0]!.template).toEqual({
+      name: 'notice_with_link',
+      language: 'en',
+      bodyParameters: ['custName-1', 'loanNo-1'],
+      buttonSuffixes: { '1': `${link!.code}?c=w` },
+    });
+
+    expect(
+      (
+        await setTemplate({ name: 'three_params', language: 'en', bodyFields: ['custName', 'loanNo'] })
+      ).json(),
+    ).toMatchObject({ linkBy: 'body', usable: true });
+    const resend = await t.app.inject({
+      method: 'POST',
+      url: '/api/campaigns/send-mail',
+      headers: staff.headers,
+      payload: { data: [record._id], type: 'notice', resend: true },
+    });
+    expect(resend.json()).toMatchObject({ sent: 1, failed: 0 });
+    expect(peer.messages[1]!.template).toEqual({
+      name: 'three_params',
+      language: 'en',
+      bodyParameters: ['custName-1', 'loanNo-1', `http://localhost:3000/n/${link!.code}?c=w`],
+    });
   });
 
   it('refuses a template name Meta does not have, a parameter count the fields do not match, and unknown fields', async () => {
@@ -186,9 +245,10 @@ describe('WhatsApp by approved template', () => {
         /no template 'legal_notice' in ta; it has it in en, hi/,
       ],
       [
-        { name: 'three_params', language: 'en', bodyFields: ['custName', 'loanNo'] },
+        // Two fields for three parameters is allowed: the third takes the notice page's link.
+        { name: 'three_params', language: 'en', bodyFields: ['custName'] },
         422,
-        /Its body has 3 parameter\(s\) but 2 field\(s\)/,
+        /Its body has 3 parameter\(s\) but 1 field\(s\)/,
       ],
       [
         { name: 'legal_notice', language: 'en', bodyFields: ['custName', 'loanNo', 'hub'] },

@@ -23,7 +23,22 @@ export interface TemplateToSend {
   name: string;
   language: string;
   bodyFields: string[];
+  /** How its messages carry the notice page's link, and the URL button that takes it ('button'). */
+  linkBy: LinkBy;
+  linkButtonIndex: number | null;
 }
+
+type LinkBy = NonNullable<ApprovedTemplate['linkBy']>;
+
+/** What the API answers of a described template: the button's index stays with the sends. */
+function answerOf({ linkButtonIndex, ...template }: ApprovedTemplate & { linkButtonIndex: number | null }) {
+  void linkButtonIndex;
+  return template;
+}
+
+/** Parameters a body may have for the fields mapped to it: one each, or one more for the notice page's link. */
+const fitsFields = (bodyParameters: number, fields: number) =>
+  bodyParameters === fields || bodyParameters === fields + 1;
 
 export interface ApprovedTemplatesDeps {
   db: Database;
@@ -45,7 +60,9 @@ export class ApprovedTemplatesService {
   async list(): Promise<ApprovedTemplates> {
     const rows = new Map((await approved.listApprovedTemplates(this.deps.db)).map((r) => [r.record_kind, r]));
     const items = await Promise.all(
-      (Object.keys(recordKinds) as RecordKind[]).map((kind) => this.describe(kind, rows.get(kind), true)),
+      (Object.keys(recordKinds) as RecordKind[]).map(async (kind) =>
+        answerOf(await this.describe(kind, rows.get(kind), true)),
+      ),
     );
     return { mode: this.deps.mode, items };
   }
@@ -63,15 +80,19 @@ export class ApprovedTemplatesService {
       language: body.language,
       body_fields: JSON.stringify(body.bodyFields),
       updated_at: nowIso(),
+      link_by: null,
+      link_button_index: null,
     };
     const described = await this.describe(kind, row, true);
+    row.link_by = described.linkBy ?? null;
+    row.link_button_index = described.linkButtonIndex;
     // A name Meta does not know, or a parameter count the fields do not match, is refused; a template
     // still PENDING (or REJECTED, to be fixed at Meta) may be set, and sends wait for its approval.
     if (described.status.state === 'MISSING')
       throw new AppError(422, 'WHATSAPP_TEMPLATE_NOT_FOUND', described.status.reason!);
     if (
       described.status.bodyParameters !== null &&
-      described.status.bodyParameters !== body.bodyFields.length
+      !fitsFields(described.status.bodyParameters, body.bodyFields.length)
     )
       throw new AppError(422, 'WHATSAPP_TEMPLATE_PARAMETERS', described.status.reason!);
     const before = await approved.findApprovedTemplate(this.deps.db, kind);
@@ -89,7 +110,7 @@ export class ApprovedTemplatesService {
         after: { name: body.name, language: body.language, bodyFields: body.bodyFields },
       });
     });
-    return described;
+    return answerOf(described);
   }
 
   /**
@@ -112,14 +133,24 @@ export class ApprovedTemplatesService {
       const mismatch =
         described.status.state === 'APPROVED' &&
         described.status.bodyParameters !== null &&
-        described.status.bodyParameters !== described.bodyFields.length;
+        !fitsFields(described.status.bodyParameters, described.bodyFields.length);
       throw new AppError(
         mismatch ? 422 : 409,
         mismatch ? 'WHATSAPP_TEMPLATE_PARAMETERS' : 'WHATSAPP_TEMPLATE_NOT_APPROVED',
         `The WhatsApp template for ${label} records cannot be used: ${described.status.reason} Nothing was sent.`,
       );
     }
-    return { name: row.name, language: row.language, bodyFields: described.bodyFields };
+    // A template edited at Meta since it was set (a URL button added): the sends go as it is now.
+    const linkBy = described.linkBy ?? 'none';
+    if (linkBy !== (row.link_by ?? 'none') || described.linkButtonIndex !== row.link_button_index)
+      await approved.saveLinkBy(this.deps.db, kind, linkBy, described.linkButtonIndex);
+    return {
+      name: row.name,
+      language: row.language,
+      bodyFields: described.bodyFields,
+      linkBy: described.linkBy ?? 'none',
+      linkButtonIndex: described.linkButtonIndex,
+    };
   }
 
   /**
@@ -130,7 +161,13 @@ export class ApprovedTemplatesService {
     if (this.deps.mode !== 'template') return undefined;
     const row = await approved.findApprovedTemplate(this.deps.db, kind);
     return row
-      ? { name: row.name, language: row.language, bodyFields: JSON.parse(row.body_fields) as string[] }
+      ? {
+          name: row.name,
+          language: row.language,
+          bodyFields: JSON.parse(row.body_fields) as string[],
+          linkBy: row.link_by ?? 'none',
+          linkButtonIndex: row.link_button_index,
+        }
       : null;
   }
 
@@ -138,20 +175,22 @@ export class ApprovedTemplatesService {
     kind: RecordKind,
     row: approved.ApprovedTemplateRow | undefined,
     fresh: boolean,
-  ): Promise<ApprovedTemplate> {
+  ): Promise<ApprovedTemplate & { linkButtonIndex: number | null }> {
     const none = { kind, name: null, language: null, bodyFields: [] };
     if (!row)
       return {
         ...none,
         status: { state: 'UNKNOWN', reason: 'No template is set.', bodyParameters: null },
         usable: false,
+        linkButtonIndex: null,
       };
     const bodyFields = JSON.parse(row.body_fields) as string[];
     const base = { kind, name: row.name, language: row.language, bodyFields };
-    const unknown = (reason: string): ApprovedTemplate => ({
+    const unknown = (reason: string) => ({
       ...base,
-      status: { state: 'UNKNOWN', reason, bodyParameters: null },
+      status: { state: 'UNKNOWN' as const, reason, bodyParameters: null },
       usable: false,
+      linkButtonIndex: null,
     });
     if (!this.deps.directory)
       return unknown('WHATSAPP_BUSINESS_ACCOUNT_ID is not set, so its status at Meta cannot be read.');
@@ -174,6 +213,7 @@ export class ApprovedTemplatesService {
           bodyParameters: null,
         },
         usable: false,
+        linkButtonIndex: null,
       };
     }
     const state = knownStates.has(match.status as ApprovedTemplateState)
@@ -184,15 +224,24 @@ export class ApprovedTemplatesService {
         ? `Meta rejected it: ${match.rejectedReason ?? 'no reason given'}.`
         : state !== 'APPROVED'
           ? `It is ${match.status} at Meta, not APPROVED.`
-          : match.bodyParameters !== bodyFields.length
-            ? `Its body has ${match.bodyParameters} parameter(s) but ${bodyFields.length} field(s) are mapped to it: map one field to each.`
+          : !fitsFields(match.bodyParameters, bodyFields.length)
+            ? `Its body has ${match.bodyParameters} parameter(s) but ${bodyFields.length} field(s) are mapped to it: map one field to each (the last may be left for the notice page's link).`
             : match.headerFormat !== 'DOCUMENT'
               ? `Its header is ${match.headerFormat ? `a ${match.headerFormat.toLowerCase()}` : 'missing'}, not a document: the notice PDF goes as the header.`
               : null;
+    // The notice page's link: a URL button's suffix where the template has one, else the body's spare parameter.
+    const linkBy: LinkBy =
+      match.urlButtonIndex !== undefined
+        ? 'button'
+        : match.bodyParameters === bodyFields.length + 1
+          ? 'body'
+          : 'none';
     return {
       ...base,
       status: { state, reason, bodyParameters: match.bodyParameters },
       usable: state === 'APPROVED' && reason === null,
+      linkBy,
+      linkButtonIndex: linkBy === 'button' ? match.urlButtonIndex! : null,
     };
   }
 

@@ -104,6 +104,18 @@ describe('SidebarNav', () => {
     );
   });
 
+  it('links Responses for an ADMIN and a user, after the other entries', () => {
+    const { unmount } = renderNav('/responses', { user: plainUser });
+    expect(screen.getByRole('link', { name: 'Responses', current: 'page' }).getAttribute('href')).toBe(
+      '/responses',
+    );
+    unmount();
+
+    renderNav('/', { user: adminUser });
+    const links = screen.getAllByRole('link').map((link) => link.textContent);
+    expect(links.slice(-3)).toEqual(['Archive', 'Responses', 'Change Password']);
+  });
+
   it("names the notice entry 'Notice Conciliation' in the drawer", () => {
     renderNav('/forms/notice', { variant: 'drawer' });
     expect(screen.getByRole('link', { name: 'Notice Conciliation' }).getAttribute('href')).toBe(

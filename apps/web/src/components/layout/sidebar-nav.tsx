@@ -11,6 +11,7 @@ import {
   HistoryIcon,
   HomeIcon,
   KeyIcon,
+  ResponsesIcon,
   TemplatesIcon,
   UsersIcon,
 } from '../ui/icons.tsx';
@@ -111,6 +112,12 @@ export function SidebarNav({ variant, onNavigate }: SidebarNavProps) {
             </NavLink>
           </li>
         )}
+        <li>
+          <NavLink to={paths.responses.getHref()} className={linkClass} onClick={onNavigate}>
+            <ResponsesIcon />
+            Responses
+          </NavLink>
+        </li>
         <li>
           <NavLink to={paths.changePassword.getHref()} className={linkClass} onClick={onNavigate}>
             <KeyIcon />

@@ -79,6 +79,13 @@ export const ArchiveIcon = (props: IconProps) => (
   </Icon>
 );
 
+export const ResponsesIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M4 13h4l2 3h4l2-3h4" />
+    <path d="M5.5 5h13L21 13v6H3v-6z" />
+  </Icon>
+);
+
 export const ChevronIcon = (props: IconProps) => (
   <Icon {...props}>
     <path d="m9 6 6 6-6 6" />

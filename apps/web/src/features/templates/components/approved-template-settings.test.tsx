@@ -33,7 +33,7 @@ const listed: ApprovedTemplates = {
   ],
 };
 
-function fakeApi() {
+function fakeApi(answer: ApprovedTemplates = listed) {
   const puts: { path: string; body: unknown }[] = [];
   const fetch = vi.fn(async (request: Request) => {
     const url = new URL(request.url);
@@ -46,7 +46,7 @@ function fakeApi() {
         error: 'Its body has 2 parameter(s) but 3 field(s) are mapped to it: map one field to each.',
       });
     }
-    return jsonResponse(200, listed);
+    return jsonResponse(200, answer);
   });
   vi.stubGlobal('fetch', fetch);
   return puts;
@@ -68,6 +68,36 @@ describe('ApprovedTemplateSettings', () => {
     expect(within(cards).getByRole('status').textContent).toBe(
       'Status at Meta: REJECTED: Meta rejected it: INVALID_FORMAT.',
     );
+  });
+
+  it.each([
+    ['button', "The notice page's link goes in the template's URL button, as its dynamic suffix."],
+    [
+      'body',
+      "The notice page's link goes in the last body parameter, {{3}}: the template has no URL button.",
+    ],
+    [
+      'none',
+      "This template has no place for the notice page's link: add a URL button with a dynamic suffix, or one more body parameter, and have Meta approve it again.",
+    ],
+  ] as const)('says where the notice page’s link goes when it goes by %s', async (linkBy, text) => {
+    fakeApi({ ...listed, items: listed.items.map((item) => ({ ...item, linkBy })) });
+    renderWithApp(<ApprovedTemplateSettings />, {
+      path: '/templates/whatsapp-templates',
+      session: sessionOf(adminUser),
+    });
+    const notices = await screen.findByRole('form', { name: 'Notices' });
+    expect(within(notices).getByText(text)).toBeTruthy();
+  });
+
+  it('says nothing of the link where Meta could not be asked', async () => {
+    fakeApi();
+    renderWithApp(<ApprovedTemplateSettings />, {
+      path: '/templates/whatsapp-templates',
+      session: sessionOf(adminUser),
+    });
+    const notices = await screen.findByRole('form', { name: 'Notices' });
+    expect(within(notices).queryByText(/notice page's link/)).toBeNull();
   });
 
   it('saves the field list in order and shows the server’s refusal', async () => {

@@ -42,6 +42,20 @@ function statusText(template: ApprovedTemplate): string {
   return reason ? `${state}: ${reason}` : state;
 }
 
+/** Where this template's messages carry the notice page's link (issue 29), or why they cannot. */
+function linkText(template: ApprovedTemplate): string | null {
+  switch (template.linkBy) {
+    case 'button':
+      return "The notice page's link goes in the template's URL button, as its dynamic suffix.";
+    case 'body':
+      return `The notice page's link goes in the last body parameter, {{${template.bodyFields.length + 1}}}: the template has no URL button.`;
+    case 'none':
+      return "This template has no place for the notice page's link: add a URL button with a dynamic suffix, or one more body parameter, and have Meta approve it again.";
+    default:
+      return null;
+  }
+}
+
 /** One kind's template: name and language at Meta, the fields for {{1}}, {{2}}…, and its status. */
 function ApprovedTemplateForm({ template }: { template: ApprovedTemplate }) {
   const [save, { isLoading }] = useSetApprovedTemplateMutation();
@@ -85,6 +99,7 @@ function ApprovedTemplateForm({ template }: { template: ApprovedTemplate }) {
         {...field('bodyFields')}
       />
       <p role="status">Status at Meta: {statusText(template)}</p>
+      {linkText(template) && <p>{linkText(template)}</p>}
       <button type="submit" className="button" disabled={isLoading}>
         Save
       </button>
