@@ -30,6 +30,7 @@ import * as confusableSkeletons from './migrations/20261128_accounts_02_confusab
 import * as problemSkipsRow from './migrations/20261128_imports_01_problem_skips_row.ts';
 import * as duplicatesCampaignChoice from './migrations/20261129_duplicates_01_campaign_choice.ts';
 import * as noticeLinks from './migrations/20261129_receipt_01_notice_links.ts';
+import * as legalBasis from './migrations/20261129_receipt_02_legal_basis.ts';
 
 /** Every migration, in order. A new migration file is added here with its date-prefixed name. */
 export const migrations: Record<string, Migration> = {
@@ -63,6 +64,7 @@ export const migrations: Record<string, Migration> = {
   '20261128_imports_01_problem_skips_row': problemSkipsRow,
   '20261129_duplicates_01_campaign_choice': duplicatesCampaignChoice,
   '20261129_receipt_01_notice_links': noticeLinks,
+  '20261129_receipt_02_legal_basis': legalBasis,
 };
 
 /**
