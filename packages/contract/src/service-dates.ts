@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { campaignType } from './campaigns.ts';
+import type { campaignType } from './campaigns.ts';
 
 /**
  * The dates that follow from service (issue 29): when a record was served, by which event, and the day

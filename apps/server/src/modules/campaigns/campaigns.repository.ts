@@ -6,6 +6,11 @@ import type { RecordKindInfo } from '../records/record-kinds.ts';
 import { countRecords, ownedRecords, pageOfRecords, type RecordRow } from '../records/records.repository.ts';
 import type { Lookup } from '../search/search-terms.ts';
 import { recordsFoundBy } from '../search/search.repository.ts';
+import {
+  recordsServedWithin,
+  recordsWithPageEvent,
+  type ServiceFilter,
+} from '../service-dates/service-dates.repository.ts';
 
 export const MANUAL_CAMPAIGN_NAME = 'Manual entries';
 
@@ -195,7 +200,13 @@ export function countLatestStatuses(
 export interface StatusFilter {
   statuses: DeliveryStatus[];
   channel?: Channel;
+  /** The service statuses asked for (opened, acknowledged, …, respond-by windows); a record in any is kept too. */
+  service?: ServiceFilter;
 }
+
+/** Whether the filter asks for anything: without, it keeps every record. */
+const filters = ({ statuses, service }: StatusFilter) =>
+  statuses.length > 0 || (service !== undefined && (service.pageEvents.length > 0 || service.asked));
 
 /** The ids of the campaign's records whose latest attempt on a channel is in one of the statuses. */
 function recordsWithLatestStatus(db: Database, campaignId: string, { statuses, channel }: StatusFilter) {
@@ -222,11 +233,36 @@ function filteredRecords(
   lookups?: readonly Lookup[],
 ) {
   let query = ownedRecords(db, info, ownerId).where('campaign_id', '=', campaignId);
-  // No status keeps every record (of the search).
-  if (filter.statuses.length > 0)
-    query = query.where('id', 'in', recordsWithLatestStatus(db, campaignId, filter));
+  // No status keeps every record (of the search); a record in any status asked for is kept.
+  if (filters(filter)) {
+    const { service } = filter;
+    query = query.where((eb) =>
+      eb.or([
+        ...(filter.statuses.length > 0
+          ? [eb('id', 'in', recordsWithLatestStatus(db, campaignId, filter))]
+          : []),
+        ...(service && service.pageEvents.length > 0
+          ? [eb('id', 'in', recordsWithPageEvent(db, campaignId, service.pageEvents))]
+          : []),
+        ...(service?.servedWithin ?? []).map((window) =>
+          eb('id', 'in', recordsServedWithin(db, campaignId, { ...service!, ...window })),
+        ),
+      ]),
+    );
+  }
   if (lookups) query = query.where('id', 'in', recordsFoundBy(db, ownerId, info.kind, lookups, campaignId));
   return query;
+}
+
+/** How many of the campaign's live records the filter keeps. */
+export function countFilteredRecords(
+  db: Database,
+  info: RecordKindInfo,
+  ownerId: string,
+  campaignId: string,
+  filter: StatusFilter,
+): Promise<number> {
+  return countRecords(filteredRecords(db, info, ownerId, campaignId, filter));
 }
 
 /** A page of the filtered records, in campaign order, and how many there are in all. */
