@@ -216,7 +216,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     timeZone: config.timeZone,
   });
   const evidence = new EvidenceService(db, pdfs, store, config.defaultCountryCode, serviceDates, where);
-  const records = new RecordsService(db, links);
+  const records = new RecordsService(db, links, undefined, serviceDates);
   return {
     config,
     db,

@@ -265,6 +265,9 @@ describe('service dates on the campaign', () => {
       respondBy: dayIn(new Date().toISOString(), 'Asia/Kolkata'),
     });
     expect(by['Customer 5']!.respondBy).toBe(addDays(dayIn(ago(0, 2), 'Asia/Kolkata'), 15));
+    // The record's own view says the same.
+    const view = await call(clerk, 'GET', `/api/notices/${r[0]!.record_id}`);
+    expect(view.json().service).toEqual(by['Customer 1']);
     expect(by['Customer 6']).toEqual({
       servedOn: null,
       servedBy: null,
