@@ -16,6 +16,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_by', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('legal_bases_pk', ['scope', 'scope_id'])
     .execute();
+  // The service filters read a campaign's deliveries by record, and each one's dispatch and receipt
+  // events (status, time, refusal) from the index alone.
+  await db.schema
+    .createIndex('deliveries_campaign_record_idx')
+    .on('deliveries')
+    .columns(['campaign_id', 'record_id', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('delivery_events_service_idx')
+    .on('delivery_events')
+    .columns(['delivery_id', 'status', 'at', 'refused'])
+    .execute();
   // The service filters read a campaign's notice page events by record (opened, acknowledged, disputed).
   await db.schema
     .createIndex('notice_page_events_campaign_record_idx')
@@ -26,5 +38,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('notice_page_events_campaign_record_idx').execute();
+  await db.schema.dropIndex('delivery_events_service_idx').execute();
+  await db.schema.dropIndex('deliveries_campaign_record_idx').execute();
   await db.schema.dropTable('legal_bases').execute();
 }

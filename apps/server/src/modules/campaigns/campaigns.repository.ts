@@ -9,6 +9,7 @@ import { recordsFoundBy } from '../search/search.repository.ts';
 import {
   recordsServedWithin,
   recordsWithPageEvent,
+  servedRecords,
   type ServiceFilter,
 } from '../service-dates/service-dates.repository.ts';
 
@@ -263,6 +264,34 @@ export function countFilteredRecords(
   filter: StatusFilter,
 ): Promise<number> {
   return countRecords(filteredRecords(db, info, ownerId, campaignId, filter));
+}
+
+/**
+ * How many of the campaign's live records were served within each window (ISO, from included, before
+ * excluded): the respond-by counts, all from one pass over the campaign's service facts.
+ */
+export async function countServedWithin(
+  db: Database,
+  info: RecordKindInfo,
+  ownerId: string,
+  campaignId: string,
+  { deemedServiceDays, now }: Pick<ServiceFilter, 'deemedServiceDays' | 'now'>,
+  windows: readonly { from?: string; before: string }[],
+): Promise<number[]> {
+  if (windows.length === 0) return [];
+  const live = ownedRecords(db, info, ownerId).where('campaign_id', '=', campaignId).select('id');
+  const row = await db
+    .selectFrom(servedRecords(db, campaignId, deemedServiceDays, now).as('s'))
+    .where('s.record_id', 'in', live)
+    .select(
+      windows.map((window, i) =>
+        sql<number>`sum(case when s.served_on < ${window.before}${window.from === undefined ? sql`` : sql` and s.served_on >= ${window.from}`} then 1 else 0 end)`.as(
+          `w${i}`,
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  return windows.map((_, i) => Number((row as Record<string, unknown> | undefined)?.[`w${i}`] ?? 0));
 }
 
 /** A page of the filtered records, in campaign order, and how many there are in all. */

@@ -61,24 +61,42 @@ export class CampaignsService {
     };
   }
 
-  /** How many of the campaign's records are in each service status (the campaign page's counts). */
+  /**
+   * How many of the campaign's records are in each service status (the campaign page's counts): the
+   * notice page's from its events, both respond-by counts from one pass over the service facts.
+   */
   private async serviceCounts(
     info: RecordKindInfo,
     ownerId: string,
     campaignId: string,
   ): Promise<ServiceCounts> {
-    const counts = await Promise.all(
-      serviceStatuses.map(async (status) =>
-        campaigns.countFilteredRecords(
-          this.db,
-          info,
-          ownerId,
-          campaignId,
-          await this.statusFilter(info.kind, campaignId, [status], undefined),
-        ),
-      ),
-    );
-    return Object.fromEntries(serviceStatuses.map((status, i) => [status, counts[i]!])) as ServiceCounts;
+    const count = async (status: ServiceStatus) =>
+      campaigns.countFilteredRecords(
+        this.db,
+        info,
+        ownerId,
+        campaignId,
+        await this.statusFilter(info.kind, campaignId, [status], undefined),
+      );
+    const [passed, soon] = await Promise.all([
+      this.serviceDates.filterFor(info.kind, campaignId, ['respond_by_passed']),
+      this.serviceDates.filterFor(info.kind, campaignId, ['respond_by_within_7_days']),
+    ]);
+    const windows = [...passed.servedWithin, ...soon.servedWithin];
+    const [opened, acknowledged, disputed, served] = await Promise.all([
+      count('opened'),
+      count('acknowledged'),
+      count('disputed'),
+      campaigns.countServedWithin(this.db, info, ownerId, campaignId, passed, windows),
+    ]);
+    // No legal basis: no windows, and no record has a respond-by date.
+    return {
+      opened,
+      acknowledged,
+      disputed,
+      respond_by_passed: passed.servedWithin.length > 0 ? served[0]! : 0,
+      respond_by_within_7_days: soon.servedWithin.length > 0 ? served[passed.servedWithin.length]! : 0,
+    };
   }
 
   async list(
