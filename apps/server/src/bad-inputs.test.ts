@@ -1403,6 +1403,7 @@ const cases: BadInput[] = [
     send: () => ask('PUT', '/api/legal-basis/kinds/notice', { who: admin, json: { basis: 'ni-139' } }),
     status: 400,
     message: /basis must be 'ni-138', 'sarfaesi-13-2' or 'other'/,
+    fields: ['basis'],
   },
   {
     area: 'legal basis',
@@ -1414,6 +1415,7 @@ const cases: BadInput[] = [
       }),
     status: 400,
     message: /periodDays must be from 1 to 365/,
+    fields: ['periodDays'],
   },
   {
     area: 'legal basis',
@@ -1422,6 +1424,7 @@ const cases: BadInput[] = [
       ask('PUT', '/api/legal-basis/kinds/notice', { who: admin, json: { basis: 'other', periodDays: 21 } }),
     status: 400,
     message: /label is needed for 'other'/,
+    fields: ['label'],
   },
   {
     area: 'legal basis',
@@ -1430,6 +1433,7 @@ const cases: BadInput[] = [
       ask('PUT', '/api/legal-basis/kinds/notice', { who: admin, json: { basis: 'ni-138', periodDays: 30 } }),
     status: 400,
     message: /periodDays is fixed by NI Act s.138 at 15 days/,
+    fields: ['periodDays'],
   },
   {
     area: 'legal basis',
@@ -1447,6 +1451,7 @@ const cases: BadInput[] = [
       }),
     status: 400,
     message: /'respond_by_within_8_days' is none of them/,
+    fields: ['status'],
   },
   // Templates.
   {
