@@ -26,6 +26,7 @@ import { useGetCampaignQuery, useGetSendSummaryMutation } from '../api/campaigns
 import { useGetFailedRowsQuery, type FailedRowsShow } from '../api/failed-rows-api.ts';
 import { FAILED_STATUSES, useResendFailed } from '../hooks/use-resend-failed.ts';
 import { useSendNotices } from '../hooks/use-send-notices.ts';
+import { CampaignLegalBasis } from './campaign-legal-basis.tsx';
 import { DuplicatesNote } from './duplicates-note.tsx';
 import { FailedRows, FAILED_ROWS_PAGE } from './failed-rows.tsx';
 import { SendConfirmDialog } from './send-confirm-dialog.tsx';
@@ -298,13 +299,7 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
       {data?.statusCounts && <StatusCounts counts={data.statusCounts} />}
       {data?.notServiceable && <NotServiceableCounts counts={data.notServiceable} />}
       {data?.serviceCounts && <ServiceCounts counts={data.serviceCounts} />}
-      {data && (
-        <p className={styles.notServiceable}>
-          {data.legalBasis
-            ? `Legal basis: ${data.legalBasis.label}, ${data.legalBasis.periodDays} days to respond after service.`
-            : 'No legal basis is set for these records, so they have no respond-by date. An ADMIN sets it on the PDF Editor screen.'}
-        </p>
-      )}
+      {data && <CampaignLegalBasis campaignId={campaignId} basis={data.legalBasis ?? null} />}
       <DuplicatesNote duplicates={data?.duplicates} />
       <DeliveryStatusLegend />
       <FailedRows type={type} campaignId={campaignId} show={failedShow} onShowChange={setFailedShow} />
