@@ -148,15 +148,15 @@ export class ServiceDatesService {
       ),
     ]);
     const now = nowIso();
+    // Grouped once: a campaign page holds up to 10,000 records.
+    const factsOf = groupBy(facts);
+    const pageOf = groupBy(pageEvents);
     const dates = new Map<string, ServiceDates>();
     for (const record of records)
       dates.set(
         record.id,
         serviceDates(
-          {
-            deliveries: facts.filter((f) => f.record_id === record.id),
-            page: pageEvents.filter((e) => e.record_id === record.id),
-          },
+          { deliveries: factsOf.get(record.id) ?? [], page: pageOf.get(record.id) ?? [] },
           { ...this.options, periodDays: periods.get(record.campaign_id) ?? null, now },
         ),
       );
@@ -210,6 +210,17 @@ export class ServiceDatesService {
     }
     return filter;
   }
+}
+
+/** Rows by their record id. */
+function groupBy<T extends { record_id: string }>(rows: readonly T[]): Map<string, T[]> {
+  const byRecord = new Map<string, T[]>();
+  for (const row of rows) {
+    const list = byRecord.get(row.record_id);
+    if (list) list.push(row);
+    else byRecord.set(row.record_id, [row]);
+  }
+  return byRecord;
 }
 
 function toLegalBasis(row: repository.LegalBasisRow): LegalBasis {
