@@ -4,6 +4,7 @@ import { benchLists } from './lists.ts';
 import { benchLoad, IMPORT_ROWS, RECORDS_PER_KIND, SECONDS, SEND, USERS, type LoadFigures } from './load.ts';
 import { benchPdfs } from './pdfs.ts';
 import { benchSearch } from './search.ts';
+import { benchServiceFilters, type ServiceFilterFigures } from './service-filters.ts';
 import { benchSending, benchSendRate, type RateFigures, type SendFigures } from './sending.ts';
 import { postgresReachable, table, type HttpFigures } from './support.ts';
 
@@ -88,6 +89,16 @@ async function main(): Promise<void> {
     console.log('   target: each funnel (campaign, dashboard, ADMIN dashboard) <= 500 ms');
     const figures: FunnelFigures[] = [await benchFunnel('SQLite')];
     if (withPostgres) figures.push(await benchFunnel('PostgreSQL'));
+    table(figures as unknown as Record<string, number | string>[]);
+  }
+
+  if (runs('service-filters')) {
+    console.log(
+      '\n## Service status filters: a campaign of 100,000 notices sent on two channels, a tenth visited on the notice page',
+    );
+    console.log('   the campaign page (50 rows, total, every count) per filter, and record-ids; median of 7');
+    const figures: ServiceFilterFigures[] = [await benchServiceFilters('SQLite')];
+    if (withPostgres) figures.push(await benchServiceFilters('PostgreSQL'));
     table(figures as unknown as Record<string, number | string>[]);
   }
 

@@ -19,6 +19,7 @@ import { noticePagesRoutes } from './modules/notice-pages/notice-pages.routes.ts
 import { pdfsRoutes } from './modules/pdfs/pdfs.routes.ts';
 import { recordsRoutes } from './modules/records/records.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
+import { legalBasisRoutes } from './modules/service-dates/legal-basis.routes.ts';
 import { sendingRoutes } from './modules/sending/sending.routes.ts';
 import { failedRowsRoutes } from './modules/sending/failed-rows.routes.ts';
 import { templatesRoutes } from './modules/templates/templates.routes.ts';
@@ -148,6 +149,7 @@ export async function buildApp(
     importsRoutes,
     campaignsRoutes,
     templatesRoutes,
+    legalBasisRoutes,
     approvedTemplatesRoutes,
     pdfsRoutes,
     sendingRoutes,

@@ -1433,6 +1433,63 @@ const cases: BadInput[] = [
     status: 403,
     message: /Only an ADMIN can do this/,
   },
+  // Legal basis (issue 29): what a notice's response period runs under.
+  {
+    area: 'legal basis',
+    sent: "a basis 'ni-139', which is none of the three",
+    send: () => ask('PUT', '/api/legal-basis/kinds/notice', { who: admin, json: { basis: 'ni-139' } }),
+    status: 400,
+    message: /basis must be 'ni-138', 'sarfaesi-13-2' or 'other'/,
+    fields: ['basis'],
+  },
+  {
+    area: 'legal basis',
+    sent: "'other' with 0 days to respond",
+    send: () =>
+      ask('PUT', '/api/legal-basis/kinds/notice', {
+        who: admin,
+        json: { basis: 'other', periodDays: 0, label: 'Conciliation' },
+      }),
+    status: 400,
+    message: /periodDays must be from 1 to 365/,
+    fields: ['periodDays'],
+  },
+  {
+    area: 'legal basis',
+    sent: "'other' without a label",
+    send: () =>
+      ask('PUT', '/api/legal-basis/kinds/notice', { who: admin, json: { basis: 'other', periodDays: 21 } }),
+    status: 400,
+    message: /label is needed for 'other'/,
+    fields: ['label'],
+  },
+  {
+    area: 'legal basis',
+    sent: 'NI Act s.138 with 30 days instead of its 15',
+    send: () =>
+      ask('PUT', '/api/legal-basis/kinds/notice', { who: admin, json: { basis: 'ni-138', periodDays: 30 } }),
+    status: 400,
+    message: /periodDays is fixed by NI Act s.138 at 15 days/,
+    fields: ['periodDays'],
+  },
+  {
+    area: 'legal basis',
+    sent: 'a basis set by a plain user',
+    send: () => ask('PUT', '/api/legal-basis/kinds/notice', { who: asha, json: { basis: 'ni-138' } }),
+    status: 403,
+    message: /Only an ADMIN can do this/,
+  },
+  {
+    area: 'legal basis',
+    sent: 'a campaign status filter of respond_by_within_8_days',
+    send: () =>
+      ask('GET', `/api/campaigns/single-campaign/${mine.campaign}?status=respond_by_within_8_days`, {
+        who: asha,
+      }),
+    status: 400,
+    message: /'respond_by_within_8_days' is none of them/,
+    fields: ['status'],
+  },
   // Templates.
   {
     area: 'templates',

@@ -118,6 +118,20 @@ const idRoutes: Record<string, Attack> = {
     expectEach(who, 'GET', '/api/campaigns/:id/delete-preview', allCampaigns(), 404),
   'GET /api/campaigns/:id/funnel': ({ who }) =>
     expectEach(who, 'GET', '/api/campaigns/:id/funnel', allCampaigns(), 404),
+  // A campaign's own legal basis is an ADMIN's to set (a plain user is refused), and only on their own campaigns.
+  'PUT /api/legal-basis/campaigns/:id': ({ who, role }) =>
+    expectEach(
+      who,
+      'PUT',
+      '/api/legal-basis/campaigns/:id',
+      allCampaigns(),
+      role === 'ADMIN' ? 404 : 403,
+      () => ({
+        basis: 'ni-138',
+      }),
+    ),
+  'DELETE /api/legal-basis/campaigns/:id': ({ who, role }) =>
+    expectEach(who, 'DELETE', '/api/legal-basis/campaigns/:id', allCampaigns(), role === 'ADMIN' ? 404 : 403),
   // Before a send (issue 28): the counts, the test send, the failed rows and Edit and resend check
   // the campaign's owner as the send does.
   'GET /api/campaigns/:id/send-summary': ({ who }) =>

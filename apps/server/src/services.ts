@@ -15,6 +15,7 @@ import { ArchiveService } from './modules/archive/archive.service.ts';
 import { AuditService } from './modules/audit/audit.service.ts';
 import { AuthService, fillUsernameSkeletons } from './modules/auth/auth.service.ts';
 import { CampaignsService } from './modules/campaigns/campaigns.service.ts';
+import { ServiceDatesService } from './modules/service-dates/service-dates.service.ts';
 import { DashboardService } from './modules/dashboard/dashboard.service.ts';
 import { FunnelService } from './modules/funnel/funnel.service.ts';
 import { EvidenceService } from './modules/evidence/evidence.service.ts';
@@ -64,6 +65,8 @@ export interface Services {
   uploads: UploadsService;
   imports: ImportsService;
   campaigns: CampaignsService;
+  /** The legal basis of notices and the dates that follow from service. */
+  serviceDates: ServiceDatesService;
   templates: TemplatesService;
   /** The approved WhatsApp template per record kind, and its status at Meta. */
   approvedTemplates: ApprovedTemplatesService;
@@ -227,8 +230,12 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     rememberTtlSeconds: config.rememberTtlSeconds,
     appUrl: config.appUrl,
   });
-  const evidence = new EvidenceService(db, pdfs, store, config.defaultCountryCode);
-  const records = new RecordsService(db, links);
+  const serviceDates = new ServiceDatesService(db, {
+    deemedServiceDays: config.deemedServiceDays,
+    timeZone: config.timeZone,
+  });
+  const evidence = new EvidenceService(db, pdfs, store, config.defaultCountryCode, serviceDates, where);
+  const records = new RecordsService(db, links, undefined, serviceDates);
   return {
     config,
     db,
@@ -252,7 +259,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     search: new SearchService(db),
     pdfs,
     sending,
-    exports: new ExportsService(db, pdfs, store, where),
+    exports: new ExportsService(db, pdfs, store, where, serviceDates),
     evidence,
     archive: new ArchiveService(db, evidence),
     dashboard: new DashboardService(db),
@@ -264,7 +271,8 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     }),
     uploads,
     imports: new ImportsService(db, uploads, store, importLimits, () => jobs.nudge()),
-    campaigns: new CampaignsService(db, undefined, config.defaultCountryCode),
+    campaigns: new CampaignsService(db, undefined, config.defaultCountryCode, serviceDates),
+    serviceDates,
     templates: new TemplatesService(db),
     approvedTemplates,
     jobs,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { LegalBasis, ServiceCounts, ServiceDates } from './service-dates.ts';
 
 export const campaignTypes = ['credit-card', 'notice'] as const;
 export const campaignType = z.enum(campaignTypes, { error: "type must be 'credit-card' or 'notice'." });
@@ -35,6 +36,8 @@ export interface CampaignRow {
   /** Why the record's e-mail / mobile cannot be served by its form (on a channel it goes on), or null. */
   emailNotServiceable?: string | null;
   whatsappNotServiceable?: string | null;
+  /** Served on (and by what) and respond by; null fields until served. */
+  service?: ServiceDates | null;
 }
 
 export interface SingleCampaign {
@@ -56,6 +59,10 @@ export interface SingleCampaign {
   notServiceable?: { email: number; whatsapp: number };
   /** Over the whole campaign: how many records' latest attempt on each channel is in each status. */
   statusCounts?: { channel: 'email' | 'whatsapp'; status: string; count: number }[];
+  /** Over the whole campaign: how many records are in each service status (the status filter's words). */
+  serviceCounts?: ServiceCounts;
+  /** The legal basis its records follow (its own, else its kind's); null when none is set. */
+  legalBasis?: LegalBasis | null;
   creditCards?: CampaignRow[];
   notices?: CampaignRow[];
 }

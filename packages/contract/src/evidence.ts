@@ -1,3 +1,5 @@
+import type { ServiceDates } from './service-dates.ts';
+
 /**
  * Evidence bundles: a zip of what was served, when and to whom, for a court.
  *   GET /api/notices/:id/evidence, GET /api/credit-cards/:id/evidence   one record
@@ -46,4 +48,30 @@ export interface EvidenceRecord {
   /** Loan No. for notices, Mask No. for credit cards. */
   reference: string;
   deliveries: EvidenceDelivery[];
+  /** When the record was served and by what, and the day its response period runs out (null: not yet). */
+  service: ServiceDates & { legalBasis: string | null; periodDays: number | null };
+  /** What happened on the record's notice page, oldest first: appended, never changed. */
+  noticePage: {
+    events: EvidenceNoticePageEvent[];
+    responses: EvidenceNoticeResponse[];
+  };
+}
+
+export interface EvidenceNoticePageEvent {
+  event: string;
+  at: string;
+  /** The channel whose message carried the link (null: not known). */
+  channel: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  detail: string | null;
+}
+
+/** A dispute, a request to settle or a call-back request, as the borrower sent it. */
+export interface EvidenceNoticeResponse {
+  kind: string;
+  text: string;
+  at: string;
+  file: { name: string | null; type: string | null; sha256: string | null } | null;
+  handled: { at: string; by: string | null } | null;
 }

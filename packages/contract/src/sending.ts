@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { campaignType } from './campaigns.ts';
+import { serviceStatuses, type ServiceStatus } from './service-dates.ts';
 
 /**
  * A delivery's statuses, in the order they happen; failed, bounced and outbox are final.
@@ -21,10 +22,16 @@ export type DeliveryStatus = (typeof deliveryStatuses)[number];
 export const deliveryChannels = ['email', 'whatsapp'] as const;
 export type DeliveryChannel = (typeof deliveryChannels)[number];
 
+/** What the campaign table's `status` filter takes: a delivery status, or a service status (service-dates.ts). */
+export const campaignFilterStatuses = [...deliveryStatuses, ...serviceStatuses] as const;
+export type CampaignFilterStatus = DeliveryStatus | ServiceStatus;
+
 /**
  * A campaign's records by what their sends came to: those whose latest attempt on the channel (on
- * either, when none is named) is in one of the statuses, given as a comma-separated list
- * (`failed,bounced`). Either left out filters nothing.
+ * either, when none is named) is in one of the delivery statuses, or that are in one of the service
+ * statuses (the notice page opened, acknowledged or disputed; the respond-by date passed or within 7
+ * days), given as a comma-separated list (`failed,bounced`); a record in any of them is kept. `channel`
+ * narrows only the delivery statuses. Either left out filters nothing.
  */
 export const deliveryFilterQuery = z.object({
   status: z
@@ -33,23 +40,23 @@ export const deliveryFilterQuery = z.object({
     })
     .transform((text, ctx) => {
       const listed = text.split(',').map((part) => part.trim());
-      const unknown = listed.find((part) => !(deliveryStatuses as readonly string[]).includes(part));
-      if (unknown === undefined) return [...new Set(listed)] as DeliveryStatus[];
+      const unknown = listed.find((part) => !(campaignFilterStatuses as readonly string[]).includes(part));
+      if (unknown === undefined) return [...new Set(listed)] as CampaignFilterStatus[];
       ctx.issues.push({
         code: 'custom',
-        message: `status must be one or more of ${deliveryStatuses.join(', ')}, separated by commas; '${unknown.slice(0, 40)}' is none of them.`,
+        message: `status must be one or more of ${campaignFilterStatuses.join(', ')}, separated by commas; '${unknown.slice(0, 40)}' is none of them.`,
         input: text,
       });
       return z.NEVER;
     })
     .optional()
     .describe(
-      `Only records whose latest attempt is in one of these statuses: ${deliveryStatuses.join(', ')}, comma-separated.`,
+      `Only records whose latest attempt is in one of these statuses: ${deliveryStatuses.join(', ')}; or whose notice page was ${serviceStatuses.slice(0, 3).join(', ')}; or whose respond-by date has passed (respond_by_passed) or falls within 7 days (respond_by_within_7_days). Comma-separated; a record in any is kept.`,
     ),
   channel: z
     .enum(deliveryChannels, { error: "channel must be 'email' or 'whatsapp'." })
     .optional()
-    .describe('The channel the status filter looks at; either when absent.'),
+    .describe('The channel the delivery statuses look at; either when absent.'),
 });
 export type DeliveryFilterQuery = z.infer<typeof deliveryFilterQuery>;
 

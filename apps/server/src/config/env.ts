@@ -180,6 +180,13 @@ const envSchema = z.object({
     .min(0, 'RESERVE_WARN_DAYS must be a whole number of days, 0 (off) to 3650')
     .max(3650, 'RESERVE_WARN_DAYS must be a whole number of days, 0 (off) to 3650')
     .default(30),
+  // Deemed service after dispatch when nothing came back (docs/sending.md: 30 days, and its ground).
+  DEEMED_SERVICE_DAYS: z.coerce
+    .number({ error: 'DEEMED_SERVICE_DAYS must be a whole number of days, 0 (never deemed) to 365' })
+    .int('DEEMED_SERVICE_DAYS must be a whole number of days, 0 (never deemed) to 365')
+    .min(0, 'DEEMED_SERVICE_DAYS must be a whole number of days, 0 (never deemed) to 365')
+    .max(365, 'DEEMED_SERVICE_DAYS must be a whole number of days, 0 (never deemed) to 365')
+    .default(30),
   DEFAULT_COUNTRY_CODE: z
     .string()
     .regex(/^\d{1,3}$/, 'DEFAULT_COUNTRY_CODE must be 1 to 3 digits, such as 91')
@@ -316,6 +323,8 @@ export interface Config {
   bulkSendConfirmThreshold: number;
   /** A send to a borrower another campaign served on the channel within this many days asks first (0: never). */
   reserveWarnDays: number;
+  /** A record is deemed served this many days after its first dispatch when nothing came back (0: never). */
+  deemedServiceDays: number;
   /** How long a worker may go silent before another takes its job over (at least 5 s). */
   jobLeaseMs: number;
   /** Finished and failed jobs are pruned after this. */
@@ -483,6 +492,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     defaultCountryCode: e.DEFAULT_COUNTRY_CODE,
     bulkSendConfirmThreshold: e.BULK_SEND_CONFIRM_THRESHOLD,
     reserveWarnDays: e.RESERVE_WARN_DAYS,
+    deemedServiceDays: e.DEEMED_SERVICE_DAYS,
     uploadMaxBytes: Math.round(e.UPLOAD_MAX_MB * 1024 * 1024),
     importMaxRows: e.IMPORT_MAX_ROWS,
     importMaxUnpackedBytes: Math.round(e.IMPORT_MAX_UNPACKED_MB * 1024 * 1024),

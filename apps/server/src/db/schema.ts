@@ -2,6 +2,7 @@ import type { Generated } from 'kysely';
 import type { CreditCardFields } from '@notice-desk/contract/credit-card';
 import type { NoticeFields } from '@notice-desk/contract/notice';
 import type { NoticePageEvent, NoticeResponseKind } from '@notice-desk/contract/notice-page';
+import type { LegalBasisName, ServedWhen } from '@notice-desk/contract/service-dates';
 
 /** Timestamps are ISO-8601 text (UTC): they sort and compare the same on SQLite and PostgreSQL. */
 export interface UsersTable {
@@ -347,6 +348,19 @@ export interface NoticeResponsesTable {
   handled_by: string | null;
 }
 
+/** A legal basis and response period: a record kind's default, or a campaign's own (scope 'campaign'). */
+export interface LegalBasesTable {
+  scope: 'kind' | 'campaign';
+  /** The record kind, or the campaign's id. */
+  scope_id: string;
+  basis: LegalBasisName;
+  label: string;
+  period_days: number;
+  served_when: ServedWhen;
+  updated_at: string;
+  updated_by: string;
+}
+
 export interface DB {
   users: UsersTable;
   password_resets: PasswordResetsTable;
@@ -373,4 +387,5 @@ export interface DB {
   notice_links: NoticeLinksTable;
   notice_page_events: NoticePageEventsTable;
   notice_responses: NoticeResponsesTable;
+  legal_bases: LegalBasesTable;
 }

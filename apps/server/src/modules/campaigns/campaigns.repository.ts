@@ -6,6 +6,12 @@ import type { RecordKindInfo } from '../records/record-kinds.ts';
 import { countRecords, ownedRecords, pageOfRecords, type RecordRow } from '../records/records.repository.ts';
 import type { Lookup } from '../search/search-terms.ts';
 import { recordsFoundBy } from '../search/search.repository.ts';
+import {
+  recordsServedWithin,
+  recordsWithPageEvent,
+  servedRecords,
+  type ServiceFilter,
+} from '../service-dates/service-dates.repository.ts';
 
 export const MANUAL_CAMPAIGN_NAME = 'Manual entries';
 
@@ -195,7 +201,13 @@ export function countLatestStatuses(
 export interface StatusFilter {
   statuses: DeliveryStatus[];
   channel?: Channel;
+  /** The service statuses asked for (opened, acknowledged, …, respond-by windows); a record in any is kept too. */
+  service?: ServiceFilter;
 }
+
+/** Whether the filter asks for anything: without, it keeps every record. */
+const filters = ({ statuses, service }: StatusFilter) =>
+  statuses.length > 0 || (service !== undefined && (service.pageEvents.length > 0 || service.asked));
 
 /** The ids of the campaign's records whose latest attempt on a channel is in one of the statuses. */
 function recordsWithLatestStatus(db: Database, campaignId: string, { statuses, channel }: StatusFilter) {
@@ -222,11 +234,64 @@ function filteredRecords(
   lookups?: readonly Lookup[],
 ) {
   let query = ownedRecords(db, info, ownerId).where('campaign_id', '=', campaignId);
-  // No status keeps every record (of the search).
-  if (filter.statuses.length > 0)
-    query = query.where('id', 'in', recordsWithLatestStatus(db, campaignId, filter));
+  // No status keeps every record (of the search); a record in any status asked for is kept.
+  if (filters(filter)) {
+    const { service } = filter;
+    query = query.where((eb) =>
+      eb.or([
+        ...(filter.statuses.length > 0
+          ? [eb('id', 'in', recordsWithLatestStatus(db, campaignId, filter))]
+          : []),
+        ...(service && service.pageEvents.length > 0
+          ? [eb('id', 'in', recordsWithPageEvent(db, campaignId, service.pageEvents))]
+          : []),
+        ...(service?.servedWithin ?? []).map((window) =>
+          eb('id', 'in', recordsServedWithin(db, campaignId, { ...service!, ...window })),
+        ),
+      ]),
+    );
+  }
   if (lookups) query = query.where('id', 'in', recordsFoundBy(db, ownerId, info.kind, lookups, campaignId));
   return query;
+}
+
+/** How many of the campaign's live records the filter keeps. */
+export function countFilteredRecords(
+  db: Database,
+  info: RecordKindInfo,
+  ownerId: string,
+  campaignId: string,
+  filter: StatusFilter,
+): Promise<number> {
+  return countRecords(filteredRecords(db, info, ownerId, campaignId, filter));
+}
+
+/**
+ * How many of the campaign's live records were served within each window (ISO, from included, before
+ * excluded): the respond-by counts, all from one pass over the campaign's service facts.
+ */
+export async function countServedWithin(
+  db: Database,
+  info: RecordKindInfo,
+  ownerId: string,
+  campaignId: string,
+  { deemedServiceDays, now }: Pick<ServiceFilter, 'deemedServiceDays' | 'now'>,
+  windows: readonly { from?: string; before: string }[],
+): Promise<number[]> {
+  if (windows.length === 0) return [];
+  const live = ownedRecords(db, info, ownerId).where('campaign_id', '=', campaignId).select('id');
+  const row = await db
+    .selectFrom(servedRecords(db, campaignId, deemedServiceDays, now).as('s'))
+    .where('s.record_id', 'in', live)
+    .select(
+      windows.map((window, i) =>
+        sql<number>`sum(case when s.served_on < ${window.before}${window.from === undefined ? sql`` : sql` and s.served_on >= ${window.from}`} then 1 else 0 end)`.as(
+          `w${i}`,
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  return windows.map((_, i) => Number((row as Record<string, unknown> | undefined)?.[`w${i}`] ?? 0));
 }
 
 /** A page of the filtered records, in campaign order, and how many there are in all. */

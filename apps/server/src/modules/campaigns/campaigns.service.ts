@@ -1,7 +1,14 @@
 import type { DeleteAnswer, DeletePreview } from '@notice-desk/contract/archive';
 import type { CampaignList, CampaignRow, SingleCampaign } from '@notice-desk/contract/campaigns';
 import type { SearchablePageQuery } from '@notice-desk/contract/paging';
-import type { CampaignRecordIds, DeliveryFilterQuery } from '@notice-desk/contract/sending';
+import {
+  deliveryStatuses,
+  type CampaignFilterStatus,
+  type CampaignRecordIds,
+  type DeliveryFilterQuery,
+  type DeliveryStatus,
+} from '@notice-desk/contract/sending';
+import { serviceStatuses, type ServiceCounts, type ServiceStatus } from '@notice-desk/contract/service-dates';
 import { recordAddress, recordChannels, unserviceableReason } from '@notice-desk/contract/serviceable';
 import type { Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
@@ -14,6 +21,7 @@ import { recordKinds, type RecordKindInfo } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
 import { queryLookups } from '../search/search-terms.ts';
 import * as deliveries from '../sending/deliveries.repository.ts';
+import { SERVICE_DEFAULTS, ServiceDatesService } from '../service-dates/service-dates.service.ts';
 import * as campaigns from './campaigns.repository.ts';
 
 /** Campaign history: imports and 'Manual entries', each with its records. Scoped to the owner. */
@@ -26,8 +34,69 @@ export class CampaignsService {
     pageStride = PAGE_STRIDE,
     /** DEFAULT_COUNTRY_CODE: the mobile rule of the not-serviceable counts. */
     private readonly countryCode = '91',
+    private readonly serviceDates = new ServiceDatesService(db, SERVICE_DEFAULTS),
   ) {
     this.deepPages = new DeepPages(pageStride);
+  }
+
+  /** The status filter in the repository's terms: delivery statuses, and the service statuses resolved. */
+  private async statusFilter(
+    kind: RecordKind,
+    campaignId: string,
+    statuses: readonly CampaignFilterStatus[],
+    channel: DeliveryFilterQuery['channel'],
+  ): Promise<campaigns.StatusFilter> {
+    const delivery = statuses.filter((s): s is DeliveryStatus =>
+      (deliveryStatuses as readonly string[]).includes(s),
+    );
+    const service = statuses.filter((s): s is ServiceStatus =>
+      (serviceStatuses as readonly string[]).includes(s),
+    );
+    return {
+      statuses: delivery,
+      channel,
+      ...(service.length > 0
+        ? { service: await this.serviceDates.filterFor(kind, campaignId, service) }
+        : {}),
+    };
+  }
+
+  /**
+   * How many of the campaign's records are in each service status (the campaign page's counts): the
+   * notice page's from its events, both respond-by counts from one pass over the service facts.
+   */
+  private async serviceCounts(
+    info: RecordKindInfo,
+    ownerId: string,
+    campaignId: string,
+  ): Promise<ServiceCounts> {
+    const count = async (status: ServiceStatus) =>
+      campaigns.countFilteredRecords(
+        this.db,
+        info,
+        ownerId,
+        campaignId,
+        await this.statusFilter(info.kind, campaignId, [status], undefined),
+      );
+    const [passed, soon] = await Promise.all([
+      this.serviceDates.filterFor(info.kind, campaignId, ['respond_by_passed']),
+      this.serviceDates.filterFor(info.kind, campaignId, ['respond_by_within_7_days']),
+    ]);
+    const windows = [...passed.servedWithin, ...soon.servedWithin];
+    const [opened, acknowledged, disputed, served] = await Promise.all([
+      count('opened'),
+      count('acknowledged'),
+      count('disputed'),
+      campaigns.countServedWithin(this.db, info, ownerId, campaignId, passed, windows),
+    ]);
+    // No legal basis: no windows, and no record has a respond-by date.
+    return {
+      opened,
+      acknowledged,
+      disputed,
+      respond_by_passed: passed.servedWithin.length > 0 ? served[0]! : 0,
+      respond_by_within_7_days: soon.servedWithin.length > 0 ? served[passed.servedWithin.length]! : 0,
+    };
   }
 
   async list(
@@ -90,7 +159,7 @@ export class CampaignsService {
           info,
           ownerId,
           id,
-          { statuses: status, channel },
+          await this.statusFilter(campaign.kind, id, status, channel),
           lookups,
           offset,
           limit,
@@ -103,12 +172,16 @@ export class CampaignsService {
             ? records.countFoundRecords(this.db, info, ownerId, lookups, id)
             : records.countCampaignRecords(this.db, info, ownerId, id),
         ]).then(([rows, total]) => ({ rows, total }));
-    const [{ rows, total }, completedCounts, statusCounts, addresses] = await Promise.all([
-      found,
-      campaigns.countSentLiveRecords(this.db, info.table, id),
-      campaigns.countLatestStatuses(this.db, id),
-      campaigns.listCampaignAddresses(this.db, info, ownerId, id),
-    ]);
+    const [{ rows, total }, completedCounts, statusCounts, addresses, serviceCounts, legalBasis] =
+      await Promise.all([
+        found,
+        campaigns.countSentLiveRecords(this.db, info.table, id),
+        campaigns.countLatestStatuses(this.db, id),
+        campaigns.listCampaignAddresses(this.db, info, ownerId, id),
+        this.serviceCounts(info, ownerId, id),
+        this.serviceDates.forCampaign(campaign.kind, id),
+      ]);
+    const dates = await this.serviceDates.datesFor(campaign.kind, rows);
     // Why a record's address on a channel it goes on cannot be served (lib/serviceable.ts), or null.
     const unservable = (record: Record<string, string | undefined>, channel: 'email' | 'whatsapp') =>
       recordChannels(campaign.kind, record).includes(channel)
@@ -142,6 +215,7 @@ export class CampaignsService {
         whatsappError: whatsapp && failedOrBounced(whatsapp.status) ? whatsapp.error : null,
         emailNotServiceable: unservable(row, 'email'),
         whatsappNotServiceable: unservable(row, 'whatsapp'),
+        service: dates.get(row.id) ?? null,
       };
     });
     return {
@@ -162,6 +236,8 @@ export class CampaignsService {
         status: row.status,
         count: Number(row.n),
       })),
+      serviceCounts,
+      legalBasis: legalBasis.basis,
       ...(campaign.kind === 'notice' ? { notices: items } : { creditCards: items }),
     };
   }
@@ -183,7 +259,7 @@ export class CampaignsService {
       recordKinds[campaign.kind],
       ownerId,
       id,
-      { statuses: status ?? [], channel },
+      await this.statusFilter(campaign.kind, id, status ?? [], channel),
       lookups,
     );
     return { ids, total: ids.length };

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { EvidenceDelivery, EvidenceRecord } from '@notice-desk/contract/evidence';
+import type { LegalBasis } from '@notice-desk/contract/service-dates';
 import type { Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
@@ -16,6 +17,9 @@ import type { PdfsService } from '../pdfs/pdfs.service.ts';
 import { recordKinds, type RecordKindInfo } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
 import * as deliveries from '../sending/deliveries.repository.ts';
+import * as serviceFacts from '../service-dates/service-dates.repository.ts';
+import { SERVICE_DEFAULTS, ServiceDatesService } from '../service-dates/service-dates.service.ts';
+import { pageEventWords, responseWords, serviceWords } from './service-words.ts';
 
 const PAGE = 500;
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
@@ -29,7 +33,8 @@ interface Bundle {
  * Evidence bundles: what was served, when and to whom, in a form a court can check. A zip holds the
  * exact PDFs that went out (kept by content hash, and checked against the hash recorded at sending),
  * deliveries.json (every delivery with its status history), summary.pdf (the same for people) and
- * manifest.json (the SHA-256 of every file in the bundle).
+ * manifest.json (the SHA-256 of every file in the bundle). Each record carries when it was served and
+ * the day to respond by, and what happened on its notice page (events and answers).
  */
 export class EvidenceService {
   constructor(
@@ -38,6 +43,9 @@ export class EvidenceService {
     private readonly store: FileStore,
     /** DEFAULT_COUNTRY_CODE: what a WhatsApp number without one was sent with. */
     private readonly defaultCountryCode: string,
+    private readonly serviceDates = new ServiceDatesService(db, SERVICE_DEFAULTS),
+    /** Times in summary.pdf are read in TIME_ZONE. */
+    private readonly where: { timeZone: string } = SERVICE_DEFAULTS,
   ) {}
 
   /**
@@ -107,17 +115,27 @@ export class EvidenceService {
       zip.addBuffer(data, file, { compress: !file.endsWith('.pdf') });
     };
     (async () => {
-      const evidence: EvidenceRecord[] = [];
+      const evidence: (EvidenceRecord & { asks: 'mobile' | 'account' })[] = [];
       const addedPdfs = new Set<string>();
+      const bases = new Map<string, LegalBasis | null>();
       for await (const page of pages()) {
         const attempts = await deliveries.deliveriesForRecords(
           this.db,
           page.map((r) => r.id),
         );
-        const events = await deliveries.eventsForDeliveries(
-          this.db,
-          attempts.map((d) => d.id),
-        );
+        const ids = page.map((r) => r.id);
+        const [events, dates, pageEvents, responses] = await Promise.all([
+          deliveries.eventsForDeliveries(
+            this.db,
+            attempts.map((d) => d.id),
+          ),
+          this.serviceDates.datesFor(info.kind, page),
+          serviceFacts.pageEventsForRecords(this.db, ids),
+          serviceFacts.responsesForRecords(this.db, ids),
+        ]);
+        for (const campaignId of new Set(page.map((r) => r.campaign_id)))
+          if (!bases.has(campaignId))
+            bases.set(campaignId, (await this.serviceDates.forCampaign(info.kind, campaignId)).basis);
         for (const row of page) {
           const mine = attempts.filter((d) => d.record_id === row.id);
           const served: EvidenceDelivery[] = [];
@@ -163,12 +181,43 @@ export class EvidenceService {
             custName: row.custName ?? '',
             reference: reference(info, row),
             deliveries: served,
+            service: {
+              ...dates.get(row.id)!,
+              legalBasis: bases.get(row.campaign_id)?.label ?? null,
+              periodDays: bases.get(row.campaign_id)?.periodDays ?? null,
+            },
+            noticePage: {
+              events: pageEvents
+                .filter((e) => e.record_id === row.id)
+                .map((e) => ({
+                  event: e.event,
+                  at: e.at,
+                  channel: e.channel,
+                  ip: e.ip,
+                  userAgent: e.user_agent,
+                  detail: e.detail,
+                })),
+              responses: responses
+                .filter((r) => r.record_id === row.id)
+                .map((r) => ({
+                  kind: r.kind,
+                  text: r.text,
+                  at: r.created_at,
+                  file: r.file_key ? { name: r.file_name, type: r.file_type, sha256: r.file_sha256 } : null,
+                  handled: r.handled_at ? { at: r.handled_at, by: r.handled_by } : null,
+                })),
+            },
+            asks: row.custMobileNo ? 'mobile' : 'account',
           });
         }
       }
       const generatedAt = nowIso();
-      add('deliveries.json', Buffer.from(JSON.stringify({ title, generatedAt, records: evidence }, null, 2)));
-      add('summary.pdf', await this.pdfs.printHtml(summaryHtml(title, generatedAt, evidence, info)));
+      const records = evidence.map(({ asks: _asks, ...record }) => record);
+      add('deliveries.json', Buffer.from(JSON.stringify({ title, generatedAt, records }, null, 2)));
+      add(
+        'summary.pdf',
+        await this.pdfs.printHtml(summaryHtml(title, generatedAt, evidence, info, this.where.timeZone)),
+      );
       // The manifest lists every other file; its own hash is what a court would note down.
       zip.addBuffer(
         Buffer.from(JSON.stringify({ title, generatedAt, files: manifest }, null, 2)),
@@ -200,12 +249,28 @@ const safeName = (name: string): string => safeFileName(name, 100) || 'evidence'
 
 const channelLabel = { email: 'E-mail', whatsapp: 'WhatsApp' } as const;
 
+/** The record's notice page in words: each event a sentence, each answer with its text shown as text. */
+function noticePageHtml(record: EvidenceRecord & { asks: 'mobile' | 'account' }, timeZone: string): string {
+  const { events, responses } = record.noticePage;
+  if (events.length === 0 && responses.length === 0) return '<p><b>Notice page:</b> not visited.</p>';
+  const pdfSha256 = record.deliveries.findLast((d) => d.pdfSha256)?.pdfSha256 ?? null;
+  const lines = [
+    ...events.map((event) => {
+      const from = [event.ip, event.userAgent].filter(Boolean).join(', ');
+      return `${escapeHtml(pageEventWords(event, { asks: record.asks, pdfSha256, timeZone }))}${from ? ` <small>(${escapeHtml(from)})</small>` : ''}`;
+    }),
+    ...responses.map((response) => escapeHtml(responseWords(response, timeZone))),
+  ];
+  return `<p><b>Notice page:</b></p><ul>${lines.map((line) => `<li>${line}</li>`).join('')}</ul>`;
+}
+
 /** The summary people read: per record, each delivery, its recipient, message id, PDF hash and history. */
 function summaryHtml(
   title: string,
   generatedAt: string,
-  evidence: EvidenceRecord[],
+  evidence: (EvidenceRecord & { asks: 'mobile' | 'account' })[],
   info: RecordKindInfo,
+  timeZone: string,
 ): string {
   const e = (text: string | null | undefined) => escapeHtml(text ?? '');
   const referenceLabel = info.kind === 'notice' ? 'Loan No.' : 'Mask No.';
@@ -230,6 +295,8 @@ function summaryHtml(
         <thead><tr><th>Channel</th><th>Recipient</th><th>Status</th><th>Provider message id</th><th>PDF SHA-256</th><th>History (UTC)</th></tr></thead>
         <tbody>${rows}</tbody>
       </table>
+      <p><b>Service:</b> ${e(serviceWords(record.service, timeZone))}</p>
+      ${noticePageHtml(record, timeZone)}
     </section>`;
   });
   return `<!doctype html><html><head><meta charset="utf-8"><style>

@@ -14,6 +14,7 @@ import { pdfFileName, type PdfsService } from '../pdfs/pdfs.service.ts';
 import { recordKinds, type RecordKindInfo } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
 import * as deliveries from '../sending/deliveries.repository.ts';
+import { SERVICE_DEFAULTS, ServiceDatesService } from '../service-dates/service-dates.service.ts';
 
 const PAGE = 500;
 const channelColumns = (label: string, timeZone: string) => [
@@ -32,6 +33,7 @@ export class ExportsService {
     private readonly store: FileStore,
     /** Report times are date cells of the wall-clock time in TIME_ZONE, drawn in LOCALE's short date. */
     private readonly where: DocumentLocale = INDIAN_DEFAULTS,
+    private readonly serviceDates = new ServiceDatesService(db, SERVICE_DEFAULTS),
   ) {}
 
   /** The owner's campaign of this kind, its export written to the audit log (`what`: 'Report', 'PDFs'). */
@@ -56,7 +58,10 @@ export class ExportsService {
     return campaign;
   }
 
-  /** Every record's fields and, per channel, its latest status, time, provider message id and PDF hash. */
+  /**
+   * Every record's fields and, per channel, its latest status, time, provider message id and PDF hash;
+   * then when it was served, by what, and the day its response period runs out.
+   */
   async report(
     ownerId: string,
     kind: RecordKind,
@@ -67,8 +72,11 @@ export class ExportsService {
     const db = this.db;
     const { timeZone, locale } = this.where;
     const timeFormat = `${builtinDateFormat(22, locale)}:ss`;
+    const dateFormat = builtinDateFormat(14, locale) ?? 'dd-mm-yyyy';
+    const serviceDates = this.serviceDates;
     async function* rows(): AsyncGenerator<SheetCell[]> {
       for await (const page of campaignPages(db, info, ownerId, campaignId)) {
+        const dates = await serviceDates.datesFor(kind, page);
         const latest = new Map<string, deliveries.DeliveryRow>();
         for (const d of await deliveries.deliveriesForRecords(
           db,
@@ -87,6 +95,13 @@ export class ExportsService {
               d?.error ?? '',
             );
           }
+          const service = dates.get(row.id);
+          cells.push(
+            service?.servedOn ? dateTimeCell(service.servedOn, timeZone, timeFormat) : '',
+            service?.servedBy ?? '',
+            // A calendar day, not an instant: drawn as it is, whatever the zone.
+            service?.respondBy ? dateTimeCell(`${service.respondBy}T00:00:00.000Z`, 'UTC', dateFormat) : '',
+          );
           yield cells;
         }
       }
@@ -95,6 +110,9 @@ export class ExportsService {
       ...info.fields.map((f) => f.label),
       ...channelColumns('Email', timeZone),
       ...channelColumns('WhatsApp', timeZone),
+      `Served On (${timeZone})`,
+      'Served By',
+      'Respond By',
     ];
     return { name: `${safeName(campaign.name)} report.xlsx`, stream: xlsxStream('Report', headers, rows()) };
   }

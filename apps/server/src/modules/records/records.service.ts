@@ -1,6 +1,7 @@
 import type { DeleteAllAnswer, DeleteAnswer, DeletePreview } from '@notice-desk/contract/archive';
 import type { PageQuery, SearchablePageQuery } from '@notice-desk/contract/paging';
 import { messages } from '@notice-desk/contract/messages';
+import type { ServiceDates } from '@notice-desk/contract/service-dates';
 import type { Database } from '../../db/database.ts';
 import { notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
@@ -15,9 +16,12 @@ import { indexRecords, reindexRecord } from '../search/search-index.ts';
 import { queryLookups } from '../search/search-terms.ts';
 import type { RecordKindInfo } from './record-kinds.ts';
 import * as records from './records.repository.ts';
+import { SERVICE_DEFAULTS, ServiceDatesService } from '../service-dates/service-dates.service.ts';
 
 /** A record as the API answers it: `_id`, its campaign, times, every field, and its PDF link. */
 export type RecordResponse = Record<string, string>;
+/** A record as its view shows it: its fields (and _id, pdf link…), and its service dates. */
+export type RecordView = { [field: string]: string | ServiceDates | null; service: ServiceDates | null };
 
 export interface RecordPage {
   items: RecordResponse[];
@@ -50,6 +54,7 @@ export class RecordsService {
     private readonly db: Database,
     private readonly links: PdfLinks,
     pageStride = PAGE_STRIDE,
+    private readonly serviceDates = new ServiceDatesService(db, SERVICE_DEFAULTS),
   ) {
     this.deepPages = new DeepPages(pageStride);
   }
@@ -115,10 +120,12 @@ export class RecordsService {
     });
   }
 
-  async get(info: RecordKindInfo, ownerId: string, id: string): Promise<RecordResponse> {
+  /** One record as its view shows it: its fields, and when it was served and is to be answered by. */
+  async get(info: RecordKindInfo, ownerId: string, id: string): Promise<RecordView> {
     const row = await records.findRecord(this.db, info, ownerId, id);
     if (!row) throw notFound(info.label);
-    return toRecordResponse(info, row, this.links);
+    const dates = await this.serviceDates.datesFor(info.kind, [row]);
+    return { ...toRecordResponse(info, row, this.links), service: dates.get(row.id) ?? null };
   }
 
   /** A record typed in by hand joins the owner's 'Manual entries' campaign of its kind. */
@@ -159,7 +166,7 @@ export class RecordsService {
     ownerId: string,
     id: string,
     fields: Record<string, string>,
-  ): Promise<RecordResponse> {
+  ): Promise<RecordView> {
     const after = pickFields(info, fields);
     await this.db.transaction().execute(async (trx) => {
       const row = await records.findRecord(trx, info, ownerId, id);

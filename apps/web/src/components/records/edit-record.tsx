@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { evidencePaths } from '@notice-desk/contract/evidence';
+import type { ServiceDates } from '@notice-desk/contract/service-dates';
 import { DownloadEvidenceButton } from '../deliveries/download-evidence-button.tsx';
 import { ErrorState } from '../ui/error-state.tsx';
 import { Spinner } from '../ui/spinner.tsx';
@@ -45,7 +46,20 @@ export function EditRecord<TRecord extends { _id: string; custName?: string }, T
           subject={record.custName ?? `this ${one}`}
         />
       </div>
+      <ServiceLine service={(record as { service?: ServiceDates | null }).service} />
       <RecordForm key={record._id} kind={kind} record={record} onSaved={onSaved} />
     </>
+  );
+}
+
+/** When the record was served (and by what) and the day to respond by, in TIME_ZONE, DD-MM-YYYY. */
+function ServiceLine({ service }: { service: ServiceDates | null | undefined }) {
+  if (service === undefined) return null;
+  if (!service?.shown.servedOn) return <p aria-label="Service">Served on: not yet · Respond by: -</p>;
+  return (
+    <p aria-label="Service">
+      Served on: <strong title={service.servedBy ?? undefined}>{service.shown.servedOn}</strong> (
+      {service.servedBy}) · Respond by: <strong>{service.shown.respondBy ?? 'no legal basis set'}</strong>
+    </p>
   );
 }

@@ -1,3 +1,8 @@
+import {
+  legalBasisPaths,
+  type CampaignLegalBasis,
+  type LegalBasisBody,
+} from '@notice-desk/contract/service-dates';
 import type { CampaignList, CampaignType, SingleCampaign } from '@notice-desk/contract/campaigns';
 import {
   sendConfirmPaths,
@@ -49,6 +54,15 @@ export const campaignsApi = api.injectEndpoints({
     getCampaignFunnel: build.query<Funnel, string>({
       query: (id) => `/api/campaigns/${encodeURIComponent(id)}/funnel`,
       providesTags: ['Campaigns'],
+    }),
+    // A campaign's own legal basis (ADMIN): its respond-by dates and counts change with it.
+    setCampaignLegalBasis: build.mutation<CampaignLegalBasis, { id: string; body: LegalBasisBody }>({
+      query: ({ id, body }) => ({ url: legalBasisPaths.campaign(id), method: 'PUT', body }),
+      invalidatesTags: (_result, error) => (error ? [] : ['Campaigns']),
+    }),
+    clearCampaignLegalBasis: build.mutation<CampaignLegalBasis, { id: string }>({
+      query: ({ id }) => ({ url: legalBasisPaths.campaign(id), method: 'DELETE' }),
+      invalidatesTags: (_result, error) => (error ? [] : ['Campaigns']),
     }),
     // Every record of the campaign a status filter keeps, not one page: asked when needed, never cached.
     getCampaignRecordIds: build.query<CampaignRecordIds, { id: string; status: string }>({
@@ -109,4 +123,6 @@ export const {
   useSendMailMutation,
   useGetSendSummaryMutation,
   useTestSendMutation,
+  useSetCampaignLegalBasisMutation,
+  useClearCampaignLegalBasisMutation,
 } = campaignsApi;

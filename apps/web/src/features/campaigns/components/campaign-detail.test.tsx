@@ -109,11 +109,13 @@ describe('CampaignDetail', () => {
       'Date',
       'Email Status',
       'WhatsApp Status',
+      'Served on',
+      'Respond by',
     ]);
     const cells = within(bodyRows()[0]!)
       .getAllByRole('cell')
       .map((cell) => cell.textContent);
-    expect(cells.slice(1)).toEqual(['1', 'Customer 1', 'Mar 1st 25', '-', '-']);
+    expect(cells.slice(1)).toEqual(['1', 'Customer 1', 'Mar 1st 25', '-', '-', '-', '-']);
     const campaignRequests = server.requests.filter((r) =>
       r.path.startsWith('/api/campaigns/single-campaign/'),
     );
@@ -131,7 +133,29 @@ describe('CampaignDetail', () => {
     const cells = within(bodyRows()[0]!)
       .getAllByRole('cell')
       .map((cell) => cell.textContent);
-    expect(cells.slice(4)).toEqual(['Delivered', 'Read']);
+    expect(cells.slice(4, 6)).toEqual(['Delivered', 'Read']);
+  });
+
+  it('shows when a record was served, by what, and the day to respond by', async () => {
+    campaignServer(1, 'notice', {
+      emailResponse: 'delivered',
+      service: {
+        servedOn: '2025-03-02T05:00:00.000Z',
+        servedBy: 'email: delivered',
+        respondBy: '2025-03-17',
+        shown: { servedOn: '02-03-2025', respondBy: '17-03-2025' },
+      },
+    });
+    renderDetail();
+    await screen.findByRole('cell', { name: 'Customer 1' });
+    const cells = within(bodyRows()[0]!).getAllByRole('cell');
+    expect(cells.slice(6).map((cell) => cell.textContent)).toEqual([
+      '02-03-2025email: delivered',
+      '17-03-2025',
+    ]);
+    expect(within(cells[6]!).getByTitle('email: delivered')).toBeTruthy();
+    // The status filter offers the service statuses too.
+    expect(screen.getByRole('option', { name: 'Respond-by date within 7 days' })).toBeTruthy();
   });
 
   it("shows a failed status as a badge described by the failure's reason", async () => {

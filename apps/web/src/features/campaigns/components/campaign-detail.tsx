@@ -2,6 +2,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import type { CampaignRow, CampaignType, SingleCampaign } from '@notice-desk/contract/campaigns';
 import type { SendSummary } from '@notice-desk/contract/sending';
+import { serviceStatuses, type ServiceStatus } from '@notice-desk/contract/service-dates';
 import { evidencePaths } from '@notice-desk/contract/evidence';
 import { DownloadEvidenceButton } from '../../../components/deliveries/download-evidence-button.tsx';
 import { DeliveryStatus } from '../../../components/deliveries/delivery-status.tsx';
@@ -30,6 +31,7 @@ import {
 import { useGetFailedRowsQuery, type FailedRowsShow } from '../api/failed-rows-api.ts';
 import { FAILED_STATUSES, useResendFailed } from '../hooks/use-resend-failed.ts';
 import { useSendNotices } from '../hooks/use-send-notices.ts';
+import { CampaignLegalBasis } from './campaign-legal-basis.tsx';
 import { DuplicatesNote } from './duplicates-note.tsx';
 import { FailedRows, FAILED_ROWS_PAGE } from './failed-rows.tsx';
 import { SendConfirmDialog } from './send-confirm-dialog.tsx';
@@ -76,7 +78,48 @@ const columns: DataTableColumn<CampaignRow>[] = [
       />
     ),
   },
+  {
+    id: 'servedOn',
+    header: 'Served on',
+    cell: (row) => <ServedOn service={row.service} />,
+  },
+  { id: 'respondBy', header: 'Respond by', cell: (row) => row.service?.shown.respondBy ?? '-' },
 ];
+
+/** The day the record counts as served (DD-MM-YYYY in TIME_ZONE), and under it the event that set it. */
+function ServedOn({ service }: { service: CampaignRow['service'] }) {
+  if (!service?.shown.servedOn) return <>-</>;
+  return (
+    <span title={service.servedBy ?? undefined}>
+      {service.shown.servedOn}
+      <br />
+      <small>{service.servedBy}</small>
+    </span>
+  );
+}
+
+/** The service statuses in words: the filter's options and the counts' labels. */
+const serviceStatusWords: Record<ServiceStatus, string> = {
+  opened: 'Notice page opened',
+  acknowledged: 'Acknowledged',
+  disputed: 'Disputed',
+  respond_by_passed: 'Respond-by date passed',
+  respond_by_within_7_days: 'Respond-by date within 7 days',
+};
+
+/** Over the whole campaign: how many records are in each service status. */
+function ServiceCounts({ counts }: { counts: NonNullable<SingleCampaign['serviceCounts']> }) {
+  return (
+    <p className={styles.notServiceable} aria-label="Service">
+      {serviceStatuses.map((status, i) => (
+        <span key={status}>
+          {i > 0 && ' · '}
+          {serviceStatusWords[status]} <strong>{counts[status]}</strong>
+        </span>
+      ))}
+    </p>
+  );
+}
 
 /**
  * A channel's latest status; a record not sent yet whose address cannot be served says so, with why
@@ -267,6 +310,8 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
       {data?.statusCounts && <StatusCounts counts={data.statusCounts} />}
       {data?.notServiceable && <NotServiceableCounts counts={data.notServiceable} />}
       <CampaignFunnel campaignId={campaignId} />
+      {data?.serviceCounts && <ServiceCounts counts={data.serviceCounts} />}
+      {data && <CampaignLegalBasis campaignId={campaignId} basis={data.legalBasis ?? null} />}
       <DuplicatesNote duplicates={data?.duplicates} />
       <DeliveryStatusLegend />
       <FailedRows type={type} campaignId={campaignId} show={failedShow} onShowChange={setFailedShow} />
@@ -294,6 +339,11 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
         {COUNTED.map((status) => (
           <option key={status} value={status}>
             {deliveryStatusWord(status)} (e-mail or WhatsApp)
+          </option>
+        ))}
+        {serviceStatuses.map((status) => (
+          <option key={status} value={status}>
+            {serviceStatusWords[status]}
           </option>
         ))}
       </FilterSelect>

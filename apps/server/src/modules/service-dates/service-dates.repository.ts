@@ -1,0 +1,251 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { ServedWhen } from '@notice-desk/contract/service-dates';
+import { isPostgres, type Database } from '../../db/database.ts';
+import type {
+  Channel,
+  DeliveryStatus,
+  LegalBasesTable,
+  NoticePageEventsTable,
+  NoticeResponsesTable,
+  RecordKind,
+} from '../../db/schema.ts';
+import {
+  DISPATCH_STATUSES,
+  OUT_OF_ORDER_REFUSAL,
+  RECEIPT_PAGE_EVENTS,
+  RECEIPT_STATUSES,
+} from './service-dates.ts';
+
+export type LegalBasisRow = LegalBasesTable;
+
+/** What the service statuses of the campaign filter keep (ServiceDatesService.filterFor makes it). */
+export interface ServiceFilter {
+  /** Notice page events, any of which keeps a record. */
+  pageEvents: string[];
+  /** Windows of served-on instants (ISO, from included, before excluded), any of which keeps a record. */
+  servedWithin: { from?: string; before: string }[];
+  /** A service status was asked for: a filter whose windows came to none (no legal basis) keeps no record. */
+  asked: boolean;
+  deemedServiceDays: number;
+  now: string;
+}
+
+/** The defaults per record kind. */
+export function kindLegalBases(db: Database): Promise<LegalBasisRow[]> {
+  return db.selectFrom('legal_bases').selectAll().where('scope', '=', 'kind').execute();
+}
+
+/** A campaign's own basis, else its kind's default: the first row is the one that holds. */
+export async function legalBasisFor(
+  db: Database,
+  kind: RecordKind,
+  campaignId: string,
+): Promise<LegalBasisRow | undefined> {
+  const rows = await db
+    .selectFrom('legal_bases')
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('scope', '=', 'campaign'), eb('scope_id', '=', campaignId)]),
+        eb.and([eb('scope', '=', 'kind'), eb('scope_id', '=', kind)]),
+      ]),
+    )
+    .execute();
+  return rows.find((row) => row.scope === 'campaign') ?? rows[0];
+}
+
+export function findLegalBasis(
+  db: Database,
+  scope: LegalBasisRow['scope'],
+  scopeId: string,
+): Promise<LegalBasisRow | undefined> {
+  return db
+    .selectFrom('legal_bases')
+    .selectAll()
+    .where('scope', '=', scope)
+    .where('scope_id', '=', scopeId)
+    .executeTakeFirst();
+}
+
+export async function saveLegalBasis(db: Database, row: LegalBasisRow): Promise<void> {
+  await db
+    .insertInto('legal_bases')
+    .values(row)
+    .onConflict((oc) =>
+      oc.columns(['scope', 'scope_id']).doUpdateSet({
+        basis: row.basis,
+        label: row.label,
+        period_days: row.period_days,
+        served_when: row.served_when satisfies ServedWhen,
+        updated_at: row.updated_at,
+        updated_by: row.updated_by,
+      }),
+    )
+    .execute();
+}
+
+export async function deleteLegalBasis(
+  db: Database,
+  scope: LegalBasisRow['scope'],
+  scopeId: string,
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('legal_bases')
+    .where('scope', '=', scope)
+    .where('scope_id', '=', scopeId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** The records' delivery events with their delivery's record and channel: what service is read from. */
+export async function deliveryFactsForRecords(
+  db: Database,
+  recordIds: readonly string[],
+): Promise<
+  { record_id: string; channel: Channel; status: DeliveryStatus; at: string; refused: string | null }[]
+> {
+  const rows = [];
+  for (let i = 0; i < recordIds.length; i += 500)
+    rows.push(
+      ...(await db
+        .selectFrom('deliveries as d')
+        .innerJoin('delivery_events as e', 'e.delivery_id', 'd.id')
+        .select(['d.record_id', 'd.channel', 'e.status', 'e.at', 'e.refused'])
+        .where('d.record_id', 'in', recordIds.slice(i, i + 500))
+        .where('e.status', 'in', DISPATCH_STATUSES)
+        .execute()),
+    );
+  return rows;
+}
+
+/** The records' notice page events, oldest first. */
+export async function pageEventsForRecords(
+  db: Database,
+  recordIds: readonly string[],
+): Promise<NoticePageEventsTable[]> {
+  const rows: NoticePageEventsTable[] = [];
+  for (let i = 0; i < recordIds.length; i += 500)
+    rows.push(
+      ...(await db
+        .selectFrom('notice_page_events')
+        .selectAll()
+        .where('record_id', 'in', recordIds.slice(i, i + 500))
+        .orderBy('at')
+        .orderBy('id')
+        .execute()),
+    );
+  return rows;
+}
+
+/** The records' answers from their notice pages, oldest first. */
+export async function responsesForRecords(
+  db: Database,
+  recordIds: readonly string[],
+): Promise<NoticeResponsesTable[]> {
+  const rows: NoticeResponsesTable[] = [];
+  for (let i = 0; i < recordIds.length; i += 500)
+    rows.push(
+      ...(await db
+        .selectFrom('notice_responses')
+        .selectAll()
+        .where('record_id', 'in', recordIds.slice(i, i + 500))
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute()),
+    );
+  return rows;
+}
+
+/** The ids of the campaign's records with a notice page event of one of these kinds. */
+export function recordsWithPageEvent(db: Database, campaignId: string, events: readonly string[]) {
+  return db
+    .selectFrom('notice_page_events')
+    .select('record_id')
+    .where('campaign_id', '=', campaignId)
+    .where('event', 'in', events as NoticePageEventsTable['event'][]);
+}
+
+/** ISO text `days` whole days after the ISO text `at`, as toISOString writes it (null stays null). */
+function isoDaysAfter(db: Database, at: RawBuilder<string | null>, days: number): RawBuilder<string | null> {
+  const whole = sql.lit(Math.trunc(days));
+  return isPostgres(db)
+    ? sql`to_char((${at}::timestamptz + make_interval(days => ${whole})) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+    : sql`strftime('%Y-%m-%dT%H:%M:%fZ', ${at}, '+' || ${whole} || ' days')`;
+}
+
+/**
+ * The campaign's records with the instant each was served (`served_on`, ISO), the rule of
+ * service-dates.ts in SQL: the earliest receipt (delivered or read on any channel, out-of-order ones
+ * too; the notice page's verified or acknowledged) on or before the deemed date, else the deemed date
+ * (`deemedServiceDays` after the first dispatch) once it has come. Records never served are left out.
+ */
+export function servedRecords(db: Database, campaignId: string, deemedServiceDays: number, now: string) {
+  const counted = sql<boolean>`(e.refused is null or e.refused like ${`${OUT_OF_ORDER_REFUSAL}%`})`;
+  const fromDeliveries = db
+    .selectFrom('deliveries as d')
+    .innerJoin('delivery_events as e', 'e.delivery_id', 'd.id')
+    .where('d.campaign_id', '=', campaignId)
+    .where('e.status', 'in', DISPATCH_STATUSES)
+    .where(counted)
+    .select([
+      'd.record_id',
+      sql<string | null>`min(case when e.status in (${sql.join(RECEIPT_STATUSES)}) then e.at end)`.as(
+        'receipt',
+      ),
+      sql<string | null>`min(e.at)`.as('dispatch'),
+    ])
+    .groupBy('d.record_id');
+  const fromPage = db
+    .selectFrom('notice_page_events')
+    .where('campaign_id', '=', campaignId)
+    .where('event', 'in', RECEIPT_PAGE_EVENTS)
+    .select([
+      'record_id',
+      sql<string | null>`min(at)`.as('receipt'),
+      sql<string | null>`cast(null as text)`.as('dispatch'),
+    ])
+    .groupBy('record_id');
+  const facts = db
+    .selectFrom(fromDeliveries.unionAll(fromPage).as('f'))
+    .select([
+      'f.record_id',
+      sql<string | null>`min(f.receipt)`.as('receipt'),
+      sql<string | null>`min(f.dispatch)`.as('dispatch'),
+    ])
+    .groupBy('f.record_id');
+  const deemed =
+    deemedServiceDays > 0
+      ? isoDaysAfter(db, sql`s.dispatch`, deemedServiceDays)
+      : sql<string | null>`cast(null as text)`;
+  const withDeemed = db.selectFrom(facts.as('s')).select(['s.record_id', 's.receipt', deemed.as('deemed')]);
+  return db
+    .selectFrom(withDeemed.as('t'))
+    .select([
+      't.record_id',
+      sql<
+        string | null
+      >`case when t.receipt is not null and (t.deemed is null or t.receipt <= t.deemed) then t.receipt when t.deemed <= ${now} then t.deemed end`.as(
+        'served_on',
+      ),
+    ]);
+}
+
+/** The ids of the campaign's records served at or after `from` and before `before` (ISO; either open). */
+export function recordsServedWithin(
+  db: Database,
+  campaignId: string,
+  {
+    deemedServiceDays,
+    now,
+    from,
+    before,
+  }: { deemedServiceDays: number; now: string; from?: string; before?: string },
+) {
+  let query = db
+    .selectFrom(servedRecords(db, campaignId, deemedServiceDays, now).as('served'))
+    .select('served.record_id')
+    .where('served.served_on', 'is not', null);
+  if (from !== undefined) query = query.where('served.served_on', '>=', from);
+  if (before !== undefined) query = query.where('served.served_on', '<', before);
+  return query;
+}
