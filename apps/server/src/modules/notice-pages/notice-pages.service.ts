@@ -31,6 +31,7 @@ import { appendAudit } from '../audit/audit.repository.ts';
 import type { NoticePageLimits } from '../limits/limits.service.ts';
 import { recordKinds } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
+import type { ServiceDatesService } from '../service-dates/service-dates.service.ts';
 import * as pages from './notice-pages.repository.ts';
 
 /** Wrong answers in a row that lock a link, and for how long. */
@@ -68,6 +69,8 @@ export interface NoticePagesDeps {
   store: FileStore;
   tokens: NoticePageTokens;
   limits: NoticePageLimits;
+  /** Served on and respond by, by the campaign's legal basis (modules/service-dates). */
+  serviceDates: ServiceDatesService;
   settings: Config['noticePage'];
   appUrl: string;
 }
@@ -174,7 +177,10 @@ export class NoticePagesService {
   /** After the check: who, how much, the served file's hash and the actions the settings allow. */
   async details(code: string, bearer: string | undefined, visit: Visit): Promise<NoticePageDetails> {
     const { link, record } = await this.open(code, bearer, visit);
-    const served = await pages.latestServedDelivery(this.deps.db, link.record_kind, record.id);
+    const [served, dates] = await Promise.all([
+      pages.latestServedDelivery(this.deps.db, link.record_kind, record.id),
+      this.deps.serviceDates.datesFor(link.record_kind, [{ id: record.id, campaign_id: link.campaign_id }]),
+    ]);
     const account = accountNumberOf(link.record_kind, record);
     const amount = amountOf(link.record_kind, record);
     const { upiPayeeVpa, upiPayeeName, firmName, callUsNumber } = this.deps.settings;
@@ -182,8 +188,7 @@ export class NoticePagesService {
       customerName: record.custName ?? '',
       reference: account ? `••••${account.slice(-4)}` : '',
       amountDue: amount === null ? null : formatInr(amount),
-      // H3: the date a response is due, from the served-on date and the template's legal basis.
-      respondBy: null,
+      respondBy: dates.get(record.id)?.shown.respondBy ?? null,
       pdfSha256: served?.pdf_sha256 ?? null,
       acknowledgedAt: (await pages.firstAcknowledged(this.deps.db, record.id)) ?? null,
       ...(upiPayeeVpa && {
