@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +26,15 @@ beforeAll(async () => {
     '<!doctype html><html><head><script type="module" src="/static/js/app.js"></script></head><body></body></html>',
   );
   fs.writeFileSync(path.join(webDist, 'static', 'js', 'app.js'), 'console.log("app");');
+  // The build writes each text file also compressed beside it (apps/web/vite.config.ts).
+  fs.writeFileSync(
+    path.join(webDist, 'static', 'js', 'app.js.br'),
+    brotliCompressSync('console.log("app");'),
+  );
+  fs.writeFileSync(
+    path.join(webDist, 'index.html.gz'),
+    gzipSync(fs.readFileSync(path.join(webDist, 'index.html'))),
+  );
   t = await createTestApp({ WEB_DIST: webDist });
   user = await signUp(t.app, 'asha');
 });
@@ -72,6 +82,32 @@ const answers: [string, () => Promise<{ headers: Record<string, unknown>; status
     /^application\/pdf/,
   ],
 ];
+
+describe('the web app build', () => {
+  it("is sent compressed to a browser that takes it, as the build's .br and .gz files, and plain to one that does not", async () => {
+    const script = await t.app.inject({
+      method: 'GET',
+      url: '/static/js/app.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(script.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(script.rawPayload).toString()).toBe('console.log("app");');
+    const page = await t.app.inject({
+      method: 'GET',
+      url: '/forms/notice',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(page.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(page.rawPayload).toString()).toMatch(/^<!doctype html>/);
+    const plain = await t.app.inject({
+      method: 'GET',
+      url: '/static/js/app.js',
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log("app");');
+  });
+});
 
 describe.each(answers)('%s', (_, request, contentType) => {
   let res: Awaited<ReturnType<typeof request>>;

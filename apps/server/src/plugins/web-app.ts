@@ -18,6 +18,8 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
       root: webDist,
       wildcard: false,
       index: false,
+      // The build's .br and .gz siblings (vite.config.ts), chosen by Accept-Encoding.
+      preCompressed: true,
       setHeaders(reply, file) {
         reply.header(
           'cache-control',
