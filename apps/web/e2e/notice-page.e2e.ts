@@ -170,7 +170,7 @@ describe('the notice page (issue 29)', () => {
     );
     await byMail.getByRole('button', { name: 'I have received this notice' }).click();
     await byMail
-      .getByText(/^Thank you\. We recorded that you received this notice on \d\d-\d\d-\d{4} \d\d:\d\d\.$/)
+      .getByText(/^Thank you\. We recorded that you received this notice on \d\d-\d\d-\d{4} \d\d:\d\d IST\.$/)
       .waitFor();
     await byMail.screenshot({ path: path.join(SCREENSHOTS, 'notice-page-390.png'), fullPage: true });
     expect(mailSurprises).toEqual([]);

@@ -84,6 +84,8 @@ export interface NoticePageDetails {
   /** The served PDF's SHA-256 (hex): the PDF route returns exactly these bytes. */
   pdfSha256: string | null;
   acknowledgedAt: string | null;
+  /** The IANA zone the page shows times in (the server's TIME_ZONE, Asia/Kolkata): not the visitor's. */
+  timeZone: string;
   /** Absent: no payee is set, so no payment action. */
   upi?: { link: string };
   /** Absent: no number is set. */

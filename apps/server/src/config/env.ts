@@ -349,6 +349,8 @@ export interface Config {
     upiPayeeVpa: string | undefined;
     upiPayeeName: string | undefined;
     callUsNumber: string | undefined;
+    /** TIME_ZONE: the page's times are the notice's, not the visitor's clock. */
+    timeZone: string;
     /** Public page requests per code and per address, per minute (0: no limit). */
     perCodePerMinute: number;
     perAddressPerMinute: number;
@@ -506,6 +508,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       upiPayeeVpa: e.UPI_PAYEE_VPA,
       upiPayeeName: e.UPI_PAYEE_NAME,
       callUsNumber: e.CALL_US_NUMBER,
+      timeZone: e.TIME_ZONE,
       perCodePerMinute: e.NOTICE_PAGE_CODE_PER_MINUTE,
       perAddressPerMinute: e.NOTICE_PAGE_ADDRESS_PER_MINUTE,
     },

@@ -70,7 +70,7 @@ function AcknowledgeAnswer({ code, token, details, words, ends }: AnswersProps) 
     <div className={styles.answer}>
       {answer.doneAt ? (
         <Confirmation takeFocus={answer.doneAt !== details.acknowledgedAt}>
-          {words.acknowledged(formatAt(answer.doneAt))}
+          {words.acknowledged(formatAt(answer.doneAt, details.timeZone))}
         </Confirmation>
       ) : (
         <button
@@ -87,7 +87,7 @@ function AcknowledgeAnswer({ code, token, details, words, ends }: AnswersProps) 
   );
 }
 
-function DisputeAnswer({ code, token, words, ends }: AnswersProps) {
+function DisputeAnswer({ code, token, details, words, ends }: AnswersProps) {
   const textId = useId();
   const fileId = useId();
   const fileHintId = useId();
@@ -100,7 +100,7 @@ function DisputeAnswer({ code, token, words, ends }: AnswersProps) {
   if (answer.doneAt) {
     return (
       <div className={styles.answer}>
-        <Confirmation>{words.disputed(formatAt(answer.doneAt))}</Confirmation>
+        <Confirmation>{words.disputed(formatAt(answer.doneAt, details.timeZone))}</Confirmation>
       </div>
     );
   }
@@ -185,7 +185,7 @@ function SettleAnswer({ code, token, details, words, ends }: AnswersProps) {
   return (
     <div className={styles.answer}>
       {answer.doneAt ? (
-        <Confirmation>{words.settled(formatAt(answer.doneAt))}</Confirmation>
+        <Confirmation>{words.settled(formatAt(answer.doneAt, details.timeZone))}</Confirmation>
       ) : (
         <button
           type="button"
@@ -230,7 +230,7 @@ function CallAnswer({ code, token, details, words, ends }: AnswersProps) {
         </a>
       )}
       {answer.doneAt ? (
-        <Confirmation>{words.callBackAsked(formatAt(answer.doneAt))}</Confirmation>
+        <Confirmation>{words.callBackAsked(formatAt(answer.doneAt, details.timeZone))}</Confirmation>
       ) : (
         <button
           type="button"

@@ -8,9 +8,12 @@ describe('the notice page rules', () => {
     expect([...disputeFileTypes]).toEqual([...responseFileTypes]);
   });
 
-  it('writes times as DD-MM-YYYY HH:mm, and an unreadable time as it came', () => {
-    expect(formatAt(new Date(2026, 4, 2, 9, 5).toISOString())).toBe('02-05-2026 09:05');
-    expect(formatAt('not a time')).toBe('not a time');
+  it("writes times as DD-MM-YYYY HH:mm in the notice's zone, not the visitor's, and an unreadable time as it came", () => {
+    expect(formatAt('2026-05-02T03:35:00Z', 'Asia/Kolkata')).toBe('02-05-2026 09:05 IST');
+    // 23:50 IST is still that day in India, though the next in no zone west of it.
+    expect(formatAt('2026-12-31T18:20:00Z', 'Asia/Kolkata')).toBe('31-12-2026 23:50 IST');
+    expect(formatAt('2026-12-31T18:20:00Z', 'Asia/Kathmandu')).toBe('01-01-2027 00:05 Asia/Kathmandu');
+    expect(formatAt('not a time', 'Asia/Kolkata')).toBe('not a time');
   });
 
   it('says when a lock opens in words, in minutes within the hour and in hours past 90 minutes', () => {

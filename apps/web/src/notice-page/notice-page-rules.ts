@@ -20,14 +20,25 @@ export function disputeFileProblem(file: File): DisputeFileProblem | null {
 
 export const DISPUTE_TEXT_MAX_LENGTH = 5000;
 
-const twoDigits = (value: number) => String(value).padStart(2, '0');
-
-/** DD-MM-YYYY HH:mm on the visitor's clock (the page has no other zone to go by). */
-export function formatAt(iso: string): string {
+/** DD-MM-YYYY HH:mm in the notice's zone, named ('IST' for Asia/Kolkata): not the visitor's clock. */
+export function formatAt(iso: string, timeZone: string): string {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return iso;
-  const date = `${twoDigits(at.getDate())}-${twoDigits(at.getMonth() + 1)}-${at.getFullYear()}`;
-  return `${date} ${twoDigits(at.getHours())}:${twoDigits(at.getMinutes())}`;
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      day: '2-digit',
+      month: '2-digit',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(at)
+      .map((part) => [part.type, part.value]),
+  );
+  const zone = timeZone === 'Asia/Kolkata' ? 'IST' : timeZone;
+  return `${parts.day}-${parts.month}-${parts.year} ${parts.hour}:${parts.minute} ${zone}`;
 }
 
 /** When a lock opens, in words in `language`: 'in 58 minutes (at 11:42 am)'. */

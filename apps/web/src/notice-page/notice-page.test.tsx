@@ -22,6 +22,7 @@ const details = (changes: Partial<NoticePageDetails> = {}): NoticePageDetails =>
   reference: '••••1234',
   amountDue: '₹1,23,456.00',
   respondBy: '15-06-2026',
+  timeZone: 'Asia/Kolkata',
   pdfSha256: 'a'.repeat(64),
   acknowledgedAt: null,
   upi: { link: 'upi://pay?pa=firm@upi&pn=Mehta&am=123456.00&tn=LN1234&tr=ref' },
@@ -299,7 +300,7 @@ describe('the notice page after the check', () => {
 
     expect(
       await screen.findByText(
-        /^Thank you\. We recorded that you received this notice on \d\d-\d\d-2026 \d\d:\d\d\.$/,
+        /^Thank you\. We recorded that you received this notice on \d\d-\d\d-2026 \d\d:\d\d IST\.$/,
       ),
     ).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'I have received this notice' })).toBeNull();

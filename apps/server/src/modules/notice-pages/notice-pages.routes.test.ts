@@ -206,6 +206,7 @@ describe('the notice page', () => {
       respondBy: null,
       pdfSha256: delivery!.pdf_sha256,
       acknowledgedAt: null,
+      timeZone: 'Asia/Kolkata',
       upi: {
         link: `upi://pay?pa=raoiyer%40okaxis&pn=Rao%20%26%20Iyer%20%E0%A4%B0%E0%A4%BE%E0%A4%B5&am=125000.50&tn=${record.fields.loanNo}&tr=${code}`,
       },

@@ -191,6 +191,7 @@ export class NoticePagesService {
       respondBy: dates.get(record.id)?.shown.respondBy ?? null,
       pdfSha256: served?.pdf_sha256 ?? null,
       acknowledgedAt: (await pages.firstAcknowledged(this.deps.db, record.id)) ?? null,
+      timeZone: this.deps.settings.timeZone,
       ...(upiPayeeVpa && {
         upi: {
           link: upiLink({
