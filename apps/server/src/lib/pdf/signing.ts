@@ -7,6 +7,7 @@ import {
 } from 'node:crypto';
 import { SignPdf } from '@signpdf/signpdf';
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
+import { plainAddPlaceholder } from '@signpdf/placeholder-plain';
 import { Signer, SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
 import * as asn1js from 'asn1js';
 import forge from 'node-forge';
@@ -119,8 +120,13 @@ export function signingId(settings: SigningSettings): string {
 
 const TSA_ATTEMPTS = 2;
 const TSA_TIMEOUT_MS = 10_000;
-/** Room for the CMS: the chain, the signature and a timestamp token with its own chain. */
-const SIGNATURE_LENGTH = 24_000;
+/**
+ * Room for the CMS in hex digits (@signpdf's placeholders count those): twice the bytes of the chain, 2 KB for the signature and
+ * attributes, and 10 KB for a timestamp token with its TSA's chain. Room no bigger than needed keeps the
+ * file small and the signing quick (every byte of it is hex-encoded and searched).
+ */
+const signatureRoom = (settings: SigningSettings) =>
+  2 * (settings.key.chain.reduce((sum, der) => sum + der.length, 2048) + (settings.tsaUrl ? 10_240 : 0));
 
 /**
  * PAdES baseline B (B-T with a TSA) signatures on notice PDFs: @signpdf places the signature dictionary
@@ -129,16 +135,18 @@ const SIGNATURE_LENGTH = 24_000;
  */
 export class NoticeSigner {
   readonly id: string;
+  /** The chain parsed once: parsing it again for every notice cost more than the signature. */
+  private readonly certificates: pkijs.Certificate[];
 
   constructor(
     private readonly settings: SigningSettings,
     private readonly fetchImpl: typeof fetch = fetch,
   ) {
     this.id = signingId(settings);
+    this.certificates = settings.key.chain.map((der) => pkijs.Certificate.fromBER(new Uint8Array(der)));
   }
 
   async sign(pdf: Buffer, signingTime = new Date()): Promise<Buffer> {
-    const document = await PDFDocument.load(pdf);
     const { reason, location, stamp } = this.settings;
     const placeholder = {
       reason,
@@ -146,19 +154,32 @@ export class NoticeSigner {
       contactInfo: '',
       name: this.settings.key.signerName,
       signingTime,
-      signatureLength: SIGNATURE_LENGTH,
+      signatureLength: signatureRoom(this.settings),
       subFilter: SUBFILTER_ETSI_CADES_DETACHED,
       appName: 'Notice Desk',
     };
-    if (stamp) {
-      const page = document.getPages().at(-1)!;
-      const rect = await this.drawStamp(document, signingTime);
-      pdflibAddPlaceholder({ ...placeholder, pdfPage: page, widgetRect: rect });
-    } else {
-      pdflibAddPlaceholder({ ...placeholder, pdfDoc: document, widgetRect: [0, 0, 0, 0] });
+    let prepared: Buffer | undefined;
+    if (!stamp) {
+      // An incremental update after the render's bytes: no rewrite of the file. It reads classic xref
+      // tables (the renderer's); a file with an xref stream goes through pdf-lib below.
+      try {
+        prepared = plainAddPlaceholder({ ...placeholder, pdfBuffer: pdf, widgetRect: [0, 0, 0, 0] });
+      } catch {
+        prepared = undefined;
+      }
     }
-    const prepared = Buffer.from(await document.save({ useObjectStreams: false }));
-    return new SignPdf().sign(prepared, new CadesSigner(this.settings, this.fetchImpl), signingTime);
+    if (!prepared) {
+      const document = await PDFDocument.load(pdf);
+      const page = document.getPages().at(-1)!;
+      const rect = stamp ? await this.drawStamp(document, signingTime) : [0, 0, 0, 0];
+      pdflibAddPlaceholder({ ...placeholder, pdfPage: page, widgetRect: rect });
+      prepared = Buffer.from(await document.save({ useObjectStreams: false }));
+    }
+    return new SignPdf().sign(
+      prepared,
+      new CadesSigner(this.settings, this.certificates, this.fetchImpl),
+      signingTime,
+    );
   }
 
   /** "Digitally signed by", the name and the date, in the bottom right corner of the last page. */
@@ -203,6 +224,7 @@ export class NoticeSigner {
 class CadesSigner extends Signer {
   constructor(
     private readonly settings: SigningSettings,
+    private readonly certificates: pkijs.Certificate[],
     private readonly fetchImpl: typeof fetch,
   ) {
     super();
@@ -210,7 +232,7 @@ class CadesSigner extends Signer {
 
   override async sign(content: Buffer): Promise<Buffer> {
     const { key } = this.settings;
-    const certificates = key.chain.map((der) => pkijs.Certificate.fromBER(new Uint8Array(der)));
+    const { certificates } = this;
     const signer = certificates[0]!;
     const sha256 = () =>
       new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256, algorithmParams: new asn1js.Null() });

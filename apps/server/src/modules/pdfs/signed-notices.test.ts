@@ -220,10 +220,24 @@ describe('signing without a TSA, and a TSA that fails', () => {
       timeZone: 'Asia/Kolkata',
     });
 
-  it('without TSA_URL: PAdES B, valid, no timestamp', async () => {
-    const signed = await signer(undefined).sign(await unsignedPdf());
-    expect(await pdfsig(signed)).toContain('Signature is Valid.');
-    expect(await verifyInNode(signed)).toMatchObject({ ok: true, stamped: undefined, certificates: 2 });
+  /** The notices the app rendered (Latin and Hindi), unsigned, as kept beside their signed files. */
+  const renderedNotices = () =>
+    fs
+      .readdirSync(path.join(t.config.dataDir, 'pdfs'), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && !entry.name.includes('.signed-'))
+      .map((entry) => fs.readFileSync(path.join(entry.parentPath, entry.name)));
+
+  it('without TSA_URL or stamp: PAdES B on the rendered notices and a pdf-lib file, valid, no timestamp', async () => {
+    const notices = renderedNotices();
+    expect(notices.length).toBeGreaterThanOrEqual(2);
+    for (const pdf of [...notices, await unsignedPdf()]) {
+      const signed = await signer(undefined).sign(pdf);
+      expect(await pdfsig(signed)).toContain('Signature is Valid.');
+      expect(await verifyInNode(signed)).toMatchObject({ ok: true, stamped: undefined, certificates: 2 });
+    }
+    // A rendered notice's bytes stay as they were, the signature appended after them.
+    const [first] = notices;
+    expect((await signer(undefined).sign(first!)).subarray(0, first!.length).equals(first!)).toBe(true);
   });
 
   it.each([
