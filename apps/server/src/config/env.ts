@@ -219,7 +219,7 @@ const envSchema = z.object({
     .default('en-IN'),
   NOTICE_SIGNING_P12: z.string().min(1).optional(),
   NOTICE_SIGNING_PASSWORD: z.string().optional(),
-  NOTICE_SIGNING_REASON: z.string().min(1).default('Legal notice served on behalf of the lender'),
+  NOTICE_SIGNING_REASON: z.string().min(1).default('Legal notice'),
   NOTICE_SIGNING_LOCATION: z.string().default(''),
   NOTICE_SIGNING_STAMP: z
     .enum(['on', 'off'], { error: 'NOTICE_SIGNING_STAMP must be on or off' })
