@@ -1,6 +1,7 @@
 import {
   createHash,
   createPrivateKey,
+  randomBytes,
   sign as signBytes,
   X509Certificate,
   type KeyObject,
@@ -137,6 +138,7 @@ export class NoticeSigner {
   readonly id: string;
   /** The chain parsed once: parsing it again for every notice cost more than the signature. */
   private readonly certificates: pkijs.Certificate[];
+  private readonly template: { cms?: CmsTemplate } = {};
 
   constructor(
     private readonly settings: SigningSettings,
@@ -177,7 +179,7 @@ export class NoticeSigner {
     }
     return new SignPdf().sign(
       prepared,
-      new CadesSigner(this.settings, this.certificates, this.fetchImpl),
+      new CadesSigner(this.settings, this.certificates, this.fetchImpl, this.template),
       signingTime,
     );
   }
@@ -226,11 +228,40 @@ class CadesSigner extends Signer {
     private readonly settings: SigningSettings,
     private readonly certificates: pkijs.Certificate[],
     private readonly fetchImpl: typeof fetch,
+    /** The signer's CMS template, made by the first signature and kept by the NoticeSigner. */
+    private readonly template: { cms?: CmsTemplate },
   ) {
     super();
   }
 
   override async sign(content: Buffer): Promise<Buffer> {
+    const messageDigest = digest(content);
+    const { key, tsaUrl } = this.settings;
+    const signWith = (toSign: Uint8Array) => signBytes('sha256', toSign, key.privateKey);
+    // An RSA signature without a timestamp is the same CMS each time but for the digest and the
+    // signature, both of fixed length: built once, then those bytes written in (see decisions/0007).
+    if (tsaUrl || key.privateKey.asymmetricKeyType !== 'rsa')
+      return this.build(messageDigest, async (toSign) => {
+        const signature = signWith(toSign);
+        return { signature, token: tsaUrl ? await this.timestamp(tsaUrl, signature) : undefined };
+      });
+    this.template.cms ??= await cmsTemplate((d, sign) => this.build(d, sign), signWith);
+    const { attrs, cms, attrsDigestAt, cmsDigestAt, cmsSignatureAt, signatureLength } = this.template.cms;
+    const toSign = Buffer.from(attrs);
+    messageDigest.copy(toSign, attrsDigestAt);
+    const signature = signWith(toSign);
+    if (signature.length !== signatureLength) throw new Error('The RSA signature is not the modulus length.');
+    const signed = Buffer.from(cms);
+    messageDigest.copy(signed, cmsDigestAt);
+    signature.copy(signed, cmsSignatureAt);
+    return signed;
+  }
+
+  /** The CMS over `messageDigest`; `sign` signs the DER of the signed attributes. */
+  private async build(
+    messageDigest: Buffer,
+    sign: (toSign: Uint8Array) => Promise<{ signature: Buffer; token?: pkijs.ContentInfo | undefined }>,
+  ): Promise<Buffer> {
     const { key } = this.settings;
     const { certificates } = this;
     const signer = certificates[0]!;
@@ -245,7 +276,7 @@ class CadesSigner extends Signer {
         }),
         new pkijs.Attribute({
           type: OID.messageDigest,
-          values: [new asn1js.OctetString({ valueHex: digest(content) })],
+          values: [new asn1js.OctetString({ valueHex: messageDigest })],
         }),
         new pkijs.Attribute({
           type: OID.signingCertificateV2,
@@ -256,7 +287,7 @@ class CadesSigner extends Signer {
     const toSign = new Uint8Array(signedAttrs.toSchema().toBER());
     toSign[0] = 0x31; // signed over as a SET OF (RFC 5652 5.4), kept as [0] IMPLICIT
     const rsa = key.privateKey.asymmetricKeyType === 'rsa';
-    const signature = signBytes('sha256', toSign, key.privateKey);
+    const { signature, token } = await sign(toSign);
     const signerInfo = new pkijs.SignerInfo({
       version: 1,
       sid: new pkijs.IssuerAndSerialNumber({ issuer: signer.issuer, serialNumber: signer.serialNumber }),
@@ -270,13 +301,11 @@ class CadesSigner extends Signer {
         : new pkijs.AlgorithmIdentifier({ algorithmId: OID.ecdsaWithSha256 }),
       signature: new asn1js.OctetString({ valueHex: signature }),
     });
-    if (this.settings.tsaUrl) {
-      const token = await this.timestamp(this.settings.tsaUrl, signature);
+    if (token)
       signerInfo.unsignedAttrs = new pkijs.SignedAndUnsignedAttributes({
         type: 1,
         attributes: [new pkijs.Attribute({ type: OID.timeStampToken, values: [token.toSchema()] })],
       });
-    }
     const signedData = new pkijs.SignedData({
       version: 1,
       digestAlgorithms: [sha256()],
@@ -328,6 +357,48 @@ class CadesSigner extends Signer {
       `The timestamp authority (TSA_URL) gave no timestamp after ${TSA_ATTEMPTS} tries (${failure}); the notices wait and are signed when it answers.`,
     );
   }
+}
+
+/** A signer's CMS with where the per-notice bytes go: the digest in the signed attributes and in the CMS, the signature. */
+interface CmsTemplate {
+  attrs: Buffer;
+  cms: Buffer;
+  attrsDigestAt: number;
+  cmsDigestAt: number;
+  cmsSignatureAt: number;
+  signatureLength: number;
+}
+
+/** Builds the CMS once over random marker bytes and finds where they landed. */
+async function cmsTemplate(
+  build: (
+    messageDigest: Buffer,
+    sign: (toSign: Uint8Array) => Promise<{ signature: Buffer }>,
+  ) => Promise<Buffer>,
+  signWith: (toSign: Uint8Array) => Buffer,
+): Promise<CmsTemplate> {
+  const digestMarker = randomBytes(32);
+  let attrs = Buffer.alloc(0);
+  let signatureMarker = Buffer.alloc(0);
+  const cms = await build(digestMarker, async (toSign) => {
+    attrs = Buffer.from(toSign);
+    signatureMarker = randomBytes(signWith(toSign).length);
+    return { signature: signatureMarker };
+  });
+  const at = (haystack: Buffer, needle: Buffer) => {
+    const found = haystack.indexOf(needle);
+    if (found < 0 || haystack.indexOf(needle, found + 1) >= 0)
+      throw new Error('The CMS template is ambiguous.');
+    return found;
+  };
+  return {
+    attrs,
+    cms,
+    attrsDigestAt: at(attrs, digestMarker),
+    cmsDigestAt: at(cms, digestMarker),
+    cmsSignatureAt: at(cms, signatureMarker),
+    signatureLength: signatureMarker.length,
+  };
 }
 
 const digest = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest();
