@@ -12,6 +12,7 @@ import { openDatabase, type Database } from '../../db/database.ts';
 import { loadSigningKey, NoticeSigner, SigningUnavailableError } from '../../lib/pdf/signing.ts';
 import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
 import { startSmtpListener } from '../../test/peers.ts';
+import { unzip } from '../../test/zip.ts';
 import { createTestPki, opensslDate, type TestPki } from '../../test/signing-certs.ts';
 import { noticeKind } from '../records/record-kinds.ts';
 
@@ -63,7 +64,23 @@ async function notice(i: number, custName: string) {
     payload: { ...fields, custName, emailId: `borrower${i}@example.com`, modeOfDispatch: 'Email' },
   });
   expect(res.statusCode).toBe(201);
-  return res.json<{ _id: string }>()._id;
+  const { _id, campaignId } = res.json<{ _id: string; campaignId: string }>();
+  campaigns.set(_id, campaignId);
+  return _id;
+}
+
+/** Each record's campaign, for its zip. */
+const campaigns = new Map<string, string>();
+
+/** The PDFs of the record's campaign's zip. */
+async function zipped(recordId: string): Promise<Buffer[]> {
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/api/campaigns/export-campaign/notice?campaignid=${campaigns.get(recordId)}`,
+    headers: asha.headers,
+  });
+  expect(res.statusCode).toBe(200);
+  return (await unzip(res.rawPayload)).map((entry) => entry.data);
 }
 
 async function send(id: string) {
@@ -182,6 +199,8 @@ describe('a notice is sent signed', () => {
       expect(tsa.requests).toBe(before + 1);
       const deliveries = await deliveriesOf(id);
       expect(deliveries.at(-1)!.pdf_sha256).toBe(sha256(again!));
+      // The campaign's zip holds the same signed file.
+      expect((await zipped(id)).map(sha256)).toContain(sha256(first!));
     },
   );
 });
