@@ -189,8 +189,8 @@ export class PdfsService {
                 throw new AppError(503, 'SIGNING_UNAVAILABLE', err.message);
               throw err;
             });
-            await this.store.writeBuffer(target, made);
-            return made;
+            // Another process may have signed the same version meanwhile: the first kept is the one served.
+            return this.store.writeBufferOnce(target, made);
           })().finally(() => this.signing.delete(target));
           this.signing.set(target, running);
         }

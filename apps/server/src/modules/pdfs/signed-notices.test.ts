@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/env.ts';
 import { openDatabase, type Database } from '../../db/database.ts';
 import { loadSigningKey, NoticeSigner, SigningUnavailableError } from '../../lib/pdf/signing.ts';
+import { FileStore } from '../../lib/storage.ts';
 import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
 import { startSmtpListener } from '../../test/peers.ts';
 import { unzip } from '../../test/zip.ts';
@@ -265,6 +266,17 @@ describe('signing without a TSA, and a TSA that fails', () => {
   ])('a TSA that %s: signing is refused as "try later", never unsigned', async (_, url) => {
     await expect(signer(await url()).sign(await unsignedPdf())).rejects.toThrow(SigningUnavailableError);
   });
+});
+
+it('two processes signing one version at once hand out the same bytes: the first kept wins', async () => {
+  const store = new FileStore(path.join(dir, 'store'));
+  const versions = Array.from({ length: 8 }, (_, i) => Buffer.from(`signed version ${i}`));
+  const answers = await Promise.all(
+    versions.map((bytes) => store.writeBufferOnce('pdfs/ab/x.signed.pdf', bytes)),
+  );
+  const kept = await store.readBuffer('pdfs/ab/x.signed.pdf');
+  for (const answer of answers) expect(answer.equals(kept)).toBe(true);
+  expect(fs.readdirSync(path.join(dir, 'store', 'pdfs', 'ab'))).toEqual(['x.signed.pdf']);
 });
 
 describe('bad signing settings stop the start, naming the setting', () => {
