@@ -24,7 +24,7 @@ const hindiLine =
  * The seeded notice template merged with 2,000 generated records: Latin values, or Devanagari names
  * and addresses with a Hindi paragraph (there is no Hindi template yet; the fonts and shaping are what count).
  */
-async function noticeDocuments(language: 'latin' | 'hindi'): Promise<string[]> {
+export async function noticeDocuments(language: 'latin' | 'hindi'): Promise<string[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pdf-'));
   const { db } = await openDatabase(loadConfig({ DATA_DIR: dir }));
   await migrateToLatest(db);

@@ -5,6 +5,7 @@ import { benchLoad, IMPORT_ROWS, RECORDS_PER_KIND, SECONDS, SEND, USERS, type Lo
 import { benchPdfs } from './pdfs.ts';
 import { benchSearch } from './search.ts';
 import { benchServiceFilters, type ServiceFilterFigures } from './service-filters.ts';
+import { benchSigning } from './signing.ts';
 import { benchSending, benchSendRate, type RateFigures, type SendFigures } from './sending.ts';
 import { postgresReachable, table, type HttpFigures } from './support.ts';
 
@@ -60,6 +61,14 @@ async function main(): Promise<void> {
     console.log(
       `   the project renderer is ${ratios.latin}x as fast as one print per record for Latin, ${ratios.hindi}x for Hindi`,
     );
+  }
+
+  if (runs('signing')) {
+    console.log(
+      '\n## Signed notice PDFs: the batched render of 2,000 notices, then each signed (PAdES B, no TSA)',
+    );
+    console.log('   target: signing costs under 20% of the batched render');
+    table((await benchSigning()) as unknown as Record<string, number | string>[]);
   }
 
   if (runs('sending')) {

@@ -8,6 +8,7 @@ import { createMailer, type Mailer } from './lib/mailer.ts';
 import { resolveSecret } from './lib/secret.ts';
 import { PdfLinks } from './lib/pdf/links.ts';
 import { PdfRenderer } from './lib/pdf/renderer.ts';
+import { NoticeSigner } from './lib/pdf/signing.ts';
 import { FileStore } from './lib/storage.ts';
 import { cloudApiSender, cloudApiTemplates, outboxSender } from './lib/whatsapp.ts';
 import { NoticePageTokens, SessionTokens } from './lib/tokens.ts';
@@ -118,7 +119,8 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     log,
   });
   const where = { locale: config.locale, timeZone: config.timeZone };
-  const pdfs = new PdfsService(db, store, renderer, links, where);
+  const signer = config.signing && new NoticeSigner(config.signing);
+  const pdfs = new PdfsService(db, store, renderer, links, where, signer);
   const { whatsapp: wa } = config;
   const cloudApi =
     wa.token && wa.phoneNumberId ? { token: wa.token, phoneNumberId: wa.phoneNumberId } : undefined;

@@ -1,7 +1,9 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import parseDuration, { type StringValue } from 'ms';
 import { z } from 'zod';
+import { loadSigningKey, SigningSetupError, type SigningSettings } from '../lib/pdf/signing.ts';
 import { parseSendWindow, type SendWindow } from '../lib/send-window.ts';
 import type { SignupMode } from '../modules/auth/auth.service.ts';
 import type { LimitSettings } from '../modules/limits/limits.service.ts';
@@ -222,6 +224,14 @@ const envSchema = z.object({
       return z.NEVER;
     })
     .default('en-IN'),
+  NOTICE_SIGNING_P12: z.string().min(1).optional(),
+  NOTICE_SIGNING_PASSWORD: z.string().optional(),
+  NOTICE_SIGNING_REASON: z.string().min(1).default('Legal notice'),
+  NOTICE_SIGNING_LOCATION: z.string().default(''),
+  NOTICE_SIGNING_STAMP: z
+    .enum(['on', 'off'], { error: 'NOTICE_SIGNING_STAMP must be on or off' })
+    .default('off'),
+  TSA_URL: z.url('TSA_URL must be a URL such as http://timestamp.example.com/tsa').optional(),
   TIME_ZONE: z
     .string()
     .refine(knownTimeZone, {
@@ -355,6 +365,8 @@ export interface Config {
     perCodePerMinute: number;
     perAddressPerMinute: number;
   };
+  /** NOTICE_SIGNING_*: every notice PDF is signed with this key when set. */
+  signing: SigningSettings | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -431,6 +443,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sendWindow = window;
   }
   return {
+    signing: signingSettings(e),
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
@@ -513,6 +526,40 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       perAddressPerMinute: e.NOTICE_PAGE_ADDRESS_PER_MINUTE,
     },
   };
+}
+
+/**
+ * NOTICE_SIGNING_P12 (a path to the file, or its base64) opened with NOTICE_SIGNING_PASSWORD and checked
+ * now, so a wrong password or an expired certificate stops the start rather than the first send.
+ */
+function signingSettings(e: z.infer<typeof envSchema>): SigningSettings | undefined {
+  if (!e.NOTICE_SIGNING_P12) {
+    if (e.TSA_URL)
+      throw new ConfigError(
+        'Invalid configuration:\n  TSA_URL: timestamps sign notices; set NOTICE_SIGNING_P12 too, or unset TSA_URL.',
+      );
+    return undefined;
+  }
+  const wrong = (setting: string, why: string) =>
+    new ConfigError(`Invalid configuration:\n  ${setting}: ${why}`);
+  let p12: Buffer;
+  if (existsSync(e.NOTICE_SIGNING_P12)) p12 = readFileSync(e.NOTICE_SIGNING_P12);
+  else if (/^[A-Za-z0-9+/=\s]+$/.test(e.NOTICE_SIGNING_P12) && e.NOTICE_SIGNING_P12.length >= 64)
+    p12 = Buffer.from(e.NOTICE_SIGNING_P12, 'base64');
+  else throw wrong('NOTICE_SIGNING_P12', 'no file at that path, and not a base64 PKCS#12 file either');
+  try {
+    return {
+      key: loadSigningKey(p12, e.NOTICE_SIGNING_PASSWORD ?? ''),
+      reason: e.NOTICE_SIGNING_REASON,
+      location: e.NOTICE_SIGNING_LOCATION,
+      stamp: e.NOTICE_SIGNING_STAMP === 'on',
+      tsaUrl: e.TSA_URL,
+      timeZone: e.TIME_ZONE,
+    };
+  } catch (err) {
+    if (err instanceof SigningSetupError) throw wrong(err.setting, err.message);
+    throw err;
+  }
 }
 
 /** loadConfig for an entry point: a bad value stops the process with the message naming the variable. */

@@ -59,6 +59,32 @@ export class FileStore {
   }
 
   /** Bytes this store may still write (what the file system keeps for root not counted). */
+  /**
+   * Keeps `data` at a key unless a file is there already: a hard link fails on a name taken, where a
+   * rename would replace it. Answers the bytes kept, the caller's or the earlier ones, so two processes
+   * making the same file at once (a signed notice) hand out the same bytes.
+   */
+  async writeBufferOnce(key: string, data: Buffer): Promise<Buffer> {
+    const target = this.localPath(key);
+    const partial = partialName(target);
+    const folder = path.dirname(target);
+    if (!this.folders.has(folder)) await this.makeFolder(folder);
+    try {
+      await fs.writeFile(partial, data).catch(async (err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+        await this.makeFolder(folder);
+        await fs.writeFile(partial, data);
+      });
+      await fs.link(partial, target);
+      return data;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return fs.readFile(target);
+      throw err;
+    } finally {
+      await fs.rm(partial, { force: true });
+    }
+  }
+
   async freeBytes(): Promise<number> {
     await fs.mkdir(this.root, { recursive: true });
     const stats = await fs.statfs(this.root);

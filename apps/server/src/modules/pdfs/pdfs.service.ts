@@ -7,6 +7,7 @@ import { AppError, forbidden, notFound } from '../../lib/errors.ts';
 import { safeFileName } from '../../lib/file-names.ts';
 import { INDIAN_DEFAULTS, type DocumentLocale } from '../../lib/indian-format.ts';
 import type { PdfLinks } from '../../lib/pdf/links.ts';
+import { SigningUnavailableError, type NoticeSigner } from '../../lib/pdf/signing.ts';
 import { spellOutUncovered } from '../../lib/pdf/fonts.ts';
 import {
   RendererUnavailableError,
@@ -96,7 +97,12 @@ export class PdfsService {
     private readonly links: PdfLinks,
     /** LOCALE and TIME_ZONE: how formatted placeholders read, so a PDF is kept per locale as well. */
     private readonly where: DocumentLocale = INDIAN_DEFAULTS,
+    /** NOTICE_SIGNING_*: when set, every notice handed out is the signed file. */
+    private readonly signer?: NoticeSigner,
   ) {}
+
+  /** Signings in progress, by the signed file's key: a second caller waits for the first. */
+  private readonly signing = new Map<string, Promise<Buffer>>();
 
   /** Renders in progress, by storage key: a second caller waits for the first instead of rendering again. */
   private readonly inflight = new Map<string, Promise<void>>();
@@ -148,14 +154,50 @@ export class PdfsService {
         .filter((key) => !this.refused.has(key))
         .map(async (key) => pdfs.set(key, await this.store.readBuffer(key))),
     );
+    const served = this.signer ? await this.signedOf(pdfs, this.signer) : pdfs;
     const hashes = new Map(
-      [...pdfs].map(([key, pdf]) => [key, createHash('sha256').update(pdf).digest('hex')]),
+      [...served].map(([key, pdf]) => [key, createHash('sha256').update(pdf).digest('hex')]),
     );
     return documents.map((doc) => {
       const reason = this.refused.get(doc.key);
       if (reason !== undefined) return { refused: reason };
-      return { pdf: pdfs.get(doc.key)!, key: doc.key, sha256: hashes.get(doc.key)! };
+      const key = this.signer ? signedKey(doc.key, this.signer) : doc.key;
+      return { pdf: served.get(key)!, key, sha256: hashes.get(key)! };
     });
+  }
+
+  /**
+   * Each PDF's signed file, by its key: signed once per served version (the unsigned file's key and the
+   * signing settings name it) and kept, so a resend of an unchanged record sends the same bytes. A TSA
+   * that does not answer fails the call (a send's job retries), never hands out the unsigned file.
+   */
+  private async signedOf(pdfs: Map<string, Buffer>, signer: NoticeSigner): Promise<Map<string, Buffer>> {
+    const signed = new Map<string, Buffer>();
+    await Promise.all(
+      [...pdfs].map(async ([key, pdf]) => {
+        const target = signedKey(key, signer);
+        let running = this.signing.get(target);
+        if (!running) {
+          running = (async () => {
+            const kept = await this.store.readBuffer(target).catch((err: NodeJS.ErrnoException) => {
+              if (err.code === 'ENOENT') return undefined;
+              throw err;
+            });
+            if (kept) return kept;
+            const made = await signer.sign(pdf).catch((err: Error) => {
+              if (err instanceof SigningUnavailableError)
+                throw new AppError(503, 'SIGNING_UNAVAILABLE', err.message);
+              throw err;
+            });
+            // Another process may have signed the same version meanwhile: the first kept is the one served.
+            return this.store.writeBufferOnce(target, made);
+          })().finally(() => this.signing.delete(target));
+          this.signing.set(target, running);
+        }
+        signed.set(target, await running);
+      }),
+    );
+    return signed;
   }
 
   /**
@@ -376,6 +418,9 @@ export class PdfsService {
     }
   }
 }
+
+/** 'pdfs/ab/abcd….signed-<settings>.pdf': the signed file beside the unsigned one it was made from. */
+const signedKey = (key: string, signer: NoticeSigner) => key.replace(/\.pdf$/, `.signed-${signer.id}.pdf`);
 
 const unprintable = (reason: string) => new AppError(422, 'NOTICE_UNPRINTABLE', reason);
 
