@@ -4,8 +4,10 @@ import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EvidenceRecord } from '@notice-desk/contract/evidence';
 import { noticeFields } from '@notice-desk/contract/notice';
 import { startSmtpListener, startWhatsappPeer } from '../../server/src/test/peers.ts';
+import { unzip } from '../../server/src/test/zip.ts';
 import { createAccount, createRecord, signedInContext, type Account } from './accounts.ts';
 import { describeViolations, seriousViolations } from './axe.ts';
 import { downloadedBytes, launchBrowser, startProduct, watchForSurprises } from './harness.ts';
@@ -127,7 +129,7 @@ async function sendNotice(account: Account, changes: Record<string, string> = {}
 describe('the notice page (issue 29)', () => {
   it('follows the e-mail and WhatsApp links at 390 px: check, PDF, acknowledge, dispute, then the Responses screen', async () => {
     const account = await createAccount(product.baseUrl, 'page');
-    await sendNotice(account);
+    const notice = await sendNotice(account);
 
     const mail = await eventually(
       () => smtp.mails.find(({ to }) => to.includes('ravi@example.com')),
@@ -195,7 +197,7 @@ describe('the notice page (issue 29)', () => {
       .getByLabel('Attach a document (optional)')
       .setInputFiles({ name: 'receipt.pdf', mimeType: 'application/pdf', buffer: pdf.bytes });
     await byWhatsapp.getByRole('button', { name: 'Send my dispute' }).click();
-    await byWhatsapp.getByText(/^We received your dispute on \d\d-\d\d-\d{4} \d\d:\d\d\./).waitFor();
+    await byWhatsapp.getByText(/^We received your dispute on \d\d-\d\d-\d{4} \d\d:\d\d IST\./).waitFor();
     expect(whatsappSurprises).toEqual([]);
     await phone.close();
 
@@ -244,6 +246,42 @@ describe('the notice page (issue 29)', () => {
     await expectAccessible(responses);
     expect(staffSurprises).toEqual([]);
     await staff.close();
+
+    // The receipt as the staff's tools see it: the campaign's filters, the evidence bundle, the report.
+    const api = async (url: string) => {
+      const answer = await fetch(`${product.baseUrl}${url}`, {
+        headers: { authorization: `Bearer ${account.token}` },
+      });
+      expect(answer.status, url).toBe(200);
+      return Buffer.from(await answer.arrayBuffer());
+    };
+    const campaign = `/api/campaigns/single-campaign/${notice.campaignId}`;
+    for (const status of ['opened', 'acknowledged', 'disputed'])
+      expect(JSON.parse((await api(`${campaign}?status=${status}`)).toString()).total, status).toBe(1);
+    const bundle = await unzip(await api(`/api/notices/${notice._id}/evidence`));
+    const evidence = JSON.parse(bundle.find(({ name }) => name === 'deliveries.json')!.data.toString());
+    const [record] = evidence.records as EvidenceRecord[];
+    const events = record!.noticePage.events.map(({ event, channel }) => `${event}/${channel}`);
+    for (const seen of ['link_opened/email', 'verified/email', 'pdf_viewed/email', 'acknowledged/email'])
+      expect(events, events.join(" ")).toContain(seen);
+    for (const seen of ['check_failed/whatsapp', 'verified/whatsapp', 'disputed/whatsapp'])
+      expect(events, events.join(" ")).toContain(seen);
+    expect(record!.noticePage.responses.map(({ kind, text }) => [kind, text])).toContainEqual([
+      'dispute',
+      disputeText,
+    ]);
+    // The first answered check is the receipt (IT Act s.13: the addressee retrieved it).
+    expect(record!.service.servedBy).toBe('notice page: verified');
+    const report = await unzip(
+      await api(`/api/campaigns/export-reports/notice?campaignid=${notice.campaignId}`),
+    );
+    // The report writes its strings inline, in the sheet itself.
+    const strings = report
+      .filter(({ name }) => name.startsWith('xl/'))
+      .map(({ data }) => data.toString())
+      .join('');
+    for (const column of ['Served On (Asia/Kolkata)', 'Served By', 'Respond By', 'notice page: verified'])
+      expect(strings).toContain(column);
   });
 
   it("speaks the notice's language: Hindi words in the bundled Devanagari face, one weight only", async () => {

@@ -7,6 +7,8 @@ import styles from './notice-page.module.css';
 
 type CheckStepProps = {
   code: string;
+  /** The link's `?c=`: which message carried it. */
+  channel: string | null;
   intro: NoticePageIntro;
   words: NoticePageWords;
   /** Said above the form (the page closed itself after a while). */
@@ -23,6 +25,7 @@ const isLocked = (lockedUntil: string | null) =>
 /** The check before anything personal shows: the last four digits of the mobile or account number. */
 export function CheckStep({
   code,
+  channel,
   intro,
   words,
   notice,
@@ -64,7 +67,7 @@ export function CheckStep({
     setBusy(true);
     setError(null);
     try {
-      const { token } = await verify(code, answer.trim());
+      const { token } = await verify(code, answer.trim(), channel);
       onVerified(token);
     } catch (failure) {
       refused(failure);

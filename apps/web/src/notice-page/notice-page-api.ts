@@ -58,17 +58,19 @@ const json = async <T>(url: string, init?: RequestInit) => (await (await send(ur
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
+/** `path` with the link's `?c=`; a `c` the server does not know would refuse the call: it goes without. */
+const withChannel = (path: string, channel: string | null) =>
+  channel && linkChannelLetters.includes(channel)
+    ? `${path}?${new URLSearchParams({ c: channel }).toString()}`
+    : path;
+
 /** What the page shows before the check. `channel` is the link's `?c=` (which message carried it). */
 export const getIntro = (code: string, channel: string | null) =>
-  json<NoticePageIntro>(
-    // A `c` the server does not know would refuse the page: the visit goes without it.
-    channel && linkChannelLetters.includes(channel)
-      ? `${base(code)}?${new URLSearchParams({ c: channel }).toString()}`
-      : base(code),
-  );
+  json<NoticePageIntro>(withChannel(base(code), channel));
 
-export const verify = (code: string, answer: string) =>
-  json<NoticePageToken>(`${base(code)}/verify`, {
+/** The check; the token it gives carries the link's channel to every later event of the visit. */
+export const verify = (code: string, answer: string, channel: string | null) =>
+  json<NoticePageToken>(withChannel(`${base(code)}/verify`, channel), {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ answer }),

@@ -127,6 +127,7 @@ export function NoticePage({ code, channel }: NoticePageProps) {
             {step.name === 'check' && (
               <CheckStep
                 code={code}
+                channel={channel}
                 intro={step.intro}
                 words={words}
                 notice={step.sessionEnded ? words.sessionEnded : null}
