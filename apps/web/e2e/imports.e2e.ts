@@ -103,6 +103,8 @@ describe('Excel import (issue 4)', () => {
       'Date',
       'Email Status',
       'WhatsApp Status',
+      'Served on',
+      'Respond by',
     ]);
     const firstRow = page.getByRole('row').filter({ hasText: 'Customer 1' }).first();
     expect((await firstRow.getByRole('cell').allTextContents()).slice(1, 3)).toEqual(['1', 'Customer 1']);

@@ -45,8 +45,10 @@ async function downloadBy(
 }
 
 /** Email Status and WhatsApp Status of every row on the page. */
+/** The records table's status cells (the funnel above it is a table of its own). */
 const statuses = (page: Page) =>
   page
+    .locator('table', { has: page.getByRole('columnheader', { name: 'Email Status' }) })
     .locator('tbody tr')
     .evaluateAll((rows) =>
       rows.map((row) => [

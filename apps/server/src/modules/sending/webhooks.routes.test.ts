@@ -115,8 +115,15 @@ async function handedOver(
 
 const deliveryRow = (id: string) =>
   db.selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+/** In the order they reached us, as the evidence lists them (no index gives an order of its own). */
 const eventsOf = (id: string) =>
-  db.selectFrom('delivery_events').select(['status', 'at', 'detail']).where('delivery_id', '=', id).execute();
+  db
+    .selectFrom('delivery_events')
+    .select(['status', 'at', 'detail'])
+    .where('delivery_id', '=', id)
+    .orderBy((eb) => eb.fn.coalesce('recorded_at', 'at'))
+    .orderBy('at')
+    .execute();
 
 describe('WhatsApp status webhooks', () => {
   it('answers the verification handshake only with the right token', async () => {
