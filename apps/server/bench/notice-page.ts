@@ -29,7 +29,7 @@ export interface NoticePageFigures {
  * a verified event written, a token signed). Three request streams at VISITORS_PER_SECOND each, at once.
  */
 export async function benchNoticePage(label: BenchTarget['label']): Promise<NoticePageFigures[]> {
-  const target = await benchTarget(label, 'notice-page');
+  const target = await benchTarget(label, 'notice_page');
   try {
     const { db, kind } = await openDatabase(target.config);
     await migrateToLatest(db, kind === 'postgres' ? target.config.databaseSchema : undefined);
