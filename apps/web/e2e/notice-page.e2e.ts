@@ -263,9 +263,9 @@ describe('the notice page (issue 29)', () => {
     const [record] = evidence.records as EvidenceRecord[];
     const events = record!.noticePage.events.map(({ event, channel }) => `${event}/${channel}`);
     for (const seen of ['link_opened/email', 'verified/email', 'pdf_viewed/email', 'acknowledged/email'])
-      expect(events, events.join(" ")).toContain(seen);
+      expect(events, events.join(' ')).toContain(seen);
     for (const seen of ['check_failed/whatsapp', 'verified/whatsapp', 'disputed/whatsapp'])
-      expect(events, events.join(" ")).toContain(seen);
+      expect(events, events.join(' ')).toContain(seen);
     expect(record!.noticePage.responses.map(({ kind, text }) => [kind, text])).toContainEqual([
       'dispute',
       disputeText,
