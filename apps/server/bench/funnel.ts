@@ -1,12 +1,9 @@
 import { sql } from 'kysely';
-import { openDatabase } from '../src/db/database.ts';
-import { migrateToLatest } from '../src/db/migrate.ts';
 import type { DeliveriesTable, DeliveryStatus, NoticePageEventsTable } from '../src/db/schema.ts';
 import { newId } from '../src/lib/ids.ts';
-import { insertUser } from '../src/modules/auth/auth.repository.ts';
 import { FunnelService } from '../src/modules/funnel/funnel.service.ts';
 import { noticeKind } from '../src/modules/records/record-kinds.ts';
-import { benchTarget, seedCampaign, type BenchTarget } from './support.ts';
+import { benchTarget, migratedWithOwner, seedCampaign, type BenchTarget } from './support.ts';
 
 export const FUNNEL_RECORDS = 100_000;
 const RUNS = 7;
@@ -43,17 +40,8 @@ function storyOf(i: number): { email: DeliveryStatus; whatsapp: DeliveryStatus; 
 export async function benchFunnel(label: BenchTarget['label']): Promise<FunnelFigures> {
   const target = await benchTarget(label, 'funnel');
   try {
-    const { db, kind } = await openDatabase(target.config);
-    await migrateToLatest(db, kind === 'postgres' ? target.config.databaseSchema : undefined);
-    const ownerId = newId();
+    const { db, kind, ownerId } = await migratedWithOwner(target);
     const now = new Date().toISOString();
-    await insertUser(db, {
-      id: ownerId,
-      name: 'Bench',
-      username: 'bench',
-      password_hash: 'x',
-      created_at: now,
-    });
     const { campaignId, ids } = await seedCampaign(target, ownerId, noticeKind, FUNNEL_RECORDS);
     let events = 0;
     for (let start = 0; start < ids.length; start += 2_000) {

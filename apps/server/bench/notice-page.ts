@@ -1,11 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
-import { openDatabase } from '../src/db/database.ts';
-import { migrateToLatest } from '../src/db/migrate.ts';
-import { newId } from '../src/lib/ids.ts';
-import { insertUser } from '../src/modules/auth/auth.repository.ts';
 import { startServerProcess } from '../src/test/server-process.ts';
-import { benchTarget, seedSendableNotices, type BenchTarget } from './support.ts';
+import { benchTarget, migratedWithOwner, seedSendableNotices, type BenchTarget } from './support.ts';
 
 /** Notices with a page: each is visited a few times a run, under the per-code limit. */
 const PAGES = 2_000;
@@ -31,17 +27,8 @@ export interface NoticePageFigures {
 export async function benchNoticePage(label: BenchTarget['label']): Promise<NoticePageFigures[]> {
   const target = await benchTarget(label, 'notice_page');
   try {
-    const { db, kind } = await openDatabase(target.config);
-    await migrateToLatest(db, kind === 'postgres' ? target.config.databaseSchema : undefined);
-    const ownerId = newId();
+    const { db, ownerId } = await migratedWithOwner(target);
     const now = new Date().toISOString();
-    await insertUser(db, {
-      id: ownerId,
-      name: 'Bench',
-      username: 'bench',
-      password_hash: 'x',
-      created_at: now,
-    });
     const { campaignId, ids } = await seedSendableNotices(target, ownerId, PAGES);
     // The codes a send makes (notice-pages.service.ts linkFor), written as it writes them.
     const pages = ids.map((recordId, i) => ({

@@ -5,7 +5,9 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { loadConfig, type Config } from '../src/config/env.ts';
 import { openDatabase } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
 import { newId } from '../src/lib/ids.ts';
+import { insertUser } from '../src/modules/auth/auth.repository.ts';
 import { insertImportCampaign, markCampaignReady } from '../src/modules/campaigns/campaigns.repository.ts';
 import { noticeKind, type RecordKindInfo } from '../src/modules/records/record-kinds.ts';
 import {
@@ -78,6 +80,21 @@ export function table(rows: Record<string, string | number>[]): void {
 }
 
 /** How seedCampaign fills each row beyond its ids, and whether it writes the rows' search terms. */
+/** The target's database, migrated, with one user to own what a benchmark seeds. */
+export async function migratedWithOwner(target: BenchTarget) {
+  const { db, kind } = await openDatabase(target.config);
+  await migrateToLatest(db, kind === 'postgres' ? target.config.databaseSchema : undefined);
+  const ownerId = newId();
+  await insertUser(db, {
+    id: ownerId,
+    name: 'Bench',
+    username: 'bench',
+    password_hash: 'x',
+    created_at: new Date().toISOString(),
+  });
+  return { db, kind, ownerId };
+}
+
 export interface SeedOptions {
   fill?: (row: RecordRow, i: number) => void;
   /** Index the rows for the header search, as an import does (the search benchmark needs it). */
