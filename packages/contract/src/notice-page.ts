@@ -25,6 +25,13 @@ import { deliveryChannels } from './sending.ts';
 export const noticeCodePattern = /^[A-Za-z0-9_-]{22}$/;
 export const noticePagePath = (code: string) => `/n/${code}`;
 
+/** A record's notice page as its staff view shows it: the page's address and whether an ADMIN revoked it. */
+export interface RecordNoticeLink {
+  code: string;
+  path: string;
+  revokedAt: string | null;
+}
+
 /** `?c=` on a link names the channel whose message carried it (e, w, s, p): kept with each event. */
 export const linkChannelCodes = { e: 'email', w: 'whatsapp', s: 'sms', p: 'post' } as const;
 

@@ -329,6 +329,21 @@ export interface NoticePageEventsTable {
   detail: string | null;
 }
 
+/**
+ * A record's first dispatch and first receipt in a campaign, kept by triggers as delivery and notice
+ * page events are written (migration 20261130_service_01): what the service filters read.
+ */
+export interface RecordServiceFactsTable {
+  campaign_id: string;
+  record_id: string;
+  /** The first sent, delivered or read on any channel (ISO). */
+  dispatch_at: string | null;
+  /** The first delivered or read on any channel (ISO). */
+  receipt_at: string | null;
+  /** The notice page's first verified or acknowledged (ISO). */
+  page_receipt_at: string | null;
+}
+
 /** A dispute, a request to settle or a call-back request from a notice page. */
 export interface NoticeResponsesTable {
   id: string;
@@ -388,4 +403,5 @@ export interface DB {
   notice_page_events: NoticePageEventsTable;
   notice_responses: NoticeResponsesTable;
   legal_bases: LegalBasesTable;
+  record_service_facts: RecordServiceFactsTable;
 }

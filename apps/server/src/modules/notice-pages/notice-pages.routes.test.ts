@@ -420,6 +420,11 @@ describe('the notice page', () => {
     const code = await served(asha, record);
     // A visitor who passed the check before the revoke sees it too.
     const before = await tokenFor(code, last4(record.fields.custMobileNo));
+    // The owner's record view names its page, so an ADMIN can be told which link to revoke.
+    const view = async () =>
+      (await t.app.inject({ method: 'GET', url: `/api/notices/${record._id}`, headers: asha.headers })).json()
+        .noticeLink;
+    expect(await view()).toEqual({ code, path: `/n/${code}`, revokedAt: null });
     const revoke = await t.app.inject({
       method: 'POST',
       url: `/api/notice-links/${code}/revoke`,
@@ -432,6 +437,7 @@ describe('the notice page', () => {
       headers: admin.headers,
     });
     expect(audit.json().items[0].subjectId).toBe(record._id);
+    expect((await view()).revokedAt).toEqual(expect.any(String));
     const gone = await call('GET', code, 'details', before);
     expect(gone.statusCode).toBe(404);
     expect(gone.json().message).toMatch(/^This notice is no longer available/);

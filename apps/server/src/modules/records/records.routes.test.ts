@@ -32,7 +32,8 @@ describe.each([creditCardKind, noticeKind])('$label records', (info) => {
       _id: expect.any(String),
       pdfLink: expect.stringContaining(`${info.kind}/`),
     });
-    // The view adds when the record was served and is to be answered by: never sent, so not yet.
+    // The view adds when the record was served and is to be answered by (never sent, so not yet), and its
+    // notice page (none before the first send).
     const notServed = {
       servedOn: null,
       servedBy: null,
@@ -42,6 +43,7 @@ describe.each([creditCardKind, noticeKind])('$label records', (info) => {
     expect((await call(asha, 'GET', `${base}/${created._id}`)).json()).toEqual({
       ...created,
       service: notServed,
+      noticeLink: null,
     });
 
     const merged = { ...created, ...sample('two') };
@@ -129,6 +131,7 @@ describe.each([creditCardKind, noticeKind])('$label records', (info) => {
     expect((await call(asha, 'GET', `${base}/${id}`)).json()).toEqual({
       ...mine,
       service: expect.any(Object),
+      noticeLink: null,
     });
     expect((await call(ravi, 'GET', list)).json()).toMatchObject({ items: [], total: 0 });
   });

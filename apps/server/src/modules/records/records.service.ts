@@ -1,6 +1,7 @@
 import type { DeleteAllAnswer, DeleteAnswer, DeletePreview } from '@notice-desk/contract/archive';
 import type { PageQuery, SearchablePageQuery } from '@notice-desk/contract/paging';
 import { messages } from '@notice-desk/contract/messages';
+import { noticePagePath, type RecordNoticeLink } from '@notice-desk/contract/notice-page';
 import type { ServiceDates } from '@notice-desk/contract/service-dates';
 import type { Database } from '../../db/database.ts';
 import { notFound } from '../../lib/errors.ts';
@@ -12,6 +13,7 @@ import { appendAudit } from '../audit/audit.repository.ts';
 import { changedFields } from '../audit/audit.service.ts';
 import { deleteRecords, describeCounts, previewDelete } from '../archive/delete-records.ts';
 import { campaignNamesOf, ensureManualCampaign } from '../campaigns/campaigns.repository.ts';
+import { findLinkOfRecord } from '../notice-pages/notice-pages.repository.ts';
 import { indexRecords, reindexRecord } from '../search/search-index.ts';
 import { queryLookups } from '../search/search-terms.ts';
 import type { RecordKindInfo } from './record-kinds.ts';
@@ -20,8 +22,12 @@ import { SERVICE_DEFAULTS, ServiceDatesService } from '../service-dates/service-
 
 /** A record as the API answers it: `_id`, its campaign, times, every field, and its PDF link. */
 export type RecordResponse = Record<string, string>;
-/** A record as its view shows it: its fields (and _id, pdf link…), and its service dates. */
-export type RecordView = { [field: string]: string | ServiceDates | null; service: ServiceDates | null };
+/** A record as its view shows it: its fields (and _id, pdf link…), its service dates and its notice page. */
+export type RecordView = {
+  [field: string]: string | ServiceDates | RecordNoticeLink | null;
+  service: ServiceDates | null;
+  noticeLink: RecordNoticeLink | null;
+};
 
 export interface RecordPage {
   items: RecordResponse[];
@@ -124,8 +130,17 @@ export class RecordsService {
   async get(info: RecordKindInfo, ownerId: string, id: string): Promise<RecordView> {
     const row = await records.findRecord(this.db, info, ownerId, id);
     if (!row) throw notFound(info.label);
-    const dates = await this.serviceDates.datesFor(info.kind, [row]);
-    return { ...toRecordResponse(info, row, this.links), service: dates.get(row.id) ?? null };
+    const [dates, link] = await Promise.all([
+      this.serviceDates.datesFor(info.kind, [row]),
+      findLinkOfRecord(this.db, info.kind, row.id),
+    ]);
+    return {
+      ...toRecordResponse(info, row, this.links),
+      service: dates.get(row.id) ?? null,
+      noticeLink: link
+        ? { code: link.code, path: noticePagePath(link.code), revokedAt: link.revoked_at }
+        : null,
+    };
   }
 
   /** A record typed in by hand joins the owner's 'Manual entries' campaign of its kind. */

@@ -9,12 +9,7 @@ import type {
   NoticeResponsesTable,
   RecordKind,
 } from '../../db/schema.ts';
-import {
-  DISPATCH_STATUSES,
-  OUT_OF_ORDER_REFUSAL,
-  RECEIPT_PAGE_EVENTS,
-  RECEIPT_STATUSES,
-} from './service-dates.ts';
+import { DISPATCH_STATUSES } from './service-dates.ts';
 
 export type LegalBasisRow = LegalBasesTable;
 
@@ -178,48 +173,23 @@ function isoDaysAfter(db: Database, at: RawBuilder<string | null>, days: number)
  * service-dates.ts in SQL: the earliest receipt (delivered or read on any channel, out-of-order ones
  * too; the notice page's verified or acknowledged) on or before the deemed date, else the deemed date
  * (`deemedServiceDays` after the first dispatch) once it has come. Records never served are left out.
+ * Read from `record_service_facts`, one row per record that triggers keep as events are written
+ * (migration 20261130_service_01), not from the events themselves.
  */
 export function servedRecords(db: Database, campaignId: string, deemedServiceDays: number, now: string) {
-  const counted = sql<boolean>`(e.refused is null or e.refused like ${`${OUT_OF_ORDER_REFUSAL}%`})`;
-  const fromDeliveries = db
-    .selectFrom('deliveries as d')
-    .innerJoin('delivery_events as e', 'e.delivery_id', 'd.id')
-    .where('d.campaign_id', '=', campaignId)
-    .where('e.status', 'in', DISPATCH_STATUSES)
-    .where(counted)
-    .select([
-      'd.record_id',
-      sql<string | null>`min(case when e.status in (${sql.join(RECEIPT_STATUSES)}) then e.at end)`.as(
-        'receipt',
-      ),
-      sql<string | null>`min(e.at)`.as('dispatch'),
-    ])
-    .groupBy('d.record_id');
-  const fromPage = db
-    .selectFrom('notice_page_events')
-    .where('campaign_id', '=', campaignId)
-    .where('event', 'in', RECEIPT_PAGE_EVENTS)
-    .select([
-      'record_id',
-      sql<string | null>`min(at)`.as('receipt'),
-      sql<string | null>`cast(null as text)`.as('dispatch'),
-    ])
-    .groupBy('record_id');
-  const facts = db
-    .selectFrom(fromDeliveries.unionAll(fromPage).as('f'))
-    .select([
-      'f.record_id',
-      sql<string | null>`min(f.receipt)`.as('receipt'),
-      sql<string | null>`min(f.dispatch)`.as('dispatch'),
-    ])
-    .groupBy('f.record_id');
+  const receipt = sql<
+    string | null
+  >`case when f.receipt_at is null then f.page_receipt_at when f.page_receipt_at is null or f.receipt_at <= f.page_receipt_at then f.receipt_at else f.page_receipt_at end`;
   const deemed =
     deemedServiceDays > 0
-      ? isoDaysAfter(db, sql`s.dispatch`, deemedServiceDays)
+      ? isoDaysAfter(db, sql`f.dispatch_at`, deemedServiceDays)
       : sql<string | null>`cast(null as text)`;
-  const withDeemed = db.selectFrom(facts.as('s')).select(['s.record_id', 's.receipt', deemed.as('deemed')]);
+  const facts = db
+    .selectFrom('record_service_facts as f')
+    .where('f.campaign_id', '=', campaignId)
+    .select(['f.record_id', receipt.as('receipt'), deemed.as('deemed')]);
   return db
-    .selectFrom(withDeemed.as('t'))
+    .selectFrom(facts.as('t'))
     .select([
       't.record_id',
       sql<

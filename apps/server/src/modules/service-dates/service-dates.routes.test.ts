@@ -55,7 +55,9 @@ async function notice(who: SignedIn, i: number): Promise<PageOf> {
 }
 
 const DAY = 86_400_000;
-const ago = (days: number, hours = 0) => new Date(Date.now() - days * DAY - hours * 3_600_000).toISOString();
+/** One instant for the file: a trail seeded at the start and checked later (a loaded machine, seconds on) agree. */
+const BASE = Date.now();
+const ago = (days: number, hours = 0) => new Date(BASE - days * DAY - hours * 3_600_000).toISOString();
 
 /** A send on `channel` as the trail records it: queued, then each status at its time. */
 async function sendTrail(

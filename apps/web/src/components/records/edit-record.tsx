@@ -1,11 +1,13 @@
 import { Link } from 'react-router';
 import { evidencePaths } from '@notice-desk/contract/evidence';
+import type { RecordNoticeLink } from '@notice-desk/contract/notice-page';
 import type { ServiceDates } from '@notice-desk/contract/service-dates';
 import { DownloadEvidenceButton } from '../deliveries/download-evidence-button.tsx';
 import { ErrorState } from '../ui/error-state.tsx';
 import { Spinner } from '../ui/spinner.tsx';
 import { isMissingRecord } from '../../lib/api-error.ts';
 import { capitalised, recordKinds, type RecordKindScreens } from './record-kinds.ts';
+import { NoticeLinkLine } from './notice-link-line.tsx';
 import { RecordForm } from './record-form.tsx';
 
 type EditRecordProps<TRecord, TFields> = {
@@ -47,6 +49,10 @@ export function EditRecord<TRecord extends { _id: string; custName?: string }, T
         />
       </div>
       <ServiceLine service={(record as { service?: ServiceDates | null }).service} />
+      <NoticeLinkLine
+        link={(record as { noticeLink?: RecordNoticeLink | null }).noticeLink}
+        onRevoked={() => void refetch()}
+      />
       <RecordForm key={record._id} kind={kind} record={record} onSaved={onSaved} />
     </>
   );
