@@ -36,38 +36,42 @@ export function NoticeLinkLine({
     }
   };
   return (
-    <p aria-label="Notice page">
-      Notice page:{' '}
-      {link.revokedAt ? (
-        <>
-          <span>{link.path}</span> <strong>revoked</strong>
-        </>
-      ) : (
-        <a href={link.path} target="_blank" rel="noreferrer">
-          {link.path}
-        </a>
-      )}
+    <>
+      <p aria-label="Notice page">
+        Notice page:{' '}
+        {link.revokedAt ? (
+          <>
+            <span>{link.path}</span> <strong>revoked</strong>
+          </>
+        ) : (
+          <a href={link.path} target="_blank" rel="noreferrer">
+            {link.path}
+          </a>
+        )}
+        {isAdmin && !link.revokedAt && (
+          <>
+            {' '}
+            <button type="button" className="button button-secondary" onClick={() => setAsking(true)}>
+              Revoke notice link
+            </button>
+          </>
+        )}
+      </p>
       {isAdmin && !link.revokedAt && (
-        <>
-          {' '}
-          <button type="button" className="button button-secondary" onClick={() => setAsking(true)}>
-            Revoke notice link
-          </button>
-          <ConfirmDialog
-            open={asking}
-            question="Revoke this notice link?"
-            confirmLabel="Revoke notice link"
-            busy={isLoading}
-            onConfirm={() => void confirm()}
-            onCancel={() => setAsking(false)}
-          >
-            <p>
-              The page will say &quot;This notice is no longer available&quot;. What the recipient did on it,
-              and their answers, are kept as evidence. A revoked link cannot be restored.
-            </p>
-          </ConfirmDialog>
-        </>
+        <ConfirmDialog
+          open={asking}
+          question="Revoke this notice link?"
+          confirmLabel="Revoke notice link"
+          busy={isLoading}
+          onConfirm={() => void confirm()}
+          onCancel={() => setAsking(false)}
+        >
+          <p>
+            The page will say &quot;This notice is no longer available&quot;. What the recipient did on it,
+            and their answers, are kept as evidence. A revoked link cannot be restored.
+          </p>
+        </ConfirmDialog>
       )}
-    </p>
+    </>
   );
 }
