@@ -6,7 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config/env.ts';
 import { startS3Peer, TEST_BUCKET, type S3Peer } from '../test/s3-peer.ts';
 import { S3Store } from './s3-store.ts';
-import { FolderStore, StorageUnavailable, StoredFileMissing, type FileStore } from './storage.ts';
+import {
+  FolderStore,
+  StorageUnavailable,
+  StoredFileMissing,
+  sweepTemporaryFiles,
+  type FileStore,
+} from './storage.ts';
 
 let peer: S3Peer;
 let root: string;
@@ -137,6 +143,18 @@ describe.each(['folder', 's3'] as const)('the %s store', (kind) => {
     expect(await store.exists('uploads/u4/cut.xlsx')).toBe(false);
     expect((await store.list('uploads/u4')).map((f) => f.key)).toEqual([]);
   });
+});
+
+it('sweeps temporary copies a dead process left, older than a day, never a young one', async () => {
+  const folder = path.join(root, 'sweep');
+  fs.mkdirSync(folder, { recursive: true });
+  fs.writeFileSync(path.join(folder, 'old.xlsx'), 'x');
+  fs.writeFileSync(path.join(folder, 'young.xlsx'), 'x');
+  const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+  fs.utimesSync(path.join(folder, 'old.xlsx'), twoDaysAgo, twoDaysAgo);
+  await sweepTemporaryFiles(folder);
+  expect(fs.readdirSync(folder)).toEqual(['young.xlsx']);
+  await sweepTemporaryFiles(path.join(root, 'no-such-folder')); // nothing to sweep is no error
 });
 
 describe('the S3 store', () => {
