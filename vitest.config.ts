@@ -3,6 +3,12 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 const postgresUrl = process.env.TEST_DATABASE_URL;
 
+/** The files server-s3 runs with STORAGE_URL set (src/lib/storage.test.ts and shared-store.test.ts name their own). */
+const S3_SUITE = [
+  'src/modules/uploads/uploads.routes.test.ts',
+  'src/modules/notice-pages/notice-pages.routes.test.ts',
+];
+
 // One test command for every workspace: `npm test` runs all three projects.
 export default defineConfig({
   test: {
@@ -19,6 +25,9 @@ export default defineConfig({
       ...(postgresUrl
         ? [serverProject('server-pg', { DATABASE_URL: postgresUrl }, ['src/lib/**', 'src/faults/**'])]
         : []),
+      // The storage suite again with every file in a bucket of the local S3 peer (issue 32): the tests
+      // that upload, serve PDFs and keep acknowledgement scans, each app under a prefix of its own.
+      serverProject('server-s3', { TEST_STORAGE: 's3' }, [], S3_SUITE),
       './apps/web/vite.config.ts',
       {
         test: {
@@ -38,7 +47,12 @@ export default defineConfig({
 });
 
 /** The server suite, on SQLite unless env names a DATABASE_URL. */
-function serverProject(name: string, env: Record<string, string> = {}, exclude: string[] = []) {
+function serverProject(
+  name: string,
+  env: Record<string, string> = {},
+  exclude: string[] = [],
+  include = ['src/**/*.test.ts'],
+) {
   return {
     test: {
       name,
@@ -52,7 +66,7 @@ function serverProject(name: string, env: Record<string, string> = {}, exclude: 
       // 27-30 s at load average 18.
       experimental: { fsModuleCache: true },
       root: './apps/server',
-      include: ['src/**/*.test.ts'],
+      include,
       exclude: [...configDefaults.exclude, ...exclude],
       env,
       environment: 'node',

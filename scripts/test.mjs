@@ -3,7 +3,8 @@
 //   lane 1  the end-to-end files, one at a time (a server process and a browser page: about one core)
 //   lane 2  the server and web suites on SQLite (two files at a time)
 // With TEST_DATABASE_URL (CI sets it), each lane ends with half of the server suite on PostgreSQL
-// (less src/lib: no database there), and lane 1 with the fault tests; with CI_CHECKS=1, lane 1 runs
+// (less src/lib: no database there), and lane 1 with the fault tests; lane 1 also runs the storage
+// suite against the local S3 peer (server-s3) after the e2e files; with CI_CHECKS=1, lane 1 runs
 // lint, type check and formatting after the e2e files. Before the lanes, the e2e files ran after
 // every other file, one at a time, with the second core idle for four minutes.
 // Each step's output is printed whole when it ends, under its lane's name; the run fails when any
@@ -28,6 +29,8 @@ const lanes = [
     name: 'e2e',
     steps: [
       vitest('--project', 'e2e'),
+      // The storage suite with every file in the local S3 peer's bucket (STORAGE_URL; issue 32).
+      vitest('--project', 'server-s3'),
       ...(checks
         ? [
             ['npm', 'run', '-s', 'lint'],

@@ -9,7 +9,8 @@ import { resolveSecret } from './lib/secret.ts';
 import { PdfLinks } from './lib/pdf/links.ts';
 import { PdfRenderer } from './lib/pdf/renderer.ts';
 import { NoticeSigner } from './lib/pdf/signing.ts';
-import { FileStore } from './lib/storage.ts';
+import { openFileStore } from './lib/open-store.ts';
+import type { FileStore } from './lib/storage.ts';
 import { cloudApiSender, cloudApiTemplates, outboxSender } from './lib/whatsapp.ts';
 import { NoticePageTokens, SessionTokens } from './lib/tokens.ts';
 import { ArchiveService } from './modules/archive/archive.service.ts';
@@ -96,15 +97,20 @@ export interface Services {
 export async function createServices(config: Config, log: FastifyBaseLogger): Promise<Services> {
   const { db, kind } = await openDatabase(config);
   let redis: RedisClient | undefined;
+  let store: FileStore;
   try {
     await migrateToLatest(db, kind === 'postgres' ? config.databaseSchema : undefined);
     await fillUsernameSkeletons(db);
+    store = await openFileStore(config);
     if (config.redisUrl) redis = await connectRedis(config.redisUrl, log);
   } catch (err) {
     await db.destroy();
     throw err;
   }
-  const store = new FileStore(config.dataDir);
+  if (config.databaseUrl && !config.jwtSecret)
+    log.warn(
+      'JWT_SECRET is unset: sessions are signed with a secret generated into DATA_DIR/secret.key. Processes sharing this DATABASE_URL with DATA_DIRs of their own sign alike only with one JWT_SECRET: set the same one on each.',
+    );
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
     from: config.mailFrom,
@@ -293,6 +299,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
       await auth.mailsSettled();
       mailer.close();
       await redis?.quit();
+      store.close();
       await db.destroy();
     },
   };

@@ -4,6 +4,7 @@ import path from 'node:path';
 import parseDuration, { type StringValue } from 'ms';
 import { z } from 'zod';
 import { loadSigningKey, SigningSetupError, type SigningSettings } from '../lib/pdf/signing.ts';
+import type { S3Settings } from '../lib/s3-store.ts';
 import { parseSendWindow, type SendWindow } from '../lib/send-window.ts';
 import type { SignupMode } from '../modules/auth/auth.service.ts';
 import type { LimitSettings } from '../modules/limits/limits.service.ts';
@@ -76,6 +77,22 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
+  // Object storage (issue 32): unset, files live under DATA_DIR; s3://bucket/prefix, in that bucket.
+  STORAGE_URL: z
+    .string()
+    .regex(
+      /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[A-Za-z0-9!_.*'()/-]*)?$/,
+      "STORAGE_URL must be unset (files under DATA_DIR) or s3://bucket/prefix, with an S3 bucket name (3-63 lowercase letters, digits, dots, hyphens) and a prefix of letters, digits and !_.*'()/-",
+    )
+    .optional(),
+  S3_ENDPOINT: z.url('S3_ENDPOINT must be a URL such as http://minio:9000').optional(),
+  S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]{2,40}$/, 'S3_REGION must be a region name such as ap-south-1')
+    .optional(),
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'], { error: 'S3_FORCE_PATH_STYLE must be true or false' })
+    .default('false'),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be unset (SQLite) or start with postgres://')
@@ -259,6 +276,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** STORAGE_URL and S3_*: the bucket every file is kept in; undefined keeps them under DATA_DIR. */
+  storage: S3Settings | undefined;
   databaseUrl: string | undefined;
   databaseSchema: string;
   /** PostgreSQL: connections this process may hold at once. */
@@ -447,6 +466,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
+    storage: storageSettings(e),
     databaseUrl: e.DATABASE_URL,
     databaseSchema: e.DATABASE_SCHEMA,
     databasePoolMax: e.DATABASE_POOL_MAX,
@@ -560,6 +580,41 @@ function signingSettings(e: z.infer<typeof envSchema>): SigningSettings | undefi
     if (err instanceof SigningSetupError) throw wrong(err.setting, err.message);
     throw err;
   }
+}
+
+/**
+ * STORAGE_URL=s3://bucket/prefix and the S3_* settings. Processes sharing a store share no folder, so the
+ * session secret cannot be the one generated into DATA_DIR: JWT_SECRET is required with it.
+ */
+function storageSettings(e: z.infer<typeof envSchema>): S3Settings | undefined {
+  const unused = (['S3_ENDPOINT', 'S3_REGION'] as const).filter((name) => e[name] !== undefined);
+  if (!e.STORAGE_URL) {
+    if (unused.length > 0)
+      throw new ConfigError(
+        `Invalid configuration:\n  ${unused.join(', ')}: read only with STORAGE_URL=s3://bucket/prefix; set STORAGE_URL or unset ${unused.join(' and ')}.`,
+      );
+    return undefined;
+  }
+  if (!e.JWT_SECRET)
+    throw new ConfigError(
+      'Invalid configuration:\n  JWT_SECRET: required with STORAGE_URL. Processes that share a store share no folder to keep a generated secret in, so each would sign sessions with its own; set one JWT_SECRET (32 characters or more) on every process.',
+    );
+  const [bucket = '', ...rest] = e.STORAGE_URL.slice('s3://'.length).split('/');
+  const prefix = rest.filter(Boolean).join('/');
+  if (
+    rest
+      .join('/')
+      .split('/')
+      .some((part) => part === '.' || part === '..')
+  )
+    throw new ConfigError('Invalid configuration:\n  STORAGE_URL: the prefix may not hold . or .. folders.');
+  return {
+    bucket,
+    prefix,
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
+  };
 }
 
 /** loadConfig for an entry point: a bad value stops the process with the message naming the variable. */

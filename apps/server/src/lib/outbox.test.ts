@@ -4,16 +4,16 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createMailer } from './mailer.ts';
-import { FileStore } from './storage.ts';
+import { FolderStore } from './storage.ts';
 import { outboxSender } from './whatsapp.ts';
 
 let root: string;
-let store: FileStore;
+let store: FolderStore;
 const writes: string[] = [];
 beforeEach(() => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'notice-desk-outbox-'));
   writes.length = 0;
-  store = new (class extends FileStore {
+  store = new (class extends FolderStore {
     override writeBuffer(key: string, data: Buffer) {
       writes.push(key);
       return super.writeBuffer(key, data);

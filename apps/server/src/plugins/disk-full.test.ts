@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FileStore } from '../lib/storage.ts';
+import { FolderStore } from '../lib/storage.ts';
 import { createTestApp, signUp, type TestApp } from '../test/app.ts';
 import { multipart } from '../test/xlsx.ts';
 import { noticeKind } from '../modules/records/record-kinds.ts';
@@ -86,7 +86,7 @@ describe.skipIf(!mountable)('a full disk, on a small tmpfs', () => {
 
   it('a store write that does not fit fails with ENOSPC and leaves no partial file behind', async () => {
     disk = smallDisk('1m')!;
-    const store = new FileStore(disk);
+    const store = new FolderStore(disk);
     await expect(store.writeBuffer('outbox/big.pdf', Buffer.alloc(2 * 1024 * 1024))).rejects.toMatchObject({
       code: 'ENOSPC',
     });

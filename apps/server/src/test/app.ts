@@ -12,6 +12,7 @@ import { copyPostgresTemplate, copySqliteTemplate } from './migrated-template.ts
 import { multipart } from './xlsx.ts';
 import { unlimitedSends } from './server-process.ts';
 import { sharedBrowserEnv } from './shared-browser.ts';
+import { sharedS3Peer } from './s3-peer.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -41,6 +42,10 @@ async function testConfig(
     // A provider's 'try again later' is retried after 200 ms, not 2 s: tests of retries wait for them.
     JOB_RETRY_BACKOFF: '200ms',
     ...sharedBrowserEnv(env),
+    // TEST_STORAGE=s3 (the server-s3 project): every file in a bucket of the local S3 peer.
+    ...(process.env.TEST_STORAGE === 's3' && env.STORAGE_URL === undefined
+      ? (await sharedS3Peer()).env()
+      : {}),
     ...env,
   });
   // TEST_MIGRATE_EACH=1: every test migrates its own database, as before the templates (to compare).

@@ -8,7 +8,7 @@ import { notFound } from '../../lib/errors.ts';
 import { escapeHtml } from '../../lib/escape-html.ts';
 import { safeFileName } from '../../lib/file-names.ts';
 import { toE164 } from '../../lib/send-errors.ts';
-import type { FileStore } from '../../lib/storage.ts';
+import { StoredFileMissing, type FileStore } from '../../lib/storage.ts';
 import { nowIso } from '../../lib/time.ts';
 import { zipStream } from '../../lib/zip-stream.ts';
 import { appendAudit } from '../audit/audit.repository.ts';
@@ -144,7 +144,11 @@ export class EvidenceService {
             if (d.pdf_key && d.pdf_sha256) {
               pdfFile = `pdfs/${d.pdf_sha256}.pdf`;
               if (!addedPdfs.has(pdfFile)) {
-                const pdf = await this.store.readBuffer(d.pdf_key).catch(() => null);
+                const pdf = await this.store.readBuffer(d.pdf_key).catch((err: unknown) => {
+                  // A store that does not answer fails the bundle; only a file that is gone is left out.
+                  if (err instanceof StoredFileMissing) return null;
+                  throw err;
+                });
                 // Only the very bytes that went out: a file that is gone or changed is not evidence.
                 if (pdf && sha256(pdf) === d.pdf_sha256) {
                   add(pdfFile, pdf);

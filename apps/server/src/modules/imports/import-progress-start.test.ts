@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test/app.ts';
 import { enqueueJob, findJob } from '../../jobs/jobs.repository.ts';
 import type { JobContext } from '../../jobs/job-runner.ts';
-import { FileStore } from '../../lib/storage.ts';
+import { FolderStore } from '../../lib/storage.ts';
 import { insertUser } from '../auth/auth.repository.ts';
 import { importJob, STARTED_PERCENT } from './import.job.ts';
 
@@ -53,7 +53,7 @@ describe('an import’s first progress', () => {
     };
     const limits = { maxRows: 1000, maxUnpackedBytes: 1e8, maxSharedStringsBytes: 1e8, locale: 'en-IN' };
 
-    await expect(importJob(db, new FileStore(folder), limits)(context, payload)).rejects.toThrow();
+    await expect(importJob(db, new FolderStore(folder), limits)(context, payload)).rejects.toThrow();
     expect(STARTED_PERCENT).toBeGreaterThan(0);
     expect(said).toEqual([STARTED_PERCENT]);
   });

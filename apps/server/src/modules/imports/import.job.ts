@@ -6,7 +6,7 @@ import { defineJob } from '../../jobs/job-definition.ts';
 import { PermanentJobError, type JobContext } from '../../jobs/job-runner.ts';
 import { newId } from '../../lib/ids.ts';
 import { openSheet } from '../../lib/sheet-source.ts';
-import type { FileStore } from '../../lib/storage.ts';
+import { StoredFileMissing, type FileStore, type LocalCopy } from '../../lib/storage.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { SheetReader, SheetRow } from '../../lib/xlsx/read-sheet.ts';
 import { XlsxError } from '../../lib/xlsx/xlsx-error.ts';
@@ -117,10 +117,21 @@ export function importJob(db: Database, store: FileStore, limits: ImportLimits) 
         `${fileName} was not imported: the server process running its import stopped ${job.lost_leases} times while it ran, so it was not started again. Check the file in Excel (or split it into smaller files) and import it again.`,
       );
     }
+    // A bucket's file is read from a copy on this machine, removed when the import ends either way.
+    let copy: LocalCopy;
+    try {
+      copy = await store.localCopy(payload.fileKey);
+    } catch (err) {
+      if (err instanceof StoredFileMissing)
+        throw new PermanentJobError(
+          `${fileName} was not imported: the uploaded file is no longer kept. Upload it again.`,
+        );
+      throw err;
+    }
     let reader: SheetReader;
     try {
       reader = await openSheet(
-        store.localPath(payload.fileKey),
+        copy.path,
         fileName,
         {
           maxInflatedBytes: limits.maxUnpackedBytes,
@@ -131,6 +142,7 @@ export function importJob(db: Database, store: FileStore, limits: ImportLimits) 
         { in: job.lost_leases > 0 ? 'process' : 'thread' },
       );
     } catch (err) {
+      await copy.release();
       throw asJobError(err);
     }
     const campaignId = newId();
@@ -172,6 +184,7 @@ export function importJob(db: Database, store: FileStore, limits: ImportLimits) 
     } finally {
       reader.close();
       handOverThread?.stop();
+      await copy.release();
     }
   };
 }

@@ -209,9 +209,11 @@ export class ImportsService {
     read: (reader: SheetReader) => Promise<T>,
   ): Promise<T> {
     let reader: SheetReader | undefined;
+    // Read from a copy on this machine when the store is a bucket; removed when the reading ends.
+    const copy = await this.store.localCopy(upload.key);
     try {
       reader = await openSheet(
-        this.store.localPath(upload.key),
+        copy.path,
         upload.originalName,
         {
           maxInflatedBytes: this.limits.maxUnpackedBytes,
@@ -227,6 +229,7 @@ export class ImportsService {
       throw err;
     } finally {
       reader?.close();
+      await copy.release();
     }
   }
 }

@@ -24,7 +24,7 @@ import type { RecordKind } from '../../db/schema.ts';
 import { AppError, badRequest, notFound, TooManyRequests, unauthorized } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { asciiDigits, formatInr, parseAmount } from '../../lib/indian-format.ts';
-import type { FileStore } from '../../lib/storage.ts';
+import { StoredFileMissing, type FileStore } from '../../lib/storage.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { NoticePageTokens } from '../../lib/tokens.ts';
 import { appendAudit } from '../audit/audit.repository.ts';
@@ -221,10 +221,18 @@ export class NoticePagesService {
         'NOT_SERVED',
         'This notice has not been served yet, so there is no PDF to show.',
       );
-    if (!(await this.deps.store.exists(served.pdf_key)))
-      throw new AppError(404, 'NOT_KEPT', 'The served PDF of this notice is no longer kept.');
-    await this.event(link, 'pdf_viewed', visit, channel, served.pdf_sha256);
-    return { stream: this.deps.store.read(served.pdf_key), name: 'notice.pdf', sha256: served.pdf_sha256 };
+    const stream = await this.deps.store.open(served.pdf_key).catch((err: unknown) => {
+      if (err instanceof StoredFileMissing)
+        throw new AppError(404, 'NOT_KEPT', 'The served PDF of this notice is no longer kept.');
+      throw err;
+    });
+    try {
+      await this.event(link, 'pdf_viewed', visit, channel, served.pdf_sha256);
+    } catch (err) {
+      stream.destroy();
+      throw err;
+    }
+    return { stream, name: 'notice.pdf', sha256: served.pdf_sha256 };
   }
 
   async acknowledge(code: string, bearer: string | undefined, visit: Visit): Promise<NoticePageDone> {
@@ -332,10 +340,13 @@ export class NoticePagesService {
   /** A dispute's file, for its owner. */
   async responseFile(user: User, id: string): Promise<{ stream: Readable; name: string; type: string }> {
     const response = await this.ownResponse(user, id);
-    if (!response.file_key || !(await this.deps.store.exists(response.file_key)))
-      throw new AppError(404, 'NOT_FOUND', 'This response has no file.');
+    const noFile = () => new AppError(404, 'NOT_FOUND', 'This response has no file.');
+    if (!response.file_key) throw noFile();
+    const stream = await this.deps.store.open(response.file_key).catch((err: unknown) => {
+      throw err instanceof StoredFileMissing ? noFile() : err;
+    });
     return {
-      stream: this.deps.store.read(response.file_key),
+      stream,
       name: response.file_name ?? 'response',
       type: response.file_type ?? 'application/octet-stream',
     };

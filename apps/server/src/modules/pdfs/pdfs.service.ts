@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { createHash, type Hash } from 'node:crypto';
 import { languageOf } from '@notice-desk/contract/languages';
 import type { PreviewRecord, PreviewRecords } from '@notice-desk/contract/template-preview';
@@ -15,7 +16,7 @@ import {
   type PdfRenderer,
   type PrintOutcome,
 } from '../../lib/pdf/renderer.ts';
-import type { FileStore } from '../../lib/storage.ts';
+import { StoredFileMissing, type FileStore } from '../../lib/storage.ts';
 import { recordKinds } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
 import { SearchService } from '../search/search.service.ts';
@@ -137,8 +138,8 @@ export class PdfsService {
     const pdfs = new Map<string, Buffer>();
     // Reading a kept PDF is how it is found kept: one look at the disk, not two.
     const read = async (key: string) => {
-      const pdf = await this.store.readBuffer(key).catch((err: NodeJS.ErrnoException) => {
-        if (err.code === 'ENOENT') return undefined;
+      const pdf = await this.store.readBuffer(key).catch((err: unknown) => {
+        if (err instanceof StoredFileMissing) return undefined;
         throw err;
       });
       if (!pdf) return false;
@@ -179,8 +180,8 @@ export class PdfsService {
         let running = this.signing.get(target);
         if (!running) {
           running = (async () => {
-            const kept = await this.store.readBuffer(target).catch((err: NodeJS.ErrnoException) => {
-              if (err.code === 'ENOENT') return undefined;
+            const kept = await this.store.readBuffer(target).catch((err: unknown) => {
+              if (err instanceof StoredFileMissing) return undefined;
               throw err;
             });
             if (kept) return kept;
@@ -308,12 +309,25 @@ export class PdfsService {
     id: string,
     expires: number,
     signature: string,
-  ): Promise<{ pdf: Buffer; name: string }> {
+  ): Promise<{ pdf: Buffer | Readable; name: string }> {
     if (!this.links.verify(kind, id, expires, signature))
       throw forbidden('This PDF link is invalid or has expired. Reload the list for a fresh link.');
     const info = recordKinds[kind];
     const row = await records.findRecordById(this.db, info, id);
     if (!row) throw notFound(info.label);
+    if (!this.signer) {
+      // Streamed from the store (a bucket's object is never held whole here); a signed notice is made
+      // from the unsigned bytes, so it takes the way below.
+      const [key] = await this.ensure(kind, [row]);
+      if (typeof key !== 'string') throw unprintable(key!.refused);
+      const stream = await this.store.open(key).catch((err: unknown) => {
+        if (err instanceof StoredFileMissing) return undefined;
+        throw err;
+      });
+      if (stream) return { pdf: stream, name: pdfFileName(kind, row) };
+      // Removed behind this process's back since it was found kept: rendered anew below.
+      this.kept.delete(key);
+    }
     const rendered = (await this.pdfsFor(kind, [row]))[0]!;
     if ('refused' in rendered) throw unprintable(rendered.refused);
     return { pdf: rendered.pdf, name: pdfFileName(kind, row) };

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/env.ts';
 import { openDatabase, type Database } from '../../db/database.ts';
 import { loadSigningKey, NoticeSigner, SigningUnavailableError } from '../../lib/pdf/signing.ts';
-import { FileStore } from '../../lib/storage.ts';
+import { FolderStore } from '../../lib/storage.ts';
 import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
 import { startSmtpListener } from '../../test/peers.ts';
 import { unzip } from '../../test/zip.ts';
@@ -269,7 +269,7 @@ describe('signing without a TSA, and a TSA that fails', () => {
 });
 
 it('two processes signing one version at once hand out the same bytes: the first kept wins', async () => {
-  const store = new FileStore(path.join(dir, 'store'));
+  const store = new FolderStore(path.join(dir, 'store'));
   const versions = Array.from({ length: 8 }, (_, i) => Buffer.from(`signed version ${i}`));
   const answers = await Promise.all(
     versions.map((bytes) => store.writeBufferOnce('pdfs/ab/x.signed.pdf', bytes)),

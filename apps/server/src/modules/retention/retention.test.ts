@@ -5,7 +5,7 @@ import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config/env.ts';
 import { openDatabase, type Database } from '../../db/database.ts';
-import { FileStore } from '../../lib/storage.ts';
+import { FolderStore } from '../../lib/storage.ts';
 import { createTestApp, signUp, uploadFile, type SignedIn, type TestApp } from '../../test/app.ts';
 import { recordSheet, writeSheet } from '../../test/xlsx.ts';
 import { RetentionService } from './retention.service.ts';
@@ -33,7 +33,7 @@ function sweeper(
   settings = { uploadRetentionMs: 7 * DAY, outboxRetentionMs: 30 * DAY, jobRetentionMs: 30 * DAY },
 ) {
   const log = pino({ level: 'info' }, { write: (line: string) => void logged.push(line) });
-  return new RetentionService(db, new FileStore(t.config.dataDir), settings, log);
+  return new RetentionService(db, new FolderStore(t.config.dataDir), settings, log);
 }
 
 const call = (method: 'GET' | 'POST', url: string, payload?: object) =>

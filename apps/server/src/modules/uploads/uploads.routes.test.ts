@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { noticeFields } from '@notice-desk/contract/notice';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openFileStore } from '../../lib/open-store.ts';
 import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
 import { multipart, recordSheet, writeSheet } from '../../test/xlsx.ts';
 
@@ -35,12 +36,16 @@ const post = (url: string, contentType: string, payload: Buffer | string) =>
     payload,
   });
 
-/** Every file kept under DATA_DIR/uploads (finished or partial). */
-function keptUploads(): string[] {
-  const root = path.join(t.config.dataDir, 'uploads');
-  return fs.existsSync(root) ? fs.readdirSync(root, { recursive: true, encoding: 'utf8' }) : [];
+/** Every file kept under uploads/ (finished or partial), in the app's store: a folder or a bucket. */
+async function keptUploads(): Promise<string[]> {
+  const store = await openFileStore(t.config);
+  try {
+    return (await store.list('uploads')).map((file) => file.key);
+  } finally {
+    store.close();
+  }
 }
-const keptFiles = () => keptUploads().filter((name) => /\.xlsx/.test(name));
+const keptFiles = async () => (await keptUploads()).filter((name) => /\.xlsx/.test(name));
 
 function refused(res: { statusCode: number; body: string }, status: number) {
   expect(res.statusCode, res.body).toBe(status);
@@ -156,13 +161,13 @@ describe('multipart forms', () => {
         expect(res.statusCode, `${url}: ${bad.sent}: ${res.body}`).toBe(400);
         expect(refused(res, 400).message, `${url}: ${bad.sent}`).toMatch(bad.says);
       }
-    expect(keptFiles()).toEqual([]);
+    expect(await keptFiles()).toEqual([]);
   });
 
   it('that are whole are still read, the file kept once', async () => {
     const f = form();
     const res = await post('/temporary-upload', f.headers['content-type'], f.payload);
     expect(res.statusCode, res.body).toBe(200);
-    expect(keptFiles()).toHaveLength(1);
+    expect(await keptFiles()).toHaveLength(1);
   });
 });

@@ -49,7 +49,12 @@ export class UploadsService {
       throw tooLarge();
     }
     try {
-      await refuseUnreadableUpload(this.store.localPath(key), file.filename);
+      const copy = await this.store.localCopy(key);
+      try {
+        await refuseUnreadableUpload(copy.path, file.filename);
+      } finally {
+        await copy.release();
+      }
     } catch (err) {
       await this.store.remove(key);
       if (err instanceof XlsxError) throw badRequest(err.message, { file: err.message });
