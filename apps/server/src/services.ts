@@ -120,7 +120,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
   });
   const where = { locale: config.locale, timeZone: config.timeZone };
   const signer = config.signing && new NoticeSigner(config.signing);
-  const pdfs = new PdfsService(db, store, renderer, links, where, signer);
+  const pdfs = new PdfsService(db, store, renderer, links, where, signer, config.appUrl);
   const { whatsapp: wa } = config;
   const cloudApi =
     wa.token && wa.phoneNumberId ? { token: wa.token, phoneNumberId: wa.phoneNumberId } : undefined;
