@@ -105,6 +105,11 @@ export class FileStore {
     return createReadStream(this.localPath(key));
   }
 
+  /** When the file was last written; undefined when there is none. */
+  async modifiedAt(key: string): Promise<Date | undefined> {
+    return (await fs.stat(this.localPath(key)).catch(() => undefined))?.mtime;
+  }
+
   async exists(key: string): Promise<boolean> {
     return fs.access(this.localPath(key)).then(
       () => true,
