@@ -13,11 +13,11 @@ export const verifyLink = (appUrl: string, code: string) => `${appUrl}/v/${code}
 export async function verifyBlockHtml(link: string): Promise<string> {
   const svg = (await QRCode.toString(link, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }))
     .trim()
-    .replace('<svg ', '<svg width="26mm" height="26mm" style="display:block" ');
+    .replace('<svg ', '<svg width="17mm" height="17mm" style="display:block" ');
   return (
     '<div data-notice-verify style="all:initial;display:flex;align-items:center;clear:both;' +
-    'break-inside:avoid;page-break-inside:avoid;margin:8mm 0 0;padding:0;direction:ltr;text-align:left">' +
-    `<div style="flex:none;width:26mm;height:26mm;margin:0 4mm 0 0">${svg}</div>` +
+    'break-inside:avoid;page-break-inside:avoid;margin:3mm 0 0;padding:0;direction:ltr;text-align:left">' +
+    `<div style="flex:none;width:17mm;height:17mm;margin:0 3mm 0 0">${svg}</div>` +
     '<div style="font-family:\'Notice Sans\',sans-serif;font-size:8.5pt;line-height:1.4;color:#000;overflow-wrap:anywhere">' +
     'Verify this notice: scan the code or open<br>' +
     `<span style="font-size:9.5pt;font-weight:bold">${escapeHtml(link)}</span></div></div>`

@@ -417,6 +417,10 @@ function timelineOf(record: SummaryRecord, timeZone: string): TimelineEntry[] {
   return entries.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
 }
 
+/** Long tokens (a message id, an address) kept whole on a line: a hyphen in them is no place to break. */
+const unbroken = (html: string) =>
+  html.replace(/[^\s<>]{16,}/g, (token) => `<span class="nowrap">${token}</span>`);
+
 type SummaryRecord = EvidenceRecord & {
   asks: 'mobile' | 'account';
   deliveries: (EvidenceDelivery & { renderedAt?: string | null })[];
@@ -444,7 +448,7 @@ function summaryHtml(
           .map(
             (entry) => `<tr>
               <td class="time">${e(shownAt(entry.at, timeZone))}</td>
-              <td class="event"><b>${e(entry.event)}</b>${entry.detail ? `<br><small>${e(entry.detail)}</small>` : ''}</td>
+              <td class="event"><b>${e(entry.event)}</b>${entry.detail ? `<br><small>${unbroken(e(entry.detail))}</small>` : ''}</td>
               <td class="source">${e(entry.source)}</td>
               <td class="hash">${e(entry.sha256) || '—'}</td>
             </tr>`,
@@ -458,7 +462,7 @@ function summaryHtml(
       <h2>${e(record.custName) || 'Unnamed customer'} — ${referenceLabel} ${e(record.reference) || '—'}</h2>
       <p><b>Service:</b> ${e(serviceWords(record.service, timeZone))}</p>
       <table>
-        <thead><tr><th class="time">Time (IST)</th><th>Event</th><th class="source">Source</th><th class="hash">SHA-256 of the PDF</th></tr></thead>
+        <thead><tr><th class="time">Time (IST)</th><th>Event</th><th class="source">Source</th><th class="hash-head">SHA-256 of the PDF</th></tr></thead>
         <tbody>${rows}</tbody>
       </table>
       ${answers.length ? `<p><b>Answers from the notice page:</b></p><ul>${answers.join('')}</ul>` : ''}
@@ -473,6 +477,7 @@ function summaryHtml(
       overflow-wrap: normal; word-break: keep-all; hyphens: none; }
     .time { white-space: nowrap; width: 1%; } .source { white-space: nowrap; width: 1%; }
     .hash { font-family: monospace; font-size: 7.5pt; white-space: nowrap; width: 1%; }
+    .hash-head { white-space: nowrap; width: 1%; } .nowrap { white-space: nowrap; }
     small { font-size: 8pt; }
   </style></head><body>
     <h1>Evidence of service — ${e(title)}</h1>

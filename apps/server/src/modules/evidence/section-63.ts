@@ -27,28 +27,38 @@ export interface CertificateFacts {
 }
 
 const BLANK = '____________________';
-const BOX = '[ ]';
+const BOX = '[\u00a0]';
 const TICKED = '[X]';
+/** 'DVR [ ]': a choice and its box, never split over two lines. */
+const choice = (label: string, ticked = false) => `${label}\u00a0${ticked ? TICKED : BOX}`;
 
 /** The Schedule's text, paragraph by paragraph; `party` fills Part A, Part B stays blank. */
 function partText(facts: CertificateFacts | null): string[] {
-  const tick = (yes: boolean) => (yes ? TICKED : BOX);
-  const device = facts
-    ? `Computer / Storage Media ${BOX} DVR ${BOX} Mobile ${BOX} Flash Drive ${BOX} CD/DVD ${BOX} Server ${tick(true)} Cloud ${BOX} Other ${BOX}`
-    : `Computer / Storage Media ${BOX} DVR ${BOX} Mobile ${BOX} Flash Drive ${BOX} CD/DVD ${BOX} Server ${BOX} Cloud ${BOX} Other ${BOX}`;
+  const device = [
+    'Computer / Storage Media',
+    'DVR',
+    'Mobile',
+    'Flash Drive',
+    'CD/DVD',
+    'Server',
+    'Cloud',
+    'Other',
+  ]
+    .map((label) => choice(label, facts !== null && label === 'Server'))
+    .join(' ');
   const make = facts
     ? `Other: ${BLANK} Make & Model: ${facts.product} (software), with a ${facts.database} database  Color: ${BLANK}  Serial Number: ${BLANK}  IMEI/UIN/UID/MAC/Cloud ID: ${facts.host} (host as configured) (as applicable) and any other relevant information, if any, about the device/digital record: the records listed below, produced by ${facts.product} for ${facts.firmName}${facts.period ? `, created between ${facts.period.from} and ${facts.period.to}` : ''} (specify).`
     : `Other: ${BLANK} Make & Model: ${BLANK} Color: ${BLANK} Serial Number: ${BLANK} IMEI/UIN/UID/MAC/Cloud ID: ${BLANK} (as applicable) and any other relevant information, if any, about the device/digital record ${BLANK} (specify).`;
   const hash = facts
-    ? `I state that the HASH value/s of the electronic/digital record/s is as listed in the table below, obtained through the following algorithm:— SHA1 ${BOX} SHA256 ${TICKED} MD5 ${BOX} Other ${BOX} ${BLANK} (Legally acceptable standard) (Hash report to be enclosed with the certificate)`
-    : `I state that the HASH value/s of the electronic/digital record/s is ${BLANK}, obtained through the following algorithm:— SHA1 ${BOX} SHA256 ${BOX} MD5 ${BOX} Other ${BOX} ${BLANK} (Legally acceptable standard) (Hash report to be enclosed with the certificate)`;
+    ? `I state that the HASH value/s of the electronic/digital record/s is as listed in the table below, obtained through the following algorithm:— ${choice('SHA1')} ${choice('SHA256', true)} ${choice('MD5')} ${choice('Other')} ${BLANK} (Legally acceptable standard) (Hash report to be enclosed with the certificate)`
+    : `I state that the HASH value/s of the electronic/digital record/s is ${BLANK}, obtained through the following algorithm:— ${choice('SHA1')} ${choice('SHA256')} ${choice('MD5')} ${choice('Other')} ${BLANK} (Legally acceptable standard) (Hash report to be enclosed with the certificate)`;
   return facts
     ? [
         `I, ${BLANK} (Name), Son/daughter/spouse of ${BLANK} residing/employed at ${BLANK} do hereby solemnly affirm and sincerely state and submit as follows:—`,
         `I have produced electronic record/output of the digital record taken from the following device/digital record source (tick mark):— ${device}`,
         make,
         'The digital device or the digital record source was under the lawful control for regularly creating, storing or processing information for the purposes of carrying out regular activities and during this period, the computer or the communication device was working properly and the relevant information was regularly fed into the computer during the ordinary course of business. If the computer/digital device at any point of time was not working properly or out of operation, then it has not affected the electronic/digital record or its accuracy.',
-        `The digital device or the source of the digital record is:— Owned ${BOX} Maintained ${BOX} Managed ${BOX} Operated ${BOX} by me (select as applicable).`,
+        `The digital device or the source of the digital record is:— ${choice('Owned')} ${choice('Maintained')} ${choice('Managed')} ${choice('Operated')} by me (select as applicable).`,
         hash,
       ]
     : [
