@@ -97,9 +97,21 @@ export function VerifyPage({ code }: { code: string }) {
             <div>
               <dt>Served on</dt>
               <dd>
-                {facts.servedOn
-                  ? `${facts.servedOn} by ${facts.channels.map((c) => channelWords[c]).join(' and ')}`
-                  : 'Not served yet'}
+                {facts.servedOn ? (
+                  <>
+                    {facts.servedOn}
+                    <br />
+                    by{' '}
+                    {facts.channels.map((c, i) => (
+                      <span key={c} style={{ whiteSpace: 'nowrap' }}>
+                        {i > 0 ? ' and ' : ''}
+                        {channelWords[c]}
+                      </span>
+                    ))}
+                  </>
+                ) : (
+                  'Not served yet'
+                )}
               </dd>
             </div>
             <div>
