@@ -101,10 +101,9 @@ export function VerifyPage({ code }: { code: string }) {
                   <>
                     {facts.servedOn}
                     <br />
-                    by{' '}
                     {facts.channels.map((c, i) => (
                       <span key={c} style={{ whiteSpace: 'nowrap' }}>
-                        {i > 0 ? ' and ' : ''}
+                        {i > 0 ? ' and ' : 'by '}
                         {channelWords[c]}
                       </span>
                     ))}
