@@ -8,9 +8,9 @@ import type { Connect, Plugin } from 'vite';
 const apiOrigin = 'http://localhost:3000';
 const proxy = { '/api': apiOrigin, '/temporary-upload': apiOrigin };
 
-/** /n/<code> is the public notice page, its own small entry (notice.html), as the server serves it. */
+/** /n/<code> is the public notice page, its own small entry (notice.html), as the server serves it; /v/<code> too. */
 const noticePageRewrite: Connect.NextHandleFunction = (request, _response, next) => {
-  if (request.url?.startsWith('/n/')) request.url = '/notice.html';
+  if (/^\/[nv]\//.test(request.url ?? '')) request.url = '/notice.html';
   next();
 };
 const noticePageEntry: Plugin = {

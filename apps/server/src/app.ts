@@ -16,6 +16,7 @@ import { exportsRoutes } from './modules/exports/exports.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { noticePagesRoutes } from './modules/notice-pages/notice-pages.routes.ts';
+import { verifyRoutes } from './modules/verify/verify.routes.ts';
 import { pdfsRoutes } from './modules/pdfs/pdfs.routes.ts';
 import { recordsRoutes } from './modules/records/records.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
@@ -162,6 +163,7 @@ export async function buildApp(
     funnelRoutes,
     emailWebhooksRoutes,
     noticePagesRoutes,
+    verifyRoutes,
   ])
     await app.register(async (folder) => routes(folder, context));
   await registerWebApp(app, config.webDist);

@@ -208,6 +208,9 @@ const idRoutes: Record<string, Attack> = {
   // The public page: the code is known to whoever got the message, so it opens only the check. A session,
   // however strong, is no token for a code: everything past the check answers 401.
   'GET /api/public/notices/:code': async () => [],
+  // The verification page (issue 30): public by design, it shows no personal data but the account's
+  // last four characters (modules/verify/verify.test.ts checks what it answers).
+  'GET /api/public/verify/:code': async () => [],
   'POST /api/public/notices/:code/verify': async () => [],
   'GET /api/public/notices/:code/details': ({ who }) =>
     expectEach(who, 'GET', '/api/public/notices/:id/details', owned.codes, 401),

@@ -21,6 +21,8 @@ import { ServiceDatesService } from './modules/service-dates/service-dates.servi
 import { DashboardService } from './modules/dashboard/dashboard.service.ts';
 import { FunnelService } from './modules/funnel/funnel.service.ts';
 import { EvidenceService } from './modules/evidence/evidence.service.ts';
+import { VerifyService } from './modules/verify/verify.service.ts';
+import { PRODUCT } from './lib/product.ts';
 import { ExportsService } from './modules/exports/exports.service.ts';
 import { IMPORT_JOB, importJob } from './modules/imports/import.job.ts';
 import { ImportsService } from './modules/imports/imports.service.ts';
@@ -28,6 +30,7 @@ import {
   AccountLimits,
   databaseLimiters,
   NoticePageLimits,
+  VerifyLimits,
   redisLimiters,
 } from './modules/limits/limits.service.ts';
 import { SendRates } from './modules/limits/send-rates.ts';
@@ -91,6 +94,8 @@ export interface Services {
   emailWebhooks: EmailWebhooks;
   /** The public notice page per record, its check and events, and the staff's Responses. */
   noticePages: NoticePagesService;
+  /** The public verification of notices: /v/<code>, and a dropped file checked (issue 30). */
+  verify: VerifyService;
   close(): Promise<void>;
 }
 
@@ -126,7 +131,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
   });
   const where = { locale: config.locale, timeZone: config.timeZone };
   const signer = config.signing && new NoticeSigner(config.signing);
-  const pdfs = new PdfsService(db, store, renderer, links, where, signer);
+  const pdfs = new PdfsService(db, store, renderer, links, where, signer, config.appUrl);
   const { whatsapp: wa } = config;
   const cloudApi =
     wa.token && wa.phoneNumberId ? { token: wa.token, phoneNumberId: wa.phoneNumberId } : undefined;
@@ -243,7 +248,13 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     rememberTtlSeconds: config.rememberTtlSeconds,
     appUrl: config.appUrl,
   });
-  const evidence = new EvidenceService(db, pdfs, store, config.defaultCountryCode, serviceDates, where);
+  const evidence = new EvidenceService(db, pdfs, store, config.defaultCountryCode, serviceDates, where, {
+    firmName: config.noticePage.firmName,
+    product: PRODUCT,
+    database: kind === 'postgres' ? 'PostgreSQL' : 'SQLite',
+    host: new URL(config.appUrl).host,
+    signer,
+  });
   const records = new RecordsService(db, links, undefined, serviceDates);
   return {
     config,
@@ -290,6 +301,13 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     bounceMailbox,
     emailWebhooks: new EmailWebhooks(bounces, { ...config.emailWebhooks, messageIdDomain }),
     noticePages,
+    verify: new VerifyService({
+      db,
+      store,
+      limits: new VerifyLimits(limiters, config.verifyPerMinute),
+      firmName: config.noticePage.firmName,
+      timeZone: config.timeZone,
+    }),
     async close() {
       await jobs.stop();
       await retention.stop();

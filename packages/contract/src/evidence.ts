@@ -23,6 +23,8 @@ export interface EvidenceDeliveryEvent {
   detail: string | null;
   /** Why this event did not change the delivery's status (null: it did, or it was a note). */
   refused: string | null;
+  /** Who reported it: the sender, a provider's webhook, or the bounce mailbox. */
+  source?: string;
 }
 
 export interface EvidenceDelivery {
@@ -38,6 +40,8 @@ export interface EvidenceDelivery {
   pdfFile: string | null;
   /** WhatsApp: the media id the PDF went by (null for e-mail, the outbox, and sends before 27 Nov 2026). */
   mediaId: string | null;
+  /** When its PDF was made (the kept file's time); null when the file is not in the bundle. */
+  renderedAt?: string | null;
   history: EvidenceDeliveryEvent[];
 }
 

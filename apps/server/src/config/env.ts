@@ -266,6 +266,7 @@ const envSchema = z.object({
   UPI_PAYEE_NAME: z.string().max(100, 'UPI_PAYEE_NAME must be at most 100 characters').optional(),
   NOTICE_PAGE_CODE_PER_MINUTE: wholeNumber('NOTICE_PAGE_CODE_PER_MINUTE', 0, 1_000_000).default(60),
   NOTICE_PAGE_ADDRESS_PER_MINUTE: wholeNumber('NOTICE_PAGE_ADDRESS_PER_MINUTE', 0, 10_000_000).default(300),
+  VERIFY_PER_MINUTE: wholeNumber('VERIFY_PER_MINUTE', 0, 10_000_000).default(30),
   CALL_US_NUMBER: z
     .string()
     .regex(/^\+?[\d\s-]{6,20}$/, 'CALL_US_NUMBER must be a telephone number such as +91 22 4000 1234')
@@ -386,6 +387,8 @@ export interface Config {
   };
   /** NOTICE_SIGNING_*: every notice PDF is signed with this key when set. */
   signing: SigningSettings | undefined;
+  /** Requests to the public verification routes (/v/<code>) per address, per minute (0: no limit). */
+  verifyPerMinute: number;
 }
 
 export class ConfigError extends Error {}
@@ -545,6 +548,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       perCodePerMinute: e.NOTICE_PAGE_CODE_PER_MINUTE,
       perAddressPerMinute: e.NOTICE_PAGE_ADDRESS_PER_MINUTE,
     },
+    verifyPerMinute: e.VERIFY_PER_MINUTE,
   };
 }
 

@@ -34,6 +34,7 @@ import * as approvedTemplateLink from './migrations/20261129_receipt_02_approved
 import * as funnelIndexes from './migrations/20261129_receipt_05_funnel_indexes.ts';
 import * as serviceFacts from './migrations/20261130_service_01_record_facts.ts';
 import * as legalBasis from './migrations/20261129_receipt_02_legal_basis.ts';
+import * as verifyCodes from './migrations/20261130_verify_01_verify_codes.ts';
 
 /** Every migration, in order. A new migration file is added here with its date-prefixed name. */
 export const migrations: Record<string, Migration> = {
@@ -71,6 +72,7 @@ export const migrations: Record<string, Migration> = {
   '20261129_receipt_05_funnel_indexes': funnelIndexes,
   '20261129_receipt_02_legal_basis': legalBasis,
   '20261130_service_01_record_facts': serviceFacts,
+  '20261130_verify_01_verify_codes': verifyCodes,
 };
 
 /**

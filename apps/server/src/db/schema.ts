@@ -313,6 +313,15 @@ export interface NoticeLinksTable {
   revoked_by: string | null;
 }
 
+/** A record's verification code (issue 30): printed on its notice as a QR code and `APP_URL/v/<code>`. */
+export interface VerifyCodesTable {
+  code: string;
+  owner_id: string;
+  record_kind: RecordKind;
+  record_id: string;
+  created_at: string;
+}
+
 /** What a visitor did on a notice page; appended, never changed (contract/notice-page.ts names them). */
 export interface NoticePageEventsTable {
   id: string;
@@ -400,6 +409,7 @@ export interface DB {
   undeliverable_addresses: UndeliverableAddressesTable;
   whatsapp_media_failures: WhatsappMediaFailuresTable;
   notice_links: NoticeLinksTable;
+  verify_codes: VerifyCodesTable;
   notice_page_events: NoticePageEventsTable;
   notice_responses: NoticeResponsesTable;
   legal_bases: LegalBasesTable;

@@ -176,13 +176,21 @@ export class S3Store implements FileStore {
   }
 
   async exists(key: string): Promise<boolean> {
+    return (await this.head(key)) !== undefined;
+  }
+
+  async modifiedAt(key: string): Promise<Date | undefined> {
+    return (await this.head(key))?.LastModified;
+  }
+
+  /** The object's headers; undefined when there is none. */
+  private async head(key: string) {
     try {
-      await this.client.send(
+      return await this.client.send(
         new HeadObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) }),
       );
-      return true;
     } catch (err) {
-      if (statusOf(err) === 404) return false;
+      if (statusOf(err) === 404) return undefined;
       throw storageError(err, key);
     }
   }

@@ -28,6 +28,8 @@ export interface FileStore {
   /** A file as a stream, opened before it answers: a missing one throws StoredFileMissing. */
   open(key: string): Promise<Readable>;
   exists(key: string): Promise<boolean>;
+  /** When the file was last written; undefined when there is none. */
+  modifiedAt(key: string): Promise<Date | undefined>;
   remove(key: string): Promise<void>;
   /** Every file under a folder key ('outbox', 'uploads'), at any depth, with its size and last change. */
   list(prefix: string): Promise<StoredFile[]>;
@@ -189,6 +191,11 @@ export class FolderStore implements FileStore {
       stream.once('error', reject);
     }).catch(missingAs(key));
     return stream;
+  }
+
+  /** When the file was last written; undefined when there is none. */
+  async modifiedAt(key: string): Promise<Date | undefined> {
+    return (await fs.stat(this.localPath(key)).catch(() => undefined))?.mtime;
   }
 
   async exists(key: string): Promise<boolean> {

@@ -51,3 +51,19 @@ export function startOfDayIn(day: string, timeZone: string, days = 0): string | 
   const start = new Date(instant);
   return start.getUTCFullYear() >= 0 && start.getUTCFullYear() <= 9999 ? start.toISOString() : undefined;
 }
+
+const zoneNames = new Map<string, Intl.DateTimeFormat>();
+
+/** '12-05-2024 10:41:07 IST': an instant as people are shown it, in `timeZone` (TIME_ZONE). */
+export function shownAt(iso: string, timeZone: string): string {
+  const instant = Date.parse(iso);
+  if (!Number.isFinite(instant)) return iso;
+  const wall = new Date(wallClockMs(instant, timeZone)).toISOString();
+  let names = zoneNames.get(timeZone);
+  if (!names) {
+    names = new Intl.DateTimeFormat('en-IN', { timeZone, timeZoneName: 'short' });
+    zoneNames.set(timeZone, names);
+  }
+  const zone = names.formatToParts(instant).find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
+  return `${wall.slice(8, 10)}-${wall.slice(5, 7)}-${wall.slice(0, 4)} ${wall.slice(11, 19)} ${zone}`;
+}

@@ -7,7 +7,7 @@ import { AppError } from '../lib/errors.ts';
 /**
  * Serves the built web app: hashed assets cached for a year, index.html never cached,
  * and every other GET that is not an API call answered with index.html so deep links load the app.
- * The public notice page, /n/<code>, is its own small entry: notice.html.
+ * The public notice page, /n/<code>, is its own small entry: notice.html (and /v/<code>, the verification page).
  */
 export async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
   const index = path.join(webDist, 'index.html');
@@ -37,7 +37,8 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
     if (path.extname(url) && url.startsWith('/static/')) {
       throw new AppError(404, 'NOT_FOUND', `No file ${url}.`);
     }
-    const page = url.startsWith('/n/') && noticePageBuilt ? 'notice.html' : 'index.html';
+    // /v/<code>, a notice's verification page, is a view of the same small entry.
+    const page = /^\/[nv]\//.test(url) && noticePageBuilt ? 'notice.html' : 'index.html';
     return reply.header('cache-control', 'no-cache').type('text/html').sendFile(page);
   });
 }

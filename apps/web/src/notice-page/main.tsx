@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { NoticePage } from './notice-page.tsx';
+import { VerifyPage } from './verify-page.tsx';
 import '../styles/global.css';
 
 /**
@@ -10,11 +11,13 @@ import '../styles/global.css';
 const root = document.getElementById('root');
 if (!root) throw new Error('notice.html has no #root element.');
 
-const code = decodeURIComponent(window.location.pathname.replace(/^\/n\//, '').split('/')[0] ?? '');
+// /v/<code> is a notice's verification page (issue 30), in this entry too: it is as small.
+const verifying = window.location.pathname.startsWith('/v/');
+const code = decodeURIComponent(window.location.pathname.replace(/^\/[nv]\//, '').split('/')[0] ?? '');
 const channel = new URLSearchParams(window.location.search).get('c');
 
 createRoot(root).render(
   <StrictMode>
-    <NoticePage code={code} channel={channel} />
+    {verifying ? <VerifyPage code={code} /> : <NoticePage code={code} channel={channel} />}
   </StrictMode>,
 );

@@ -184,6 +184,15 @@ export class NoticeSigner {
     );
   }
 
+  /**
+   * A detached CMS signature (DER) over `data`, as the notices' (the same signed attributes, chain and,
+   * with TSA_URL, timestamp): an evidence bundle's manifest.json.p7s. `openssl cms -verify -binary
+   * -inform DER -content manifest.json` checks it.
+   */
+  signDetached(data: Buffer): Promise<Buffer> {
+    return new CadesSigner(this.settings, this.certificates, this.fetchImpl, this.template).sign(data);
+  }
+
   /** "Digitally signed by", the name and the date, in the bottom right corner of the last page. */
   private async drawStamp(document: PDFDocument, signingTime: Date): Promise<number[]> {
     const page = document.getPages().at(-1)!;

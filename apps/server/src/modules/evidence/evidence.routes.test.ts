@@ -77,6 +77,8 @@ describe('an evidence bundle', () => {
       'deliveries.json',
       'manifest.json',
       expect.stringMatching(/^pdfs\/[0-9a-f]{64}\.pdf$/),
+      'section-63-certificate.docx',
+      'section-63-certificate.pdf',
       'summary.pdf',
     ]);
 

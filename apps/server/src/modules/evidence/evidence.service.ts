@@ -8,8 +8,9 @@ import { notFound } from '../../lib/errors.ts';
 import { escapeHtml } from '../../lib/escape-html.ts';
 import { safeFileName } from '../../lib/file-names.ts';
 import { toE164 } from '../../lib/send-errors.ts';
+import type { NoticeSigner } from '../../lib/pdf/signing.ts';
 import { StoredFileMissing, type FileStore } from '../../lib/storage.ts';
-import { nowIso } from '../../lib/time.ts';
+import { nowIso, shownAt } from '../../lib/time.ts';
 import { zipStream } from '../../lib/zip-stream.ts';
 import { appendAudit } from '../audit/audit.repository.ts';
 import * as campaigns from '../campaigns/campaigns.repository.ts';
@@ -19,6 +20,7 @@ import * as records from '../records/records.repository.ts';
 import * as deliveries from '../sending/deliveries.repository.ts';
 import * as serviceFacts from '../service-dates/service-dates.repository.ts';
 import { SERVICE_DEFAULTS, ServiceDatesService } from '../service-dates/service-dates.service.ts';
+import { certificateDocx, certificateHtml, type CertificateFacts } from './section-63.ts';
 import { pageEventWords, responseWords, serviceWords } from './service-words.ts';
 
 const PAGE = 500;
@@ -28,6 +30,27 @@ interface Bundle {
   name: string;
   stream: Readable;
 }
+
+/** What the section 63 certificate says of the computer resource, and the manifest's signer. */
+export interface CourtSettings {
+  /** FIRM_NAME: on the summary and the certificate. */
+  firmName: string;
+  /** "Notice Desk 1.0.0". */
+  product: string;
+  /** "SQLite" or "PostgreSQL". */
+  database: string;
+  /** The host as configured (APP_URL's). */
+  host: string;
+  /** NOTICE_SIGNING_*: when set, manifest.json carries a detached CMS signature, manifest.json.p7s. */
+  signer?: NoticeSigner | undefined;
+}
+
+export const COURT_DEFAULTS: CourtSettings = {
+  firmName: 'Notice Desk',
+  product: 'Notice Desk',
+  database: 'SQLite',
+  host: 'localhost',
+};
 
 /**
  * Evidence bundles: what was served, when and to whom, in a form a court can check. A zip holds the
@@ -46,6 +69,7 @@ export class EvidenceService {
     private readonly serviceDates = new ServiceDatesService(db, SERVICE_DEFAULTS),
     /** Times in summary.pdf are read in TIME_ZONE. */
     private readonly where: { timeZone: string } = SERVICE_DEFAULTS,
+    private readonly court: CourtSettings = COURT_DEFAULTS,
   ) {}
 
   /**
@@ -110,13 +134,19 @@ export class EvidenceService {
   ): Bundle {
     const { zip, stream, room } = zipStream();
     const manifest: { file: string; sha256: string }[] = [];
-    const add = (file: string, data: Buffer) => {
-      manifest.push({ file, sha256: sha256(data) });
+    /** What each record produced is, for the certificate. */
+    const produced: CertificateFacts['files'] = [];
+    const add = (file: string, data: Buffer, what?: string) => {
+      const hash = sha256(data);
+      manifest.push({ file, sha256: hash });
+      if (what) produced.push({ file, what, sha256: hash });
       zip.addBuffer(data, file, { compress: !file.endsWith('.pdf') });
     };
     (async () => {
-      const evidence: (EvidenceRecord & { asks: 'mobile' | 'account' })[] = [];
+      const evidence: SummaryRecord[] = [];
       const addedPdfs = new Set<string>();
+      /** When each PDF in the bundle was made (its kept file's time), by its name in the bundle. */
+      const renderedAts = new Map<string, string | null>();
       const bases = new Map<string, LegalBasis | null>();
       for await (const page of pages()) {
         const attempts = await deliveries.deliveriesForRecords(
@@ -138,9 +168,10 @@ export class EvidenceService {
             bases.set(campaignId, (await this.serviceDates.forCampaign(info.kind, campaignId)).basis);
         for (const row of page) {
           const mine = attempts.filter((d) => d.record_id === row.id);
-          const served: EvidenceDelivery[] = [];
+          const served: SummaryRecord['deliveries'] = [];
           for (const d of mine) {
             let pdfFile: string | null = null;
+            let renderedAt: string | null = null;
             if (d.pdf_key && d.pdf_sha256) {
               pdfFile = `pdfs/${d.pdf_sha256}.pdf`;
               if (!addedPdfs.has(pdfFile)) {
@@ -151,11 +182,18 @@ export class EvidenceService {
                 });
                 // Only the very bytes that went out: a file that is gone or changed is not evidence.
                 if (pdf && sha256(pdf) === d.pdf_sha256) {
-                  add(pdfFile, pdf);
+                  renderedAt = (await this.store.modifiedAt(d.pdf_key))?.toISOString() ?? null;
+                  renderedAts.set(pdfFile, renderedAt);
+                  add(
+                    pdfFile,
+                    pdf,
+                    `The notice PDF served to ${reference(info, row) || 'the record'} ${row.custName ?? ''}`.trim() +
+                      ` by ${channelLabel[d.channel]}, the very file sent.`,
+                  );
                   addedPdfs.add(pdfFile);
                   await room();
                 } else pdfFile = null;
-              }
+              } else renderedAt = renderedAts.get(pdfFile) ?? null;
             }
             served.push({
               channel: d.channel,
@@ -168,6 +206,7 @@ export class EvidenceService {
               pdfSha256: d.pdf_sha256,
               pdfFile,
               mediaId: d.media_id,
+              renderedAt,
               history: events
                 .filter((e) => e.delivery_id === d.id)
                 .map((e) => ({
@@ -176,6 +215,7 @@ export class EvidenceService {
                   recordedAt: e.recorded_at,
                   detail: e.detail,
                   refused: e.refused,
+                  source: sourceOf(e.provider_event),
                 })),
             });
           }
@@ -216,17 +256,47 @@ export class EvidenceService {
         }
       }
       const generatedAt = nowIso();
+      const { timeZone } = this.where;
       const records = evidence.map(({ asks: _asks, ...record }) => record);
-      add('deliveries.json', Buffer.from(JSON.stringify({ title, generatedAt, records }, null, 2)));
+      add(
+        'deliveries.json',
+        Buffer.from(JSON.stringify({ title, generatedAt, records }, null, 2)),
+        'The delivery log: every delivery with its recipient, provider message id, status history and the SHA-256 of its PDF, and the notice page’s receipt events (visits, acknowledgements, answers).',
+      );
       add(
         'summary.pdf',
-        await this.pdfs.printHtml(summaryHtml(title, generatedAt, evidence, info, this.where.timeZone)),
+        await this.pdfs.printHtml(
+          summaryHtml(title, generatedAt, evidence, info, timeZone, this.court.firmName),
+        ),
+        'The same delivery log and receipt events as a document for people, times in IST.',
       );
+      const times = evidence
+        .flatMap((record) => [
+          ...record.deliveries.flatMap((d) => [d.statusAt, ...d.history.map((h) => h.at)]),
+          ...record.noticePage.events.map((event) => event.at),
+          ...record.noticePage.responses.map((response) => response.at),
+        ])
+        .filter((at) => Number.isFinite(Date.parse(at)))
+        .sort();
+      const facts: CertificateFacts = {
+        title,
+        firmName: this.court.firmName,
+        product: this.court.product,
+        database: this.court.database,
+        host: this.court.host,
+        files: produced,
+        period: times.length
+          ? { from: shownAt(times[0]!, timeZone), to: shownAt(times.at(-1)!, timeZone) }
+          : null,
+        generatedAt: shownAt(generatedAt, timeZone),
+      };
+      add('section-63-certificate.pdf', await this.pdfs.printHtml(certificateHtml(facts)));
+      add('section-63-certificate.docx', await certificateDocx(facts));
       // The manifest lists every other file; its own hash is what a court would note down.
-      zip.addBuffer(
-        Buffer.from(JSON.stringify({ title, generatedAt, files: manifest }, null, 2)),
-        'manifest.json',
-      );
+      const manifestJson = Buffer.from(JSON.stringify({ title, generatedAt, files: manifest }, null, 2));
+      zip.addBuffer(manifestJson, 'manifest.json');
+      if (this.court.signer)
+        zip.addBuffer(await this.court.signer.signDetached(manifestJson), 'manifest.json.p7s');
       zip.end();
     })().catch((err: unknown) => stream.destroy(err as Error));
     return { name: `${name}.zip`, stream };
@@ -253,65 +323,169 @@ const safeName = (name: string): string => safeFileName(name, 100) || 'evidence'
 
 const channelLabel = { email: 'E-mail', whatsapp: 'WhatsApp' } as const;
 
-/** The record's notice page in words: each event a sentence, each answer with its text shown as text. */
-function noticePageHtml(record: EvidenceRecord & { asks: 'mobile' | 'account' }, timeZone: string): string {
-  const { events, responses } = record.noticePage;
-  if (events.length === 0 && responses.length === 0) return '<p><b>Notice page:</b> not visited.</p>';
-  const pdfSha256 = record.deliveries.findLast((d) => d.pdfSha256)?.pdfSha256 ?? null;
-  const lines = [
-    ...events.map((event) => {
-      const from = [event.ip, event.userAgent].filter(Boolean).join(', ');
-      return `${escapeHtml(pageEventWords(event, { asks: record.asks, pdfSha256, timeZone }))}${from ? ` <small>(${escapeHtml(from)})</small>` : ''}`;
-    }),
-    ...responses.map((response) => escapeHtml(responseWords(response, timeZone))),
-  ];
-  return `<p><b>Notice page:</b></p><ul>${lines.map((line) => `<li>${line}</li>`).join('')}</ul>`;
+/** Who reported a delivery's status: the sender itself, a provider's webhook, or the bounce mailbox. */
+function sourceOf(providerEvent: string | null): string {
+  if (!providerEvent) return 'Notice Desk (sender)';
+  if (/^(?:bounced:|delivered:)?imap:/.test(providerEvent)) return 'Mailbox (delivery report)';
+  if (/^(?:bounced:|delivered:)?(?:sendgrid|postmark):/.test(providerEvent))
+    return 'Provider webhook (e-mail)';
+  return 'Provider webhook (WhatsApp)';
 }
 
-/** The summary people read: per record, each delivery, its recipient, message id, PDF hash and history. */
+const statusWords: Record<string, string> = {
+  queued: 'Queued to send',
+  outbox: 'Kept in the outbox (no provider set)',
+  sent: 'Sent',
+  delivered: 'Delivered',
+  read: 'Read',
+  failed: 'Failed',
+  bounced: 'Bounced',
+  not_serviceable: 'Not serviceable',
+};
+
+const pageEventNames: Record<string, string> = {
+  link_opened: 'Opened',
+  check_failed: 'Check failed',
+  locked: 'Locked',
+  verified: 'Opened after the check',
+  pdf_viewed: 'PDF downloaded',
+  acknowledged: 'Acknowledged',
+  disputed: 'Disputed',
+  settle_requested: 'Asked to settle',
+  callback_requested: 'Asked for a call back',
+  payment_link_opened: 'Payment link opened',
+};
+
+/** One line of a record's timeline. */
+interface TimelineEntry {
+  at: string;
+  event: string;
+  detail: string;
+  source: string;
+  sha256: string | null;
+}
+
+/**
+ * A record's timeline, oldest first: its notice rendered (the kept file made), each delivery's statuses
+ * with who reported them (the sender, a provider's webhook, the bounce mailbox), and what the recipient
+ * did on the notice page.
+ */
+function timelineOf(record: SummaryRecord, timeZone: string): TimelineEntry[] {
+  const entries: TimelineEntry[] = [];
+  const rendered = new Set<string>();
+  for (const d of record.deliveries) {
+    const channel = channelLabel[d.channel];
+    if (d.pdfSha256 && d.renderedAt && !rendered.has(d.pdfSha256)) {
+      rendered.add(d.pdfSha256);
+      entries.push({
+        at: d.renderedAt,
+        event: 'Rendered',
+        detail: 'The notice PDF made and kept',
+        source: 'Notice Desk',
+        sha256: d.pdfSha256,
+      });
+    }
+    for (const h of d.history)
+      entries.push({
+        at: h.at,
+        event: statusWords[h.status] ?? h.status,
+        detail: [
+          `${channel} to ${d.recipient}${d.recipientName ? ` (${d.recipientName})` : ''}`,
+          h.status === 'sent' && d.providerMessageId ? `message id ${d.providerMessageId}` : '',
+          h.detail ?? '',
+          h.refused ? `not applied: ${h.refused}` : '',
+        ]
+          .filter(Boolean)
+          .join('; '),
+        source: h.source ?? 'Notice Desk',
+        sha256: ['sent', 'delivered', 'read'].includes(h.status) ? d.pdfSha256 : null,
+      });
+  }
+  const served = record.deliveries.findLast((d) => d.pdfSha256)?.pdfSha256 ?? null;
+  for (const event of record.noticePage.events) {
+    const sha = /\b[0-9a-f]{64}\b/.exec(event.detail ?? '')?.[0];
+    // The hash has a column of its own: the sentence leaves it out.
+    const words = pageEventWords(event, { asks: record.asks, pdfSha256: null, timeZone }).replace(
+      / \(SHA-256 [0-9a-f]{64}\)/,
+      '',
+    );
+    const from = [event.ip, event.userAgent].filter(Boolean).join(', ');
+    entries.push({
+      at: event.at,
+      event: pageEventNames[event.event] ?? event.event,
+      detail: from ? `${words} From ${from}.` : words,
+      source: 'Notice page',
+      sha256: sha ?? (['pdf_viewed', 'acknowledged'].includes(event.event) ? served : null),
+    });
+  }
+  return entries.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+}
+
+/** Long tokens (a message id, an address) kept whole on a line: a hyphen in them is no place to break. */
+const unbroken = (html: string) =>
+  html.replace(/[^\s<>]{16,}/g, (token) => `<span class="nowrap">${token}</span>`);
+
+type SummaryRecord = EvidenceRecord & {
+  asks: 'mobile' | 'account';
+  deliveries: (EvidenceDelivery & { renderedAt?: string | null })[];
+};
+
+/**
+ * The summary a court reads: the firm, then per record its timeline, every time in TIME_ZONE as
+ * DD-MM-YYYY HH:mm:ss IST, each with its source and the SHA-256 of the file. Landscape, so a hash fits
+ * its column whole; no cell breaks a word or a number (a long one runs on rather than splits).
+ */
 function summaryHtml(
   title: string,
   generatedAt: string,
-  evidence: (EvidenceRecord & { asks: 'mobile' | 'account' })[],
+  evidence: SummaryRecord[],
   info: RecordKindInfo,
   timeZone: string,
+  firmName: string,
 ): string {
   const e = (text: string | null | undefined) => escapeHtml(text ?? '');
   const referenceLabel = info.kind === 'notice' ? 'Loan No.' : 'Mask No.';
   const sections = evidence.map((record) => {
-    const rows = record.deliveries.length
-      ? record.deliveries
+    const timeline = timelineOf(record, timeZone);
+    const rows = timeline.length
+      ? timeline
           .map(
-            (d) => `<tr>
-              <td>${channelLabel[d.channel]}</td>
-              <td>${e(d.recipient)}<br><small>${e(d.recipientName)}</small></td>
-              <td>${e(d.status)}<br><small>${e(d.statusAt)}</small></td>
-              <td class="mono">${e(d.providerMessageId) || '—'}</td>
-              <td class="mono">${e(d.pdfSha256) || '—'}</td>
-              <td>${d.history.map((h) => `${e(h.at)} ${e(h.status)}${h.detail ? ` (${e(h.detail)})` : ''}${h.refused ? ` <b>refused</b>: ${e(h.refused)}` : ''}`).join('<br>')}${d.error ? `<br><b>Error:</b> ${e(d.error)}` : ''}</td>
+            (entry) => `<tr>
+              <td class="time">${e(shownAt(entry.at, timeZone))}</td>
+              <td class="event"><b>${e(entry.event)}</b>${entry.detail ? `<br><small>${unbroken(e(entry.detail))}</small>` : ''}</td>
+              <td class="source">${e(entry.source)}</td>
+              <td class="hash">${e(entry.sha256) || '—'}</td>
             </tr>`,
           )
           .join('')
-      : '<tr><td colspan="6">Not sent on any channel.</td></tr>';
+      : '<tr><td colspan="4">Not sent on any channel.</td></tr>';
+    const answers = record.noticePage.responses.map(
+      (response) => `<li>${e(responseWords(response, timeZone))}</li>`,
+    );
     return `<section>
       <h2>${e(record.custName) || 'Unnamed customer'} — ${referenceLabel} ${e(record.reference) || '—'}</h2>
+      <p><b>Service:</b> ${e(serviceWords(record.service, timeZone))}</p>
       <table>
-        <thead><tr><th>Channel</th><th>Recipient</th><th>Status</th><th>Provider message id</th><th>PDF SHA-256</th><th>History (UTC)</th></tr></thead>
+        <thead><tr><th class="time">Time (IST)</th><th>Event</th><th class="source">Source</th><th class="hash-head">SHA-256 of the PDF</th></tr></thead>
         <tbody>${rows}</tbody>
       </table>
-      <p><b>Service:</b> ${e(serviceWords(record.service, timeZone))}</p>
-      ${noticePageHtml(record, timeZone)}
+      ${answers.length ? `<p><b>Answers from the notice page:</b></p><ul>${answers.join('')}</ul>` : ''}
     </section>`;
   });
   return `<!doctype html><html><head><meta charset="utf-8"><style>
-    body { font: 10pt sans-serif; margin: 12mm; }
-    h1 { font-size: 14pt; } h2 { font-size: 11pt; margin: 14pt 0 4pt; }
-    table { border-collapse: collapse; width: 100%; } section { break-inside: avoid; }
-    th, td { border: 1px solid #999; padding: 3pt; vertical-align: top; text-align: left; overflow-wrap: anywhere; }
-    .mono { font-family: monospace; font-size: 8pt; }
+    @page { size: A4 landscape; margin: 12mm; }
+    body { font: 9.5pt/1.35 'Notice Sans', sans-serif; margin: 0; color: #000; }
+    h1 { font-size: 14pt; margin: 0 0 4pt; } h2 { font-size: 11pt; margin: 14pt 0 4pt; }
+    table { border-collapse: collapse; width: 100%; } tr { break-inside: avoid; }
+    th, td { border: 1px solid #999; padding: 3pt 4pt; vertical-align: top; text-align: left;
+      overflow-wrap: normal; word-break: keep-all; hyphens: none; }
+    .time { white-space: nowrap; width: 1%; } .source { white-space: nowrap; width: 1%; }
+    .hash { font-family: monospace; font-size: 7.5pt; white-space: nowrap; width: 1%; }
+    .hash-head { white-space: nowrap; width: 1%; } .nowrap { white-space: nowrap; }
+    small { font-size: 8pt; }
   </style></head><body>
     <h1>Evidence of service — ${e(title)}</h1>
-    <p>Generated ${e(generatedAt)} (UTC). ${evidence.length} record(s). Each PDF in this bundle is the exact file sent; its SHA-256 is listed here and in manifest.json.</p>
+    <p>Issued by <b>${e(firmName)}</b>. Generated ${e(shownAt(generatedAt, timeZone))}. ${evidence.length} record(s). Every time is in IST. Each PDF in this bundle is the exact file sent; its SHA-256 is listed here, in manifest.json and in section-63-certificate.pdf.</p>
     ${sections.join('')}
   </body></html>`;
 }

@@ -169,3 +169,23 @@ export class NoticePageLimits {
     ]);
   }
 }
+
+/**
+ * The public verification routes (issue 30): looks and dropped files per address, per minute
+ * (VERIFY_PER_MINUTE; 0 turns it off). A dropped file is hashed and its signature checked: the count
+ * holds one address to a few of those a minute, counted where the other limits are.
+ */
+export class VerifyLimits {
+  private readonly perAddress: RateLimiterAbstract | undefined;
+
+  constructor(make: LimiterFactory, perAddressPerMinute: number) {
+    this.perAddress =
+      perAddressPerMinute > 0
+        ? make({ keyPrefix: 'verify-address', points: perAddressPerMinute, duration: 60 })
+        : undefined;
+  }
+
+  async visit(address: string): Promise<void> {
+    await consume(this.perAddress, addressKey(address), 'Too many verification requests from your address.');
+  }
+}

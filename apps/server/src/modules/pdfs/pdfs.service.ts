@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { createHash, type Hash } from 'node:crypto';
+import { createHash, randomBytes, type Hash } from 'node:crypto';
 import { languageOf } from '@notice-desk/contract/languages';
 import type { PreviewRecord, PreviewRecords } from '@notice-desk/contract/template-preview';
 import type { Database } from '../../db/database.ts';
@@ -16,13 +16,16 @@ import {
   type PdfRenderer,
   type PrintOutcome,
 } from '../../lib/pdf/renderer.ts';
+import { verifyBlockHtml, verifyLink, withVerifyBlock } from '../../lib/pdf/verify-block.ts';
 import { StoredFileMissing, type FileStore } from '../../lib/storage.ts';
+import { nowIso } from '../../lib/time.ts';
 import { recordKinds } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
 import { SearchService } from '../search/search.service.ts';
 import { checkPlaceholders, mergeTemplate } from '../templates/placeholders.ts';
 import { defaultsOf, variantFor } from '../templates/language-variants.ts';
 import { pdfTemplatesOf, type EmailTemplateRow } from '../templates/templates.repository.ts';
+import * as verifyCodes from '../verify/verify.repository.ts';
 
 export interface RenderedPdf {
   /** SHA-256 of the PDF bytes. */
@@ -51,7 +54,13 @@ const squash = (text: string) => text.toLowerCase().replace(/\s+/g, '');
  * record anew instead of serving a PDF merged the old way. 2: amounts in words in the variant's language,
  * dates in one format, dates and amounts kept on one line.
  */
-const MERGE_VERSION = 'merge-2';
+const MERGE_VERSION = 'merge-3';
+
+/** A new verification code: 128 random bits, 22 base64url characters (the notice page's are alike, but apart). */
+export const newVerifyCode = () => randomBytes(16).toString('base64url');
+
+/** The code a template preview prints (no record: the QR and link show where they will stand). */
+const PREVIEW_CODE = 'preview-code-sample000';
 
 /**
  * Whether a record prints in the previewed template's language: a variant's records name its language;
@@ -100,7 +109,47 @@ export class PdfsService {
     private readonly where: DocumentLocale = INDIAN_DEFAULTS,
     /** NOTICE_SIGNING_*: when set, every notice handed out is the signed file. */
     private readonly signer?: NoticeSigner,
+    /** APP_URL: every notice prints its verification link, APP_URL/v/<code>, and its QR code. */
+    private readonly appUrl = 'http://localhost:3000',
   ) {}
+
+  /** The public link a record's notice prints (its code made now when it has none). */
+  async verifyLinkOf(kind: RecordKind, row: Record<string, string>): Promise<string> {
+    return verifyLink(this.appUrl, (await this.verifyCodesOf(kind, [row])).get(row.id!)!);
+  }
+
+  /**
+   * Each record's verification code, by record id: read, or made and kept for records that have none
+   * (the same code for good, whatever is resent or rendered anew).
+   */
+  private async verifyCodesOf(
+    kind: RecordKind,
+    rows: Record<string, string>[],
+  ): Promise<Map<string, string>> {
+    const ids = [...new Set(rows.map((row) => row.id).filter((id): id is string => !!id))];
+    const codes = await verifyCodes.codesOfRecords(this.db, kind, ids);
+    const owners = new Map(rows.map((row) => [row.id, row.owner_id ?? '']));
+    const missing = ids.filter((id) => !codes.has(id));
+    if (missing.length === 0) return codes;
+    const createdAt = nowIso();
+    const made = new Map<string, verifyCodes.VerifyCodeRow>(
+      missing.map((id) => [
+        id,
+        {
+          code: newVerifyCode(),
+          owner_id: owners.get(id)!,
+          record_kind: kind,
+          record_id: id,
+          created_at: createdAt,
+        },
+      ]),
+    );
+    await verifyCodes.insertCodes(this.db, [...made.values()]);
+    // Another render may have given some a code first: the kept one is read back.
+    const kept = await verifyCodes.codesOfRecords(this.db, kind, [...made.keys()]);
+    for (const [id, code] of kept) codes.set(id, code);
+    return codes;
+  }
 
   /** Signings in progress, by the signed file's key: a second caller waits for the first. */
   private readonly signing = new Map<string, Promise<Buffer>>();
@@ -208,6 +257,12 @@ export class PdfsService {
   private async documentsFor(kind: RecordKind, rows: Record<string, string>[]): Promise<PdfDocument[]> {
     const templates = await pdfTemplatesOf(this.db, kind);
     const info = recordKinds[kind];
+    const codes = await this.verifyCodesOf(kind, rows);
+    const links = new Map<string, string>();
+    for (const code of codes.values()) {
+      const link = verifyLink(this.appUrl, code);
+      links.set(code, await verifyBlockHtml(link));
+    }
     // The template's part of the hash once per template, not once per record.
     const templateHashes = new Map<string, Hash>();
     const hashOf = (template: EmailTemplateRow) => {
@@ -225,18 +280,25 @@ export class PdfsService {
     return rows.map((row) => {
       const fields = Object.fromEntries(info.fields.map((f) => [f.key, row[f.key] ?? '']));
       const template = templateFor(kind, fields, templates);
+      const code = row.id ? codes.get(row.id) : undefined;
+      const block = code ? links.get(code)! : '';
       const hash = hashOf(template)
         .update(JSON.stringify(fields))
         .update(`\0${this.where.locale}\0${this.where.timeZone}`)
+        // The printed link is part of the notice: a record's code, or APP_URL, changes its file.
+        .update(`\0${code ? verifyLink(this.appUrl, code) : ''}`)
         .digest('hex');
       return {
         key: `pdfs/${hash.slice(0, 2)}/${hash}.pdf`,
         template: template.id,
         html: () =>
-          mergeTemplate(template.html, fields, 'html', this.where, {
-            language: template.language,
-            notice: true,
-          }),
+          withVerifyBlock(
+            mergeTemplate(template.html, fields, 'html', this.where, {
+              language: template.language,
+              notice: true,
+            }),
+            block,
+          ),
       };
     });
   }
@@ -357,7 +419,10 @@ export class PdfsService {
       row = (await this.previewCandidates(ownerId, kind, language)).defaultRow;
     }
     const fields = Object.fromEntries(info.fields.map((f) => [f.key, row?.[f.key] || `[${f.label}]`]));
-    const merged = mergeTemplate(html, fields, 'html', this.where, { language, notice: true });
+    const merged = withVerifyBlock(
+      mergeTemplate(html, fields, 'html', this.where, { language, notice: true }),
+      await verifyBlockHtml(verifyLink(this.appUrl, PREVIEW_CODE)),
+    );
     return this.render([merged]).then((pdfs) => pdfs[0]!);
   }
 
