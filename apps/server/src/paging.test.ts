@@ -47,6 +47,7 @@ beforeAll(async () => {
     { url: '/api/archive/campaigns', limitMax: 100 },
     { url: '/api/dashboard/mails', limitMax: 500 },
     { url: '/api/users', limitMax: 100 },
+    { url: '/api/jobs', limitMax: 100 },
     { url: '/api/responses', limitMax: 100 },
     {
       url: `/api/campaigns/${campaignId}/failed-rows`,

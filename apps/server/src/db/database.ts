@@ -214,6 +214,8 @@ class NamingClient extends pg.Client {
 export const JOBS_CHANNEL = 'notice_desk_jobs';
 
 export interface JobWakeups {
+  /** Resolves once the first LISTEN is in place (a test waits for it). */
+  listening: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -230,6 +232,8 @@ export function listenForJobs(
 ): JobWakeups {
   let closed = false;
   let client: pg.Client | undefined;
+  let listened: () => void = () => undefined;
+  const listening = new Promise<void>((resolve) => (listened = resolve));
   let retry: NodeJS.Timeout | undefined;
   const connect = async () => {
     if (closed) return;
@@ -250,12 +254,14 @@ export function listenForJobs(
     try {
       await next.connect();
       await next.query(`LISTEN ${JOBS_CHANNEL}`);
+      listened();
     } catch (err) {
       again(err);
     }
   };
   void connect();
   return {
+    listening,
     async close() {
       closed = true;
       clearTimeout(retry);

@@ -100,6 +100,9 @@ export async function migrateToLatest(db: Database, postgresSchema?: string): Pr
       Object.entries(migrations).filter(([name]) => !pending.includes(name) || batch.has(name)),
     );
     const { error, results } = await migrator(db, postgresSchema, given, alone).migrateToLatest();
+    // Another process ran a later migration of ours between our look and our turn: look again.
+    const missing = /previously executed migration (\S+) is missing/.exec(String((error as Error)?.message));
+    if (missing && missing[1]! in migrations) continue;
     const failed = results?.find((r) => r.status === 'Error');
     if (error || failed) {
       const cause = error instanceof Error ? error.message : String(error ?? '');

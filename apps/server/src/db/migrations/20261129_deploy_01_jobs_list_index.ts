@@ -11,7 +11,9 @@ export const outsideTransaction = true;
 
 // The ADMIN's job list (GET /api/jobs), newest first.
 export async function up(db: Kysely<any>): Promise<void> {
-  if (await isPostgres(db)) {
+  // CONCURRENTLY waits for every transaction older than it in the database to end: worth it on a
+  // table with rows, which keeps taking writes meanwhile; an empty one (a new database) is indexed at once.
+  if ((await isPostgres(db)) && (await db.selectFrom('jobs').select('id').limit(1).execute()).length > 0) {
     // A build that failed leaves an INVALID index behind: dropped, so the rerun builds it again.
     await sql`drop index concurrently if exists jobs_list_idx`.execute(db);
     await sql`create index concurrently jobs_list_idx on jobs (created_at, id)`.execute(db);
