@@ -198,15 +198,20 @@ export async function startNoticeImportOver(
 }
 
 /** Starts a job worker process (`npm run worker`) on the given data; it has no port, so it is ready when spawned. */
-export function startWorkerProcess(env: Record<string, string>): {
+export function startWorkerProcess(
+  env: Record<string, string>,
+  /** Sees what the worker writes to stderr (its start's refusal), as it comes. */
+  onStderr?: (text: string) => void,
+): {
   child: ChildProcess;
   stop(): Promise<void>;
 } {
   const child = spawn(process.execPath, entryArgs('worker'), {
     cwd: repo,
     env: childEnv(env),
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'inherit', onStderr ? 'pipe' : 'inherit'],
   });
+  child.stderr?.on('data', (chunk: Buffer) => onStderr?.(chunk.toString()));
   return {
     child,
     async stop() {
