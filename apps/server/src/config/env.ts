@@ -614,6 +614,21 @@ function signingSettings(e: z.infer<typeof envSchema>): SigningSettings | undefi
   }
 }
 
+/**
+ * Why an API process must not start as configured, or undefined. RATE_LIMIT counts per process
+ * without REDIS_URL; MIGRATE_ON_START=false is the several-process shape (docs/operations.md), where
+ * a per-process count would let each address through once per process: refused, saying why.
+ */
+export function requestLimitProblem(
+  config: Pick<Config, 'migrateOnStart' | 'redisUrl' | 'rateLimitPerMinute'>,
+): string | undefined {
+  if (config.migrateOnStart || config.redisUrl || config.rateLimitPerMinute === 0) return undefined;
+  return (
+    'Invalid configuration:\n  RATE_LIMIT: with several processes (MIGRATE_ON_START=false) the request limit must be ' +
+    'shared: set REDIS_URL, or set RATE_LIMIT=0 and limit requests at the load balancer.'
+  );
+}
+
 /** loadConfig for an entry point: a bad value stops the process with the message naming the variable. */
 export function loadConfigOrExit(): Config {
   try {
