@@ -137,7 +137,8 @@ describe('a worker process (npm run worker)', () => {
     return { env, drop };
   };
 
-  it('serves /api/ready and /metrics on METRICS_PORT, its only port', async () => {
+  // A process boot each: 1-4 s of CPU, far longer on a loaded machine.
+  it('serves /api/ready and /metrics on METRICS_PORT, its only port', { timeout: 90_000 }, async () => {
     const port = await freePort();
     const { env, drop } = own('worker');
     const worker = startWorkerProcess({ ...env, METRICS_PORT: String(port) });
@@ -162,17 +163,21 @@ describe('a worker process (npm run worker)', () => {
     }
   });
 
-  it('refuses to start on a database that is behind with MIGRATE_ON_START=false, naming the migration', async () => {
-    const { env, drop } = own('behind');
-    let stderr = '';
-    const worker = startWorkerProcess({ ...env, MIGRATE_ON_START: 'false' }, (text) => (stderr += text));
-    const code = await new Promise((resolve) => worker.child.once('exit', resolve));
-    await drop();
-    expect(code).toBe(1);
-    expect(stderr).toMatch(
-      /The database is behind this version: migration 20261122_01_users and \d+ more has not run\. Run `npm run migrate` first/,
-    );
-  });
+  it(
+    'refuses to start on a database that is behind with MIGRATE_ON_START=false, naming the migration',
+    { timeout: 90_000 },
+    async () => {
+      const { env, drop } = own('behind');
+      let stderr = '';
+      const worker = startWorkerProcess({ ...env, MIGRATE_ON_START: 'false' }, (text) => (stderr += text));
+      const code = await new Promise((resolve) => worker.child.once('exit', resolve));
+      await drop();
+      expect(code).toBe(1);
+      expect(stderr).toMatch(
+        /The database is behind this version: migration 20261122_01_users and \d+ more has not run\. Run `npm run migrate` first/,
+      );
+    },
+  );
 });
 
 describe('GET /api/jobs', () => {
