@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Brings a fresh clone to a runnable state with nothing but Node and npm:
 // installs dependencies when missing or stale, makes sure Chromium is there (installing
-// Debian's package when running as root on Debian), and builds the web app when its sources changed.
+// Debian's package when running as root on Debian), and builds the web app and the server (to
+// apps/server/dist, which `npm run serve`, `worker`, `admin` and `migrate` run) when their sources changed.
 // Each step prints what it did and how long it took, so a slow first start is never a silent one.
 // Only Node built-ins here: this runs before any dependency exists.
 import { spawnSync } from 'node:child_process';
@@ -232,6 +233,14 @@ function buildWeb() {
   return 'built';
 }
 
+/** Compiles the server to apps/server/dist when its sources changed (scripts/build-server.mjs). */
+async function buildServerStep() {
+  // Imported here: it needs esbuild, which the dependencies step installs.
+  const { buildServer, isServerBuildFresh } = await import('./build-server.mjs');
+  if (isServerBuildFresh()) return 'up to date';
+  return `${await buildServer()} files compiled`;
+}
+
 const started = Date.now();
 await step('Node', checkNode);
 await step('Dependencies', installDependencies);
@@ -241,4 +250,5 @@ if (process.argv.includes('--test')) {
   await step('Dovecot', ensureDovecot);
 }
 await step('Web app', buildWeb);
+await step('Server', buildServerStep);
 say(`ready in ${duration(Date.now() - started)}`);

@@ -6,6 +6,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './test/app.ts';
+import { entryArgs } from './test/server-process.ts';
 
 const repo = path.resolve(import.meta.dirname, '../../..');
 
@@ -23,7 +24,7 @@ interface Run {
 
 /** Runs `npm run admin -- …` as the root script does, with stdin piped (so never a terminal). */
 function admin(args: string[], stdin = ''): Promise<Run> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/admin.ts', ...args], {
+  const child = spawn(process.execPath, [...entryArgs('admin'), ...args], {
     cwd: repo,
     env: { ...process.env, LOG_LEVEL: 'silent', ...databaseEnv },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -9,7 +9,7 @@ import {
 import type { z } from 'zod';
 import { ConfigError, loadConfig } from './config/env.ts';
 import { openDatabase, type Database } from './db/database.ts';
-import { migrateToLatest } from './db/migrate.ts';
+import { prepareSchema } from './db/migrate.ts';
 import { AppError } from './lib/errors.ts';
 import { hashPassword } from './lib/password.ts';
 import { nowIso } from './lib/time.ts';
@@ -245,7 +245,7 @@ async function main(argv: string[]): Promise<string> {
   const config = loadConfig();
   const { db, kind } = await openDatabase(config, { checkpointer: false });
   try {
-    await migrateToLatest(db, kind === 'postgres' ? config.databaseSchema : undefined);
+    await prepareSchema(db, kind === 'postgres' ? config.databaseSchema : undefined, config.migrateOnStart);
     await fillUsernameSkeletons(db);
     return await command.run(db, flags);
   } finally {

@@ -15,6 +15,8 @@ import { archiveRoutes } from './modules/archive/archive.routes.ts';
 import { exportsRoutes } from './modules/exports/exports.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
+import { startOpsServer, type OpsServer } from './modules/health/ops-server.ts';
+import { jobsRoutes } from './modules/jobs/jobs.routes.ts';
 import { noticePagesRoutes } from './modules/notice-pages/notice-pages.routes.ts';
 import { verifyRoutes } from './modules/verify/verify.routes.ts';
 import { pdfsRoutes } from './modules/pdfs/pdfs.routes.ts';
@@ -38,6 +40,7 @@ import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerRequestInput } from './plugins/request-input.ts';
 import { registerWebApp } from './plugins/web-app.ts';
 import { createServices } from './services.ts';
+import { httpRequestSeconds } from './lib/metrics.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -96,6 +99,17 @@ export async function buildApp(
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // Latency by route pattern (never the URL, whose ids would make a series per record): /metrics.
+  app.addHook('onResponse', async (request, reply) => {
+    httpRequestSeconds.observe(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status_code: reply.statusCode,
+      },
+      reply.elapsedTime / 1000,
+    );
+  });
   registerErrorHandling(app);
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -124,6 +138,15 @@ export async function buildApp(
     await inFlight.idle();
     await services.close();
   });
+  // METRICS_PORT: /metrics, /api/health and /api/ready on a port of their own (modules/health/ops-server.ts).
+  const { metricsPort } = config;
+  if (metricsPort !== undefined) {
+    let ops: OpsServer | undefined;
+    app.addHook('onReady', async () => {
+      ops = await startOpsServer(services, metricsPort, config.host);
+    });
+    app.addHook('preClose', async () => ops?.close());
+  }
   if (config.runJobs)
     app.addHook('onReady', async () => {
       services.jobs.start();
@@ -144,6 +167,7 @@ export async function buildApp(
     authRoutes,
     auditRoutes,
     usersRoutes,
+    jobsRoutes,
     recordsRoutes,
     searchRoutes,
     uploadsRoutes,

@@ -4,6 +4,8 @@ import { createTestApp, signUp, type SignedIn, type TestApp } from './test/app.t
 /** Routes anyone may call: signing in and up, password reset, signed PDF links, provider webhooks, health, API docs. */
 const publicRoutes = new Set([
   'GET /api/health',
+  // Readiness for the load balancer: which parts are up, never a secret (ready-metrics.test.ts).
+  'GET /api/ready',
   'GET /api/docs',
   'GET /api/docs/json',
   'GET /api/docs/yaml',

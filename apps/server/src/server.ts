@@ -1,11 +1,16 @@
 import './lib/heap-growth.ts'; // first: before any module fills the heap
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
-import { loadConfigOrExit } from './config/env.ts';
+import { loadConfigOrExit, requestLimitProblem } from './config/env.ts';
 import { stopOnSignals } from './lib/shutdown.ts';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
+  const refused = requestLimitProblem(config);
+  if (refused) {
+    console.error(refused);
+    process.exit(2);
+  }
   const app = await buildApp(config);
   stopOnSignals(
     (signal) => app.log.info({ signal }, 'shutting down: finishing requests in flight'),

@@ -1,9 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config/env.ts';
-import { openDatabase, type Database, type DatabaseKind } from './db/database.ts';
-import { migrateToLatest } from './db/migrate.ts';
+import { listenForJobs, openDatabase, type Database, type DatabaseKind } from './db/database.ts';
+import { prepareSchema } from './db/migrate.ts';
 import { registerJob } from './jobs/job-definition.ts';
 import { JobRunner } from './jobs/job-runner.ts';
+import { queueStats } from './jobs/jobs.repository.ts';
+import { jobOutcomes, jobSeconds, metricsText, queueGauges } from './lib/metrics.ts';
+import { readiness, type Readiness } from './modules/health/health.service.ts';
+import { JobsService } from './modules/jobs/jobs.service.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { resolveSecret } from './lib/secret.ts';
 import { PdfLinks } from './lib/pdf/links.ts';
@@ -96,6 +100,12 @@ export interface Services {
   noticePages: NoticePagesService;
   /** The public verification of notices: /v/<code>, and a dropped file checked (issue 30). */
   verify: VerifyService;
+  /** The ADMIN's job list. */
+  jobList: JobsService;
+  /** GET /api/ready: whether this process can do its work, part by part. */
+  ready(): Promise<Readiness>;
+  /** GET /metrics: the Prometheus text. */
+  metrics(): Promise<{ contentType: string; body: string }>;
   close(): Promise<void>;
 }
 
@@ -104,7 +114,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
   let redis: RedisClient | undefined;
   let store: FileStore;
   try {
-    await migrateToLatest(db, kind === 'postgres' ? config.databaseSchema : undefined);
+    await prepareSchema(db, kind === 'postgres' ? config.databaseSchema : undefined, config.migrateOnStart);
     await fillUsernameSkeletons(db);
     store = await openFileStore(config);
     if (config.redisUrl) redis = await connectRedis(config.redisUrl, log);
@@ -231,11 +241,32 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     log,
     leaseMs: config.jobLeaseMs,
     retryBackoffMs: config.jobRetryBackoffMs,
-    concurrency: 4,
+    concurrency: config.jobConcurrency,
+    onOutcome: (kind, outcome, seconds) => {
+      jobOutcomes.inc({ kind, outcome });
+      jobSeconds.observe({ kind }, seconds);
+    },
     jobs: [
       registerJob(SEND_JOB, (context, payload) => sending.runSendJob(context, payload)),
       registerJob(IMPORT_JOB, retention.removeUploadAfterImport(importJob(db, store, importLimits))),
     ],
+  });
+  // PostgreSQL: a job queued by any process wakes this one's runner at once (LISTEN/NOTIFY).
+  const wakeups =
+    kind === 'postgres' && config.runJobs
+      ? listenForJobs(
+          config,
+          () => jobs.nudge(),
+          (err) => log.warn({ err }, 'job wake-up connection lost; opening it again (polling meanwhile)'),
+        )
+      : undefined;
+  const queue = queueGauges(async () => {
+    const now = Date.now();
+    return (await queueStats(db)).map((row) => ({
+      kind: row.kind,
+      queued: row.queued,
+      oldestSeconds: row.oldestDue ? Math.max(0, (now - Date.parse(row.oldestDue)) / 1000) : 0,
+    }));
   });
   const auth = new AuthService({
     db,
@@ -308,7 +339,12 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
       firmName: config.noticePage.firmName,
       timeZone: config.timeZone,
     }),
+    jobList: new JobsService(db, config.timeZone),
+    ready: () =>
+      readiness({ db, dataDir: config.dataDir, redis, renderer: config.runJobs ? renderer : undefined }),
+    metrics: () => metricsText([queue]),
     async close() {
+      await wakeups?.close();
       await jobs.stop();
       await retention.stop();
       await bounceMailbox?.stop();

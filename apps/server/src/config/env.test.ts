@@ -1,7 +1,54 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './env.ts';
+import { ConfigError, loadConfig, requestLimitProblem } from './env.ts';
 
 describe('configuration', () => {
+  it('reads the deploy settings: JOB_CONCURRENCY per kind, MIGRATE_ON_START, METRICS_PORT, METRICS_TOKEN', () => {
+    const defaults = loadConfig({});
+    expect(defaults).toMatchObject({
+      jobConcurrency: { import: 1, send: 4 },
+      migrateOnStart: true,
+      metricsPort: undefined,
+      metricsToken: undefined,
+    });
+    expect(loadConfig({ JOB_CONCURRENCY: ' send:2 , import:1 ' }).jobConcurrency).toEqual({
+      import: 1,
+      send: 2,
+    });
+    expect(loadConfig({ JOB_CONCURRENCY: 'send:8' }).jobConcurrency).toEqual({ import: 1, send: 8 });
+    for (const bad of [
+      'send',
+      'send:0',
+      'send:65',
+      'export:1',
+      'send:-1',
+      'send:1.5',
+      'send:two',
+      'send:1;import:1',
+    ])
+      expect(() => loadConfig({ JOB_CONCURRENCY: bad }), bad).toThrow(
+        /JOB_CONCURRENCY must list kind:count pairs/,
+      );
+    for (const [name, bad, message] of [
+      ['MIGRATE_ON_START', 'no', 'MIGRATE_ON_START must be true or false'],
+      ['METRICS_PORT', '0', 'METRICS_PORT must be a port number from 1 to 65535'],
+      ['METRICS_PORT', '65536', 'METRICS_PORT must be a port number from 1 to 65535'],
+      ['METRICS_PORT', 'http', 'METRICS_PORT must be a port number from 1 to 65535'],
+      ['METRICS_TOKEN', 'short', 'METRICS_TOKEN must be at least 16 characters'],
+    ])
+      expect(() => loadConfig({ [name!]: bad }), `${name}=${bad}`).toThrow(message);
+  });
+
+  it('refuses a per-process request limit in the several-process shape, unless Redis shares it', () => {
+    expect(requestLimitProblem(loadConfig({}))).toBeUndefined();
+    expect(requestLimitProblem(loadConfig({ MIGRATE_ON_START: 'false' }))).toMatch(
+      /RATE_LIMIT: with several processes \(MIGRATE_ON_START=false\) the request limit must be shared: set REDIS_URL/,
+    );
+    expect(
+      requestLimitProblem(loadConfig({ MIGRATE_ON_START: 'false', REDIS_URL: 'redis://r:6379' })),
+    ).toBeUndefined();
+    expect(requestLimitProblem(loadConfig({ MIGRATE_ON_START: 'false', RATE_LIMIT: '0' }))).toBeUndefined();
+  });
+
   it('has working defaults', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({

@@ -73,6 +73,9 @@ function knownTimeZone(value: string): boolean {
   }
 }
 
+/** Jobs of each kind one process runs side by side unless JOB_CONCURRENCY says otherwise. */
+export const defaultJobConcurrency: Record<string, number> = { import: 1, send: 4 };
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -216,6 +219,43 @@ const envSchema = z.object({
   /** Finished and failed jobs (and an import's row report with them) are pruned after this. */
   JOB_RETENTION: duration('JOB_RETENTION', 1).prefault('30d'),
   RUN_JOBS: z.enum(['true', 'false'], { error: 'RUN_JOBS must be true or false' }).default('true'),
+  /** Jobs of each kind a process runs side by side: `import:1,send:4`; kinds left out keep theirs. */
+  JOB_CONCURRENCY: z
+    .string()
+    .optional()
+    .transform((text, ctx): Record<string, number> => {
+      const out: Record<string, number> = { ...defaultJobConcurrency };
+      for (const part of (text ?? '')
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)) {
+        const match = /^([a-z][a-z0-9_-]*)\s*:\s*(\d{1,3})$/i.exec(part);
+        const kind = match?.[1]?.toLowerCase();
+        const count = Number(match?.[2]);
+        if (!kind || !(kind in defaultJobConcurrency) || count < 1 || count > 64) {
+          ctx.issues.push({
+            code: 'custom',
+            message: `JOB_CONCURRENCY must list kind:count pairs such as import:1,send:4 (kinds ${Object.keys(defaultJobConcurrency).join(', ')}; counts 1 to 64); "${part}" is not one`,
+            input: text,
+          });
+          return z.NEVER;
+        }
+        out[kind] = count;
+      }
+      return out;
+    }),
+  MIGRATE_ON_START: z
+    .enum(['true', 'false'], { error: 'MIGRATE_ON_START must be true or false' })
+    .default('true'),
+  /** A port of its own for /metrics, /api/health and /api/ready (workers listen only there). */
+  METRICS_PORT: z.coerce
+    .number({ error: 'METRICS_PORT must be a port number from 1 to 65535' })
+    .int('METRICS_PORT must be a port number from 1 to 65535')
+    .min(1, 'METRICS_PORT must be a port number from 1 to 65535')
+    .max(65535, 'METRICS_PORT must be a port number from 1 to 65535')
+    .optional(),
+  /** Opens /metrics on the public port to a request bearing this token. */
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   UPLOAD_RETENTION: duration('UPLOAD_RETENTION', 1).prefault('7d'),
   OUTBOX_RETENTION: duration('OUTBOX_RETENTION', 1).prefault('30d'),
   UPLOAD_MAX_MB: z.coerce.number().positive().max(1024).default(50),
@@ -322,6 +362,14 @@ export interface Config {
   webDist: string;
   /** Whether this process runs the job worker beside the API (`npm run worker` runs one alone). */
   runJobs: boolean;
+  /** Jobs of each kind this process runs side by side (JOB_CONCURRENCY). */
+  jobConcurrency: Record<string, number>;
+  /** Whether a start migrates the database (true) or refuses one that is behind (false). */
+  migrateOnStart: boolean;
+  /** Where /metrics, /api/health and /api/ready are served apart from the public port. */
+  metricsPort: number | undefined;
+  /** With it, /metrics on the public port answers a request bearing it. */
+  metricsToken: string | undefined;
   /** An upload whose import did not succeed (or never ran) is deleted after this; a successful import's at once. */
   uploadRetentionSeconds: number;
   /** Outbox files (written when no SMTP or WhatsApp is configured) are deleted after this. */
@@ -509,6 +557,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : defaultWebDist,
     runJobs: e.RUN_JOBS === 'true',
+    jobConcurrency: e.JOB_CONCURRENCY,
+    migrateOnStart: e.MIGRATE_ON_START === 'true',
+    metricsPort: e.METRICS_PORT,
+    metricsToken: e.METRICS_TOKEN,
     uploadRetentionSeconds: seconds(e.UPLOAD_RETENTION),
     outboxRetentionSeconds: seconds(e.OUTBOX_RETENTION),
     jobLeaseMs: e.JOB_LEASE,
@@ -619,6 +671,21 @@ function storageSettings(e: z.infer<typeof envSchema>): S3Settings | undefined {
     region: e.S3_REGION,
     forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
   };
+}
+
+/**
+ * Why an API process must not start as configured, or undefined. RATE_LIMIT counts per process
+ * without REDIS_URL; MIGRATE_ON_START=false is the several-process shape (docs/operations.md), where
+ * a per-process count would let each address through once per process: refused, saying why.
+ */
+export function requestLimitProblem(
+  config: Pick<Config, 'migrateOnStart' | 'redisUrl' | 'rateLimitPerMinute'>,
+): string | undefined {
+  if (config.migrateOnStart || config.redisUrl || config.rateLimitPerMinute === 0) return undefined;
+  return (
+    'Invalid configuration:\n  RATE_LIMIT: with several processes (MIGRATE_ON_START=false) the request limit must be ' +
+    'shared: set REDIS_URL, or set RATE_LIMIT=0 and limit requests at the load balancer.'
+  );
 }
 
 /** loadConfig for an entry point: a bad value stops the process with the message naming the variable. */

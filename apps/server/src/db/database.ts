@@ -209,3 +209,63 @@ class NamingClient extends pg.Client {
     return name;
   }
 }
+
+/** The PostgreSQL channel a queued job is announced on; the payload is the schema it was queued in. */
+export const JOBS_CHANNEL = 'notice_desk_jobs';
+
+export interface JobWakeups {
+  /** Resolves once the first LISTEN is in place (a test waits for it). */
+  listening: Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * LISTENs on a connection of its own (not the pool's) for jobs queued in this process's schema by
+ * any process, and calls `wake` for each, so a runner starts a job as soon as it is committed rather
+ * than at its next poll. A lost connection is opened again a second later, and `wake` called then
+ * (a job queued meanwhile was announced to nobody); the poll stays as the floor beneath it all.
+ */
+export function listenForJobs(
+  { databaseUrl: connectionString, databaseSchema: schema }: Pick<Config, 'databaseUrl' | 'databaseSchema'>,
+  wake: () => void,
+  onError: (err: unknown) => void,
+): JobWakeups {
+  let closed = false;
+  let client: pg.Client | undefined;
+  let listened: () => void = () => undefined;
+  const listening = new Promise<void>((resolve) => (listened = resolve));
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async () => {
+    if (closed) return;
+    const next = new pg.Client({ connectionString, keepAlive: true });
+    client = next;
+    const again = (err?: unknown) => {
+      if (client !== next || closed) return;
+      client = undefined;
+      if (err) onError(err);
+      next.end().catch(() => undefined);
+      retry = setTimeout(() => void connect().then(wake), 1000);
+    };
+    next.on('error', again);
+    next.on('end', () => again());
+    next.on('notification', (message) => {
+      if (message.channel === JOBS_CHANNEL && message.payload === schema) wake();
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${JOBS_CHANNEL}`);
+      listened();
+    } catch (err) {
+      again(err);
+    }
+  };
+  void connect();
+  return {
+    listening,
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      await client?.end().catch(() => undefined);
+    },
+  };
+}

@@ -1,4 +1,4 @@
-import { Migrator, type Migration } from 'kysely';
+import { Migrator, type Migration, type MigrationInfo } from 'kysely';
 import type { Database } from './database.ts';
 import * as users from './migrations/20261122_01_users.ts';
 import * as records from './migrations/20261122_02_records.ts';
@@ -35,6 +35,7 @@ import * as funnelIndexes from './migrations/20261129_receipt_05_funnel_indexes.
 import * as serviceFacts from './migrations/20261130_service_01_record_facts.ts';
 import * as legalBasis from './migrations/20261129_receipt_02_legal_basis.ts';
 import * as verifyCodes from './migrations/20261130_verify_01_verify_codes.ts';
+import * as jobsListIndex from './migrations/20261129_deploy_01_jobs_list_index.ts';
 
 /** Every migration, in order. A new migration file is added here with its date-prefixed name. */
 export const migrations: Record<string, Migration> = {
@@ -73,7 +74,16 @@ export const migrations: Record<string, Migration> = {
   '20261129_receipt_02_legal_basis': legalBasis,
   '20261130_service_01_record_facts': serviceFacts,
   '20261130_verify_01_verify_codes': verifyCodes,
+  '20261129_deploy_01_jobs_list_index': jobsListIndex,
 };
+
+/**
+ * A migration that exports `outsideTransaction = true` runs on its own, outside any transaction, on
+ * PostgreSQL: `CREATE INDEX CONCURRENTLY` (an index on a big table built without blocking its writes)
+ * cannot run in one. Every other migration runs, as before, in the one transaction of its batch.
+ */
+const outsideTransaction = (migration: Migration): boolean =>
+  (migration as { outsideTransaction?: boolean }).outsideTransaction === true;
 
 /**
  * Brings the schema up to date; several processes starting at once take turns on Kysely's lock.
@@ -81,18 +91,70 @@ export const migrations: Record<string, Migration> = {
  * database and, finding another schema's, skips creating its own.
  */
 export async function migrateToLatest(db: Database, postgresSchema?: string): Promise<void> {
-  const migrator = new Migrator({
+  // In batches: the migrations up to the next one that runs outside a transaction, then that one alone.
+  // Each batch's migrator sees the migrations already run and its own, and re-reads under Kysely's lock
+  // what has run, so processes migrating at once still take turns and never run one twice.
+  for (;;) {
+    const pending = await pendingMigrations(db, postgresSchema);
+    if (pending.length === 0) return;
+    const alone = outsideTransaction(migrations[pending[0]!]!);
+    const end = alone ? 1 : pending.findIndex((name) => outsideTransaction(migrations[name]!));
+    const batch = new Set(pending.slice(0, end === -1 ? undefined : end));
+    const given = Object.fromEntries(
+      Object.entries(migrations).filter(([name]) => !pending.includes(name) || batch.has(name)),
+    );
+    const { error, results } = await migrator(db, postgresSchema, given, alone).migrateToLatest();
+    // Another process ran a later migration of ours between our look and our turn: look again.
+    const missing = /previously executed migration (\S+) is missing/.exec(String((error as Error)?.message));
+    if (missing && missing[1]! in migrations) continue;
+    const failed = results?.find((r) => r.status === 'Error');
+    if (error || failed) {
+      const cause = error instanceof Error ? error.message : String(error ?? '');
+      throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${cause}`);
+    }
+  }
+}
+
+function migrator(
+  db: Database,
+  postgresSchema: string | undefined,
+  given: Record<string, Migration>,
+  disableTransactions = false,
+): Migrator {
+  return new Migrator({
     db,
-    provider: { getMigrations: async () => migrations },
+    provider: { getMigrations: async () => given },
     // Names carry the time they were written (20261125_061224_…), which can sort before a name written
     // earlier (20261125_whatsapp_…): a database that ran the earlier ones still takes the new one.
     allowUnorderedMigrations: true,
+    disableTransactions,
     ...(postgresSchema ? { migrationTableSchema: postgresSchema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) {
-    const cause = error instanceof Error ? error.message : String(error ?? '');
-    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${cause}`);
+}
+
+/** The names of the migrations this database has not run, in the order they run. */
+export async function pendingMigrations(db: Database, postgresSchema?: string): Promise<string[]> {
+  const all: readonly MigrationInfo[] = await migrator(db, postgresSchema, migrations).getMigrations();
+  return all.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+/**
+ * What a process does with the schema as it starts: with MIGRATE_ON_START (the embedded default) it
+ * migrates; without, a database that is behind stops the start, naming the first migration it lacks
+ * (several processes are migrated once, by `npm run migrate`, before they start).
+ */
+export async function prepareSchema(
+  db: Database,
+  postgresSchema: string | undefined,
+  migrateOnStart: boolean,
+): Promise<void> {
+  if (migrateOnStart) return migrateToLatest(db, postgresSchema);
+  const pending = await pendingMigrations(db, postgresSchema);
+  if (pending.length > 0) {
+    const more = pending.length > 1 ? ` and ${pending.length - 1} more` : '';
+    throw new Error(
+      `The database is behind this version: migration ${pending[0]}${more} has not run. ` +
+        'Run `npm run migrate` first (MIGRATE_ON_START is false).',
+    );
   }
 }

@@ -5,6 +5,7 @@ import {
   DEFAULT_MIGRATION_LOCK_TABLE,
   DEFAULT_MIGRATION_TABLE,
   type Kysely,
+  PostgresAdapter,
   PostgresDialect,
   type SchemaMetadata,
   sql,
@@ -89,5 +90,35 @@ export class OwnSchemaIntrospector implements DatabaseIntrospector {
 export class OwnSchemaPostgresDialect extends PostgresDialect {
   override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
     return new OwnSchemaIntrospector(db);
+  }
+
+  override createAdapter(): PostgresAdapter {
+    return new PollingLockAdapter();
+  }
+}
+
+/** Kysely's migration lock id (its PostgresAdapter's), so releases of either kind match. */
+const MIGRATION_LOCK_ID = '3853314791062309107';
+
+/**
+ * Kysely's PostgreSQL adapter, but a process waiting for the migration lock asks for it every 100 ms
+ * (pg_try_advisory_lock) instead of waiting inside a statement. A statement that waits holds a
+ * snapshot, and `CREATE INDEX CONCURRENTLY` (a migration run outside a transaction, db/migrate.ts)
+ * waits for every older snapshot to end: a second process waiting for the lock while the first built
+ * such an index was a deadlock ("deadlock detected"). Between two asks the waiting session holds none.
+ */
+class PollingLockAdapter extends PostgresAdapter {
+  override async acquireMigrationLock(db: Kysely<unknown>): Promise<void> {
+    for (;;) {
+      const { rows } = await sql<{
+        got: boolean;
+      }>`select pg_try_advisory_lock(${sql.lit(MIGRATION_LOCK_ID)}::bigint) as got`.execute(db);
+      if (rows[0]?.got) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  override async releaseMigrationLock(db: Kysely<unknown>): Promise<void> {
+    await sql`select pg_advisory_unlock(${sql.lit(MIGRATION_LOCK_ID)}::bigint)`.execute(db);
   }
 }

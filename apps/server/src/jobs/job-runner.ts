@@ -42,9 +42,19 @@ export interface JobRunnerOptions {
   pollMs?: number;
   /** The wait before a failed job's first retry (doubling after); 2 s unless told. */
   retryBackoffMs?: number;
-  /** Jobs run side by side by this runner. */
-  concurrency?: number;
+  /**
+   * Jobs run side by side by this runner: one number for all kinds together, or a number per kind
+   * (JOB_CONCURRENCY, `{ import: 1, send: 4 }`), each kind in slots of its own, so an import never
+   * waits behind sends. A kind left out of the map runs one at a time.
+   */
+  concurrency?: number | Record<string, number>;
+  /** The jitter of retry waits (0..1); Math.random unless told. */
+  random?: () => number;
+  /** Told how each attempt ended (done, retry, failed for good, lost) and how long it ran: /metrics counts it. */
+  onOutcome?: (kind: string, outcome: JobOutcome, seconds: number) => void;
 }
+
+export type JobOutcome = 'done' | 'retry' | 'failed' | 'lost';
 
 /** Thrown inside complete() when another worker took the job over: the caller's transaction rolls back. */
 class LostLeaseError extends Error {}
@@ -58,10 +68,13 @@ export class JobRunner extends EventEmitter<{ settled: [jobId: string] }> {
   readonly workerId = `${hostname()}:${process.pid}:${newId().slice(-8)}`;
   private readonly leaseMs: number;
   private readonly pollMs: number;
-  private readonly concurrency: number;
+  /** Slots per kind; undefined: one pool of `total` slots shared by every kind. */
+  private readonly perKind: Record<string, number> | undefined;
+  private readonly total: number;
   private readonly registrations: Map<string, JobRegistration>;
   private readonly stopping = new AbortController();
   private readonly running = new Set<Promise<void>>();
+  private readonly runningByKind = new Map<string, number>();
   private wake: (() => void) | undefined;
   private loop: Promise<void> | undefined;
 
@@ -71,7 +84,16 @@ export class JobRunner extends EventEmitter<{ settled: [jobId: string] }> {
     this.registrations = new Map(options.jobs.map((job) => [job.definition.name, job]));
     this.leaseMs = options.leaseMs ?? 30_000;
     this.pollMs = options.pollMs ?? 1000;
-    this.concurrency = options.concurrency ?? 1;
+    const concurrency = options.concurrency ?? 1;
+    this.perKind = typeof concurrency === 'number' ? undefined : concurrency;
+    this.total = typeof concurrency === 'number' ? concurrency : Infinity;
+  }
+
+  /** The kinds this runner could start a job of now (a free slot of its own). */
+  private freeKinds(): string[] {
+    const kinds = [...this.registrations.keys()];
+    if (!this.perKind) return this.running.size < this.total ? kinds : [];
+    return kinds.filter((kind) => (this.runningByKind.get(kind) ?? 0) < (this.perKind![kind] ?? 1));
   }
 
   start(): void {
@@ -91,10 +113,10 @@ export class JobRunner extends EventEmitter<{ settled: [jobId: string] }> {
   }
 
   private async run(): Promise<void> {
-    const kinds = [...this.registrations.keys()];
     while (!this.stopping.signal.aborted) {
       let claimed: jobs.JobRow | undefined;
-      if (this.running.size < this.concurrency) {
+      const kinds = this.freeKinds();
+      if (kinds.length > 0) {
         try {
           claimed = await jobs.claimJob(this.options.db, kinds, this.workerId, this.leaseMs);
         } catch (err) {
@@ -102,8 +124,11 @@ export class JobRunner extends EventEmitter<{ settled: [jobId: string] }> {
         }
       }
       if (claimed) {
+        const kind = claimed.kind;
+        this.runningByKind.set(kind, (this.runningByKind.get(kind) ?? 0) + 1);
         const task = this.execute(claimed).finally(() => {
           this.running.delete(task);
+          this.runningByKind.set(kind, this.runningByKind.get(kind)! - 1);
           this.nudge();
         });
         this.running.add(task);
@@ -144,6 +169,9 @@ export class JobRunner extends EventEmitter<{ settled: [jobId: string] }> {
       this.emit('settled', job.id);
       return;
     }
+    const started = Date.now();
+    const outcome = (how: JobOutcome) =>
+      this.options.onOutcome?.(job.kind, how, (Date.now() - started) / 1000);
     const lease = new AbortController();
     const abortOnStop = () => lease.abort();
     this.stopping.signal.addEventListener('abort', abortOnStop);
@@ -199,9 +227,11 @@ export class JobRunner extends EventEmitter<{ settled: [jobId: string] }> {
       await handler(context, parsed.payload);
       settled = true;
       if (!completed) await jobs.completeJob(db, job.id, this.workerId, null, nowIso());
+      outcome('done');
     } catch (err) {
       settled = true;
       if (err instanceof LostLeaseError || lease.signal.aborted) {
+        outcome('lost');
         log.warn({ jobId: job.id }, 'job lease lost or runner stopping; another attempt will finish it');
       } else {
         const message = err instanceof Error ? err.message : String(err);
@@ -213,7 +243,8 @@ export class JobRunner extends EventEmitter<{ settled: [jobId: string] }> {
           ? null
           : err instanceof RetryAtError
             ? { at: err.at }
-            : { afterMs: backoffMs(job.attempts, this.options.retryBackoffMs) };
+            : { afterMs: backoffMs(job.attempts, this.options.retryBackoffMs, this.options.random) };
+        outcome(permanent ? 'failed' : 'retry');
         if (!permanent) log.warn({ err, jobId: job.id }, 'job failed; it will retry');
         await jobs.failJob(db, job.id, this.workerId, message, retry, nowIso()).catch(() => undefined);
       }
@@ -227,9 +258,14 @@ export class JobRunner extends EventEmitter<{ settled: [jobId: string] }> {
   }
 }
 
-/** The wait after a job's `attempt`-th failure: `first` (2 s), then twice that each time (4 s, 8 s …), at most 5 minutes. */
-export function backoffMs(attempt: number, first = 2000): number {
-  return Math.min(300_000, first * 2 ** (attempt - 1));
+/**
+ * The wait after a job's `attempt`-th failure: `first` (2 s), then twice that each time (4 s, 8 s …),
+ * at most 5 minutes; jittered (the upper half of it drawn at random, "equal jitter"), so jobs that
+ * failed together (a provider's outage) do not all come back in the same instant.
+ */
+export function backoffMs(attempt: number, first = 2000, random: () => number = Math.random): number {
+  const base = Math.min(300_000, first * 2 ** (attempt - 1));
+  return Math.round(base / 2 + (base / 2) * random());
 }
 
 function parsePayload(

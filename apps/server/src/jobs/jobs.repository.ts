@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type Selectable } from 'kysely';
-import { isPostgres, type Database } from '../db/database.ts';
+import { isPostgres, JOBS_CHANNEL, type Database } from '../db/database.ts';
 import type { JobStatus, JobsTable } from '../db/schema.ts';
 import { newId } from '../lib/ids.ts';
 
@@ -51,6 +51,9 @@ export async function enqueueJob(db: Database, job: NewJob): Promise<string> {
       updated_at: now,
     })
     .execute();
+  // Runners in every process LISTEN (db/database.ts listenForJobs); inside a transaction, the
+  // announcement goes out when it commits, when the job can be seen.
+  if (isPostgres(db)) await sql`select pg_notify(${JOBS_CHANNEL}, current_schema())`.execute(db);
   return id;
 }
 
@@ -240,4 +243,76 @@ export async function pruneJobs(db: Database, before: string, limit: number): Pr
     )
     .executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+export interface JobFilter {
+  kind?: string | undefined;
+  status?: JobStatus | undefined;
+}
+
+/** The ADMIN's job list: newest first, a page at a time, optionally of one kind or status. */
+export function listJobs(
+  db: Database,
+  filter: JobFilter,
+  { offset, limit }: { offset: number; limit: number },
+): Promise<
+  Pick<
+    JobRow,
+    | 'id'
+    | 'kind'
+    | 'status'
+    | 'attempts'
+    | 'max_attempts'
+    | 'error'
+    | 'progress'
+    | 'created_at'
+    | 'updated_at'
+  >[]
+> {
+  let query = db
+    .selectFrom('jobs')
+    .select([
+      'id',
+      'kind',
+      'status',
+      'attempts',
+      'max_attempts',
+      'error',
+      'progress',
+      'created_at',
+      'updated_at',
+    ]);
+  if (filter.kind) query = query.where('kind', '=', filter.kind);
+  if (filter.status) query = query.where('status', '=', filter.status);
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+}
+
+export async function countJobs(db: Database, filter: JobFilter): Promise<number> {
+  let query = db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n'));
+  if (filter.kind) query = query.where('kind', '=', filter.kind);
+  if (filter.status) query = query.where('status', '=', filter.status);
+  return Number((await query.executeTakeFirstOrThrow()).n);
+}
+
+/** Per kind: jobs queued (due or not), and the queued time of the oldest one due now (for /metrics). */
+export async function queueStats(
+  db: Database,
+): Promise<{ kind: string; queued: number; oldestDue: string | null }[]> {
+  const now = databaseNow(db);
+  const rows = await db
+    .selectFrom('jobs')
+    .select((eb) => [
+      'kind',
+      eb.fn.countAll<number>().as('queued'),
+      eb.fn.min(sql<string | null>`case when run_after <= ${now} then created_at end`).as('oldestDue'),
+    ])
+    .where('status', '=', 'queued')
+    .groupBy('kind')
+    .orderBy('kind')
+    .execute();
+  return rows.map((row) => ({
+    kind: row.kind,
+    queued: Number(row.queued),
+    oldestDue: row.oldestDue ?? null,
+  }));
 }

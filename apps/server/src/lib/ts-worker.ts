@@ -3,12 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
-import { build } from 'esbuild';
 
 const serverRoot = fileURLToPath(new URL('../../', import.meta.url));
 /** Under the server's own node_modules, so a bundle's packages resolve as its source's do. */
 const bundleDir = path.join(serverRoot, 'node_modules/.cache/worker-bundles');
 const bundles = new Map<string, Promise<string>>();
+/** Running the compiled server (apps/server/dist), where nothing is bundled at run time. */
+const compiled = import.meta.url.endsWith('.js');
 
 /**
  * The file a worker thread or child process runs for the server's TypeScript module at `module`: the
@@ -20,6 +21,8 @@ const bundles = new Map<string, Promise<string>>();
  * 40-160 ms, up to 430 ms under load, the first time an import started.
  */
 export function workerScript(module: URL): Promise<string> {
+  // Compiled (`npm run build`, apps/server/dist): the entry is already a .js file beside this one.
+  if (compiled) return Promise.resolve(fileURLToPath(module).replace(/\.ts$/, '.js'));
   let file = bundles.get(module.href);
   if (!file) {
     file = bundle(module);
@@ -31,6 +34,8 @@ export function workerScript(module: URL): Promise<string> {
 }
 
 async function bundle(module: URL): Promise<string> {
+  // Imported here, not above: the compiled server never loads esbuild.
+  const { build } = await import('esbuild');
   const [output] = (
     await build({
       entryPoints: [fileURLToPath(module)],

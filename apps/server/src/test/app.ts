@@ -85,12 +85,17 @@ export async function createTestApp(
 }
 
 /** A migrated database of its own, for tests of services and repositories below the HTTP layer. */
-export async function createTestDatabase(): Promise<{ db: Database; close(): Promise<void> }> {
+export async function createTestDatabase(): Promise<{
+  db: Database;
+  config: Config;
+  close(): Promise<void>;
+}> {
   const { config, dropDatabase } = await testConfig({});
   const { db, kind } = await openDatabase(config);
   await migrateToLatest(db, kind === 'postgres' ? config.databaseSchema : undefined);
   return {
     db,
+    config,
     async close() {
       await db.destroy();
       await dropDatabase();

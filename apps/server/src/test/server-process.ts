@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Database } from '../db/database.ts';
+import { isServerBuildFresh } from '../../../../scripts/build-server.mjs';
 import { sharedBrowserEnv } from './shared-browser.ts';
 
 const repo = path.resolve(import.meta.dirname, '../../../..');
@@ -43,6 +44,22 @@ const childEnv = (env: Record<string, string>): NodeJS.ProcessEnv => ({
   ...env,
 });
 
+/**
+ * How a test starts `apps/server/src/<entry>.ts`: the compiled server (apps/server/dist, made by
+ * `npm run build` and by the test setup) when it was built from the sources as they are now, as
+ * production runs it, and boots in a third of the CPU time; otherwise the source through tsx, so a
+ * file edited since the last build is never tested in its old form.
+ */
+export function entryArgs(entry: 'server' | 'worker' | 'admin' | 'migrate'): string[] {
+  if (isServerBuildFresh()) return [path.join(repo, `apps/server/dist/${entry}.js`)];
+  if (!warnedStale) {
+    warnedStale = true;
+    console.warn('[server-process] apps/server/dist is older than the sources: starting through tsx');
+  }
+  return ['--import', 'tsx', `apps/server/src/${entry}.ts`];
+}
+let warnedStale = false;
+
 /** The port chosen was taken before the server bound it. */
 class PortTaken extends Error {}
 
@@ -73,7 +90,7 @@ async function startServerOnce(
   const port = await freePort();
   const ownDataDir = !env.DATA_DIR;
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'notice-desk-proc-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+  const child = spawn(process.execPath, entryArgs('server'), {
     cwd: repo,
     env: { ...childEnv(env), PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir },
     stdio: ['ignore', onOutput ? 'pipe' : 'inherit', 'pipe'],
@@ -181,15 +198,20 @@ export async function startNoticeImportOver(
 }
 
 /** Starts a job worker process (`npm run worker`) on the given data; it has no port, so it is ready when spawned. */
-export function startWorkerProcess(env: Record<string, string>): {
+export function startWorkerProcess(
+  env: Record<string, string>,
+  /** Sees what the worker writes to stderr (its start's refusal), as it comes. */
+  onStderr?: (text: string) => void,
+): {
   child: ChildProcess;
   stop(): Promise<void>;
 } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/worker.ts'], {
+  const child = spawn(process.execPath, entryArgs('worker'), {
     cwd: repo,
     env: childEnv(env),
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'inherit', onStderr ? 'pipe' : 'inherit'],
   });
+  child.stderr?.on('data', (chunk: Buffer) => onStderr?.(chunk.toString()));
   return {
     child,
     async stop() {

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import { browserRestarts, renderedDocuments } from '../metrics.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { randomBytes } from 'node:crypto';
@@ -157,6 +159,7 @@ export class PdfRenderer {
       inBatches(printable, this.batchSize, this.tabs).map(async (batch) => {
         const printed = await this.renderBatchWithRetry(batch.map((entry) => entry.document));
         batch.forEach((entry, i) => (outcomes[entry.index] = printed[i]!));
+        renderedDocuments.inc(printed.filter((outcome) => outcome instanceof Buffer).length);
       }),
     );
     return outcomes;
@@ -172,6 +175,25 @@ export class PdfRenderer {
 
   async render(html: string): Promise<Buffer> {
     return (await this.renderMany([html]))[0]!;
+  }
+
+  /**
+   * For /api/ready: undefined when this renderer can print (its browser connected, or, before the
+   * first render, Chromium's executable there to start), else why not. Starts nothing.
+   */
+  async problem(): Promise<string | undefined> {
+    const current = await this.browser?.catch(() => undefined);
+    if (current)
+      return current.browser.isConnected()
+        ? undefined
+        : 'Chromium went away; it restarts on the next render.';
+    if (this.options.wsEndpoint) return undefined;
+    try {
+      await fs.promises.access(this.options.executablePath, fs.constants.X_OK);
+      return undefined;
+    } catch {
+      return `Chromium was not found at ${this.options.executablePath}.`;
+    }
   }
 
   async close(): Promise<void> {
@@ -460,6 +482,7 @@ export class PdfRenderer {
       let browser: Browser;
       try {
         const { chromium } = await import('playwright-core');
+        browserRestarts.inc();
         const { wsEndpoint } = this.options;
         browser = wsEndpoint
           ? await chromium.connect(wsEndpoint)

@@ -1,3 +1,4 @@
+import { importedRows } from '../../lib/metrics.ts';
 import { columnMapping, duplicateChoice, type ColumnMapping } from '@notice-desk/contract/imports';
 import { z } from 'zod';
 import { isPostgres, type Database } from '../../db/database.ts';
@@ -162,6 +163,7 @@ export function importJob(db: Database, store: FileStore, limits: ImportLimits) 
     const read = (into: Database, state: RecordState) =>
       readIntoCampaign(into, context, info, reader, payload, campaignId, limits, state);
     let handOverThread: HandOverThread | undefined;
+    let written = 0;
     try {
       if (isPostgres(db)) {
         // The whole import is one transaction, so its rows are written live: no one sees them before
@@ -171,13 +173,16 @@ export function importJob(db: Database, store: FileStore, limits: ImportLimits) 
           const h = handOverOf(await read(trx, 'live'));
           reader.close();
           await finishImport(trx, h, (t) => context.complete(t, importResult(h)));
+          written = h.imported + h.updated;
         });
       } else {
         handOverThread = await startHandOver(db, context);
         const h = handOverOf(await read(db, records.IMPORTING));
         reader.close(); // every row is in: the reader's thread goes
         await handOverThread.run(h);
+        written = h.imported + h.updated;
       }
+      importedRows.inc(written);
     } catch (err) {
       await campaigns.deleteUnfinishedImport(db, job.id).catch(() => undefined);
       throw asJobError(err, reader);

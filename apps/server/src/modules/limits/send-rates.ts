@@ -1,3 +1,4 @@
+import { rateLimitWaits, rateLimitWaitSeconds } from '../../lib/metrics.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Channel } from '../../db/schema.ts';
@@ -36,13 +37,18 @@ export class SendRates {
   async take(channel: Channel, signal?: AbortSignal): Promise<void> {
     const bucket = this.buckets.get(channel);
     if (!bucket) return;
+    const started = Date.now();
+    let waited = false;
     for (;;) {
       signal?.throwIfAborted();
       try {
         await bucket.limiter.consume(channel);
+        if (waited) rateLimitWaitSeconds.inc({ channel }, (Date.now() - started) / 1000);
         return;
       } catch (res) {
         if (!(res instanceof RateLimiterRes)) throw res;
+        if (!waited) rateLimitWaits.inc({ channel });
+        waited = true;
         // A few milliseconds of spread, so the senders waiting for the next second do not all ask at once.
         await sleep(Math.min(Math.max(res.msBeforeNext, 1), 1000) + Math.random() * 5);
       }

@@ -1,3 +1,4 @@
+import { providerErrors, providerSeconds, sends } from '../../lib/metrics.ts';
 import type { EventEmitter } from 'node:events';
 import { z } from 'zod';
 import { recordAddress, recordChannels, unserviceableReason } from '@notice-desk/contract/serviceable';
@@ -711,7 +712,18 @@ export class SendingService {
           const recordAddress = addressOf(row, delivery.channel);
           const note = addressChange(delivery, recordAddress);
           await this.handOvers.add({ delivery, at: now, recordAddress, note });
-          const receipt = await this.sendOne(delivery, row, pdf.pdf, templates, approved, codes.get(row.id));
+          const asked = Date.now();
+          const receipt = await this.sendOne(
+            delivery,
+            row,
+            pdf.pdf,
+            templates,
+            approved,
+            codes.get(row.id),
+          ).finally(() =>
+            providerSeconds.observe({ channel: delivery.channel }, (Date.now() - asked) / 1000),
+          );
+          sends.inc({ channel: delivery.channel, status: receipt.status });
           await this.outcomes.add({
             delivery,
             status: receipt.status,
@@ -729,6 +741,9 @@ export class SendingService {
             err instanceof PermanentSendError || err instanceof TransientSendError
               ? err
               : new TransientSendError((err as Error).message);
+          const permanent = error instanceof PermanentSendError;
+          providerErrors.inc({ channel: delivery.channel, kind: permanent ? 'permanent' : 'transient' });
+          if (permanent || lastAttempt) sends.inc({ channel: delivery.channel, status: 'failed' });
           if (error instanceof PermanentSendError || lastAttempt) {
             // A mail server refused it for good (no such mailbox, an invalid address): remembered.
             // WhatsApp's permanent refusals are as often about the template as the number: not remembered.
