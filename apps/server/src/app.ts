@@ -17,6 +17,7 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { noticePagesRoutes } from './modules/notice-pages/notice-pages.routes.ts';
 import { pdfsRoutes } from './modules/pdfs/pdfs.routes.ts';
+import { postRoutes } from './modules/post/post.routes.ts';
 import { recordsRoutes } from './modules/records/records.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { legalBasisRoutes } from './modules/service-dates/legal-basis.routes.ts';
@@ -156,6 +157,7 @@ export async function buildApp(
     failedRowsRoutes,
     webhooksRoutes,
     exportsRoutes,
+    postRoutes,
     evidenceRoutes,
     archiveRoutes,
     dashboardRoutes,

@@ -33,6 +33,7 @@ import * as noticeLinks from './migrations/20261129_receipt_01_notice_links.ts';
 import * as approvedTemplateLink from './migrations/20261129_receipt_02_approved_template_link.ts';
 import * as funnelIndexes from './migrations/20261129_receipt_05_funnel_indexes.ts';
 import * as legalBasis from './migrations/20261129_receipt_02_legal_basis.ts';
+import * as postArticles from './migrations/20261130_post_01_articles.ts';
 
 /** Every migration, in order. A new migration file is added here with its date-prefixed name. */
 export const migrations: Record<string, Migration> = {
@@ -69,6 +70,7 @@ export const migrations: Record<string, Migration> = {
   '20261129_receipt_02_approved_template_link': approvedTemplateLink,
   '20261129_receipt_05_funnel_indexes': funnelIndexes,
   '20261129_receipt_02_legal_basis': legalBasis,
+  '20261130_post_01_articles': postArticles,
 };
 
 /**
