@@ -25,8 +25,18 @@ export interface EvidenceDeliveryEvent {
   refused: string | null;
 }
 
+/** A scanned AD card or returned envelope of a post delivery, in the bundle beside the notice it proves. */
+export interface EvidencePostProof {
+  /** Its name in the bundle: post/<sha256>.<pdf|jpeg|png|webp>. */
+  file: string;
+  sha256: string;
+  /** The date the AD card bears (YYYY-MM-DD), when given. */
+  deliveredOn: string | null;
+  uploadedAt: string;
+}
+
 export interface EvidenceDelivery {
-  channel: 'email' | 'whatsapp';
+  channel: 'email' | 'whatsapp' | 'post';
   recipient: string;
   recipientName: string;
   status: string;
@@ -39,6 +49,8 @@ export interface EvidenceDelivery {
   /** WhatsApp: the media id the PDF went by (null for e-mail, the outbox, and sends before 27 Nov 2026). */
   mediaId: string | null;
   history: EvidenceDeliveryEvent[];
+  /** Post: the scans kept for the article (its number is providerMessageId). */
+  postProofs?: EvidencePostProof[];
 }
 
 export interface EvidenceRecord {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { EvidenceDelivery, EvidenceRecord } from '@notice-desk/contract/evidence';
+import type { EvidenceDelivery, EvidencePostProof, EvidenceRecord } from '@notice-desk/contract/evidence';
 import type { LegalBasis } from '@notice-desk/contract/service-dates';
 import type { Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
@@ -15,6 +15,7 @@ import { appendAudit } from '../audit/audit.repository.ts';
 import * as campaigns from '../campaigns/campaigns.repository.ts';
 import type { PdfsService } from '../pdfs/pdfs.service.ts';
 import { recordKinds, type RecordKindInfo } from '../records/record-kinds.ts';
+import * as postArticles from '../post/post.repository.ts';
 import * as records from '../records/records.repository.ts';
 import * as deliveries from '../sending/deliveries.repository.ts';
 import * as serviceFacts from '../service-dates/service-dates.repository.ts';
@@ -133,6 +134,10 @@ export class EvidenceService {
           serviceFacts.pageEventsForRecords(this.db, ids),
           serviceFacts.responsesForRecords(this.db, ids),
         ]);
+        const proofs = await postArticles.proofsForDeliveries(
+          this.db,
+          attempts.filter((d) => (d.channel as string) === 'post').map((d) => d.id),
+        );
         for (const campaignId of new Set(page.map((r) => r.campaign_id)))
           if (!bases.has(campaignId))
             bases.set(campaignId, (await this.serviceDates.forCampaign(info.kind, campaignId)).basis);
@@ -153,7 +158,26 @@ export class EvidenceService {
                 } else pdfFile = null;
               }
             }
+            // Post: each AD card or returned envelope kept for the article, its bytes checked as the PDF's are.
+            const postProofs: EvidencePostProof[] = [];
+            for (const proof of proofs.filter((p) => p.delivery_id === d.id)) {
+              const file = `post/${proof.sha256}.${proof.file_key.split('.').pop()}`;
+              if (!addedPdfs.has(file)) {
+                const scan = await this.store.readBuffer(proof.file_key).catch(() => null);
+                if (!scan || sha256(scan) !== proof.sha256) continue;
+                add(file, scan);
+                addedPdfs.add(file);
+                await room();
+              }
+              postProofs.push({
+                file,
+                sha256: proof.sha256,
+                deliveredOn: proof.delivered_on,
+                uploadedAt: proof.created_at,
+              });
+            }
             served.push({
+              ...(postProofs.length > 0 ? { postProofs } : {}),
               channel: d.channel,
               recipient: d.channel === 'whatsapp' ? this.whatsappNumberSent(d.recipient) : d.recipient,
               recipientName: d.recipient_name,
@@ -247,7 +271,7 @@ function reference(info: RecordKindInfo, row: Record<string, string | undefined>
 
 const safeName = (name: string): string => safeFileName(name, 100) || 'evidence';
 
-const channelLabel = { email: 'E-mail', whatsapp: 'WhatsApp' } as const;
+const channelLabel = { email: 'E-mail', whatsapp: 'WhatsApp', post: 'Post' } as const;
 
 /** The record's notice page in words: each event a sentence, each answer with its text shown as text. */
 function noticePageHtml(record: EvidenceRecord & { asks: 'mobile' | 'account' }, timeZone: string): string {
@@ -284,7 +308,7 @@ function summaryHtml(
               <td>${e(d.status)}<br><small>${e(d.statusAt)}</small></td>
               <td class="mono">${e(d.providerMessageId) || '—'}</td>
               <td class="mono">${e(d.pdfSha256) || '—'}</td>
-              <td>${d.history.map((h) => `${e(h.at)} ${e(h.status)}${h.detail ? ` (${e(h.detail)})` : ''}${h.refused ? ` <b>refused</b>: ${e(h.refused)}` : ''}`).join('<br>')}${d.error ? `<br><b>Error:</b> ${e(d.error)}` : ''}</td>
+              <td>${d.history.map((h) => `${e(h.at)} ${e(h.status)}${h.detail ? ` (${e(h.detail)})` : ''}${h.refused ? ` <b>refused</b>: ${e(h.refused)}` : ''}`).join('<br>')}${d.error ? `<br><b>Error:</b> ${e(d.error)}` : ''}${(d.postProofs ?? []).map((p) => `<br><b>Proof:</b> ${e(p.file)}${p.deliveredOn ? ` (AD card dated ${e(p.deliveredOn)})` : ''}`).join('')}</td>
             </tr>`,
           )
           .join('')
