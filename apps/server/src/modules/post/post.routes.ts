@@ -167,6 +167,7 @@ export function postRoutes(app: App, { post, guards, config }: AppContext): void
           throw badRequest(parsed.error.issues[0]?.message ?? 'Send a list of { loanNo, articleNumber }.');
         return post.assignArticles(req.user._id, req.params.id, parsed.data);
       }
+      await post.ownedCampaign(req.user._id, req.params.id);
       const form = await readForm(req, sheetMax, 'file');
       const rows = await readArticleSheet(form.file!, config);
       return post.assignArticles(req.user._id, req.params.id, rows);
@@ -213,6 +214,7 @@ export function postRoutes(app: App, { post, guards, config }: AppContext): void
       },
     },
     async (req) => {
+      await post.ownedCampaign(req.user._id, req.params.id);
       const form = await readForm(req, sheetMax, 'zip');
       const files = await unzipProofs(form.file!.data, PROOF_MAX_BYTES);
       return post.addProofsZip(req.user._id, req.params.id, files);
@@ -232,6 +234,7 @@ export function postRoutes(app: App, { post, guards, config }: AppContext): void
         },
       },
       async (req) => {
+        await post.ownedRecord(req.user._id, info.kind, req.params.id);
         const form = await readForm(req, PROOF_MAX_BYTES, 'scan');
         return post.addProof(req.user._id, info.kind, req.params.id, form.file!, form.fields.deliveredOn);
       },

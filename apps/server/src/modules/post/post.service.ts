@@ -193,7 +193,18 @@ export class PostService {
     this.now = settings.now ?? nowIso;
   }
 
-  /** The owner's notice campaign (post goes by a notice's Mode Of Dispatch). */
+  /** 404 unless the campaign is the caller's: checked before an upload is read. */
+  async ownedCampaign(ownerId: string, campaignId: string): Promise<void> {
+    await this.campaignOf(ownerId, campaignId);
+  }
+
+  /** 404 unless the record is the caller's: checked before an upload is read. */
+  async ownedRecord(ownerId: string, kind: RecordKind, recordId: string): Promise<void> {
+    if (!(await records.findRecord(this.db, recordKinds[kind], ownerId, recordId)))
+      throw notFound(recordKinds[kind].label);
+  }
+
+  /** The owner's campaign (post goes by a notice's Mode Of Dispatch). */
   private async campaignOf(ownerId: string, campaignId: string) {
     const campaign = await campaigns.findCampaign(this.db, ownerId, campaignId);
     if (!campaign) throw notFound('Campaign');
