@@ -190,14 +190,8 @@ const envSchema = z.object({
     .max(365, 'DEEMED_SERVICE_DAYS must be a whole number of days, 0 (never deemed) to 365')
     .default(30),
   // Post (docs/sending.md, "Post"): the window envelope the print file's address block is placed for,
-  // deemed service of a letter nothing came back for (General Clauses Act s.27), the sender, the weight.
+  // the sender printed on carriers and the booking list, the weight the booking list gives.
   POST_ENVELOPE: z.enum(['DL', 'C5'], { error: 'POST_ENVELOPE must be DL or C5' }).default('DL'),
-  POST_DEEMED_SERVICE_DAYS: z.coerce
-    .number({ error: 'POST_DEEMED_SERVICE_DAYS must be a whole number of days, 0 (never deemed) to 365' })
-    .int('POST_DEEMED_SERVICE_DAYS must be a whole number of days, 0 (never deemed) to 365')
-    .min(0, 'POST_DEEMED_SERVICE_DAYS must be a whole number of days, 0 (never deemed) to 365')
-    .max(365, 'POST_DEEMED_SERVICE_DAYS must be a whole number of days, 0 (never deemed) to 365')
-    .default(7),
   POST_SENDER: z.string().max(300, 'POST_SENDER must be at most 300 characters').default(''),
   POST_WEIGHT_GRAMS: z.coerce
     .number({ error: 'POST_WEIGHT_GRAMS must be a whole number of grams, 1 to 2000' })
@@ -351,8 +345,8 @@ export interface Config {
   reserveWarnDays: number;
   /** A record is deemed served this many days after its first dispatch when nothing came back (0: never). */
   deemedServiceDays: number;
-  /** Post: the print file's envelope, deemed service of a letter (days, 0: never), the sender, the weight. */
-  post: { envelope: 'DL' | 'C5'; deemedServiceDays: number; sender: string; weightGrams: number };
+  /** Post: the print file's envelope, the sender, the weight a letter is booked at. */
+  post: { envelope: 'DL' | 'C5'; sender: string; weightGrams: number };
   /** How long a worker may go silent before another takes its job over (at least 5 s). */
   jobLeaseMs: number;
   /** Finished and failed jobs are pruned after this. */
@@ -528,7 +522,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     deemedServiceDays: e.DEEMED_SERVICE_DAYS,
     post: {
       envelope: e.POST_ENVELOPE,
-      deemedServiceDays: e.POST_DEEMED_SERVICE_DAYS,
       sender: e.POST_SENDER,
       weightGrams: e.POST_WEIGHT_GRAMS,
     },

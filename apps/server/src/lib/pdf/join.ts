@@ -13,7 +13,7 @@ export const A4_POINTS = [595.28, 841.89] as const;
  * same reading of pages (pageEntries, inherited entries made the page's own) and the same writing of
  * objects as pdf-lib writes them; here the objects go out at once instead of into one record's file.
  * Why not pdf-lib's copyPages: it keeps the whole joined document in memory until save
- * (docs/decisions/0013-streaming-pdf-join.md).
+ * (docs/decisions/0008-streaming-pdf-join.md).
  */
 export class PdfJoin {
   /** Object 1 is the page tree, 2 the catalog, both written last. */
