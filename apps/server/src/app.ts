@@ -20,6 +20,7 @@ import { jobsRoutes } from './modules/jobs/jobs.routes.ts';
 import { noticePagesRoutes } from './modules/notice-pages/notice-pages.routes.ts';
 import { verifyRoutes } from './modules/verify/verify.routes.ts';
 import { pdfsRoutes } from './modules/pdfs/pdfs.routes.ts';
+import { postRoutes } from './modules/post/post.routes.ts';
 import { recordsRoutes } from './modules/records/records.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { legalBasisRoutes } from './modules/service-dates/legal-basis.routes.ts';
@@ -181,6 +182,7 @@ export async function buildApp(
     failedRowsRoutes,
     webhooksRoutes,
     exportsRoutes,
+    postRoutes,
     evidenceRoutes,
     archiveRoutes,
     dashboardRoutes,

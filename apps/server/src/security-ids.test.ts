@@ -109,6 +109,26 @@ const idRoutes: Record<string, Attack> = {
     expectEach(who, 'GET', '/api/credit-cards/:id/evidence', owned.records['credit-card'], 404),
   'GET /api/campaigns/:id/evidence': ({ who }) =>
     expectEach(who, 'GET', '/api/campaigns/:id/evidence', allCampaigns(), 404),
+  'GET /api/campaigns/:id/post': ({ who }) =>
+    expectEach(who, 'GET', '/api/campaigns/:id/post', allCampaigns(), 404),
+  'GET /api/campaigns/:id/post/print.pdf': ({ who }) =>
+    expectEach(who, 'GET', '/api/campaigns/:id/post/print.pdf', allCampaigns(), 404),
+  'GET /api/campaigns/:id/post/labels.pdf': ({ who }) =>
+    expectEach(who, 'GET', '/api/campaigns/:id/post/labels.pdf', allCampaigns(), 404),
+  'GET /api/campaigns/:id/post/booking.xlsx': ({ who }) =>
+    expectEach(who, 'GET', '/api/campaigns/:id/post/booking.xlsx', allCampaigns(), 404),
+  'GET /api/campaigns/:id/post/booking.csv': ({ who }) =>
+    expectEach(who, 'GET', '/api/campaigns/:id/post/booking.csv', allCampaigns(), 404),
+  'POST /api/campaigns/:id/post/articles': ({ who }) =>
+    expectEach(who, 'POST', '/api/campaigns/:id/post/articles', allCampaigns(), 404, () => [
+      { loanNo: 'loanNo owned', articleNumber: 'EE123456785IN' },
+    ]),
+  'POST /api/campaigns/:id/post/proofs': ({ who }) =>
+    expectEach(who, 'POST', '/api/campaigns/:id/post/proofs', allCampaigns(), 404),
+  'POST /api/notices/:id/post/proof': ({ who }) =>
+    expectEach(who, 'POST', '/api/notices/:id/post/proof', owned.records.notice, 404),
+  'POST /api/credit-cards/:id/post/proof': ({ who }) =>
+    expectEach(who, 'POST', '/api/credit-cards/:id/post/proof', owned.records['credit-card'], 404),
   // What a delete would archive and erase: the same owner check as the delete itself.
   'GET /api/notices/:id/delete-preview': ({ who }) =>
     expectEach(who, 'GET', '/api/notices/:id/delete-preview', owned.records.notice, 404),

@@ -41,6 +41,7 @@ import { SendRates } from './modules/limits/send-rates.ts';
 import { connectRedis, type RedisClient } from './modules/limits/redis.ts';
 import { NoticePagesService } from './modules/notice-pages/notice-pages.service.ts';
 import { PdfsService } from './modules/pdfs/pdfs.service.ts';
+import { PostService } from './modules/post/post.service.ts';
 import { RecordsService } from './modules/records/records.service.ts';
 import { RetentionService } from './modules/retention/retention.service.ts';
 import { BounceMailbox } from './modules/bounces/bounce-mailbox.ts';
@@ -84,6 +85,8 @@ export interface Services {
   /** A campaign's failed rows, and Edit and resend. */
   failedRows: FailedRowsService;
   exports: ExportsService;
+  /** Post: print file, labels, booking list, article numbers, tracking and AD cards. */
+  post: PostService;
   evidence: EvidenceService;
   archive: ArchiveService;
   dashboard: DashboardService;
@@ -311,6 +314,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     pdfs,
     sending,
     exports: new ExportsService(db, pdfs, store, where, serviceDates),
+    post: new PostService(db, pdfs, store, { ...config.post, timeZone: config.timeZone }),
     evidence,
     archive: new ArchiveService(db, evidence),
     dashboard: new DashboardService(db),

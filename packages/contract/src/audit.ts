@@ -30,6 +30,9 @@ export const auditActions = [
   'user.sessions-end',
   'notice-link.revoke',
   'notice-response.handled',
+  'post.articles',
+  'post.tracking',
+  'post.proof',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -62,6 +65,9 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'user.sessions-end': 'Ended sessions',
   'notice-link.revoke': 'Revoked a notice link',
   'notice-response.handled': 'Marked a response handled',
+  'post.articles': 'Gave article numbers',
+  'post.tracking': 'Imported post tracking',
+  'post.proof': 'Uploaded an AD card or returned envelope',
 };
 
 const isoDate = (name: string) =>

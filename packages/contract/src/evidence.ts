@@ -27,8 +27,18 @@ export interface EvidenceDeliveryEvent {
   source?: string;
 }
 
+/** A scanned AD card or returned envelope of a post delivery, in the bundle beside the notice it proves. */
+export interface EvidencePostProof {
+  /** Its name in the bundle: post/<sha256>.<pdf|jpeg|png|webp>. */
+  file: string;
+  sha256: string;
+  /** The date the AD card bears (YYYY-MM-DD), when given. */
+  deliveredOn: string | null;
+  uploadedAt: string;
+}
+
 export interface EvidenceDelivery {
-  channel: 'email' | 'whatsapp';
+  channel: 'email' | 'whatsapp' | 'post';
   recipient: string;
   recipientName: string;
   status: string;
@@ -43,6 +53,8 @@ export interface EvidenceDelivery {
   /** When its PDF was made (the kept file's time); null when the file is not in the bundle. */
   renderedAt?: string | null;
   history: EvidenceDeliveryEvent[];
+  /** Post: the scans kept for the article (its number is providerMessageId). */
+  postProofs?: EvidencePostProof[];
 }
 
 export interface EvidenceRecord {

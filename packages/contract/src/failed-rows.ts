@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pagingQuery } from './paging.ts';
-import { deliveryChannels, type DeliveryChannel, type SendResult } from './sending.ts';
+import { messageChannels, type MessageChannel, type SendResult } from './sending.ts';
 
 /** The statuses a row's latest attempt on a channel has when it did not reach the borrower. */
 export const failedRowStatuses = ['failed', 'bounced', 'not_serviceable'] as const;
@@ -21,7 +21,7 @@ export type FailedRowsQuery = z.input<typeof failedRowsQuery>;
 /** One record and channel whose latest attempt failed, bounced or was left out as not serviceable. */
 export interface FailedRow {
   recordId: string;
-  channel: DeliveryChannel;
+  channel: MessageChannel;
   status: FailedRowStatus;
   custName: string;
   /** Loan No. for notices, AAN No. for credit cards. */
@@ -51,7 +51,7 @@ export interface FailedRowsPage {
 /** Edit and resend: the record's new e-mail and/or mobile, and the channel that failed, resent on it. */
 export const editAndResendBody = z
   .object({
-    channel: z.enum(deliveryChannels, { error: "channel must be 'email' or 'whatsapp'." }),
+    channel: z.enum(messageChannels, { error: "channel must be 'email' or 'whatsapp'." }),
     emailId: z
       .string({ error: 'emailId must be text.' })
       .max(254, { error: 'emailId must be at most 254 characters.' })

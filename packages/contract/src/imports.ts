@@ -224,4 +224,19 @@ export interface ImportPreview {
   duplicates: DuplicateReport | null;
   /** Rows the import takes whose e-mail or mobile cannot be served (null when not scanned). */
   notServiceable?: NotServiceableReport | null;
+  /**
+   * Notices: each distinct Mode Of Dispatch (the 50 most common) and how it was understood: the
+   * channels it names and the parts no spelling matches (flagged, never guessed). Null when not scanned.
+   */
+  dispatchModes?: DispatchModeReading[] | null;
+}
+
+export interface DispatchModeReading {
+  value: string;
+  /** Channels: email, whatsapp, sms, speed_post, rpad, courier. */
+  channels: string[];
+  unknown: string[];
+  /** In words: "E-mail + Speed Post; unknown: 'Post'". */
+  reading: string;
+  rows: number;
 }

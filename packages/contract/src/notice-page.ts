@@ -140,7 +140,7 @@ export interface NoticeResponseList {
 }
 
 /** Channels a notice page link can come from. */
-export const linkChannels = [...deliveryChannels, 'sms', 'post'] as const;
+export const linkChannels = [...deliveryChannels, 'sms'] as const;
 
 // Added by the server side (H1), nothing renamed: the Responses list's query, the code's path
 // parameter and the check's `c` query, so the web and the server read them from one place.

@@ -19,8 +19,12 @@ export const deliveryStatuses = [
 ] as const;
 export type DeliveryStatus = (typeof deliveryStatuses)[number];
 
-export const deliveryChannels = ['email', 'whatsapp'] as const;
+/** The channels a delivery goes by; a post delivery is a letter booked at the post office (modules/post). */
+export const deliveryChannels = ['email', 'whatsapp', 'post'] as const;
 export type DeliveryChannel = (typeof deliveryChannels)[number];
+/** The channels a send sends a message by; what the send, its summary and the filters take. */
+export const messageChannels = ['email', 'whatsapp'] as const;
+export type MessageChannel = (typeof messageChannels)[number];
 
 /** What the campaign table's `status` filter takes: a delivery status, or a service status (service-dates.ts). */
 export const campaignFilterStatuses = [...deliveryStatuses, ...serviceStatuses] as const;
@@ -54,7 +58,7 @@ export const deliveryFilterQuery = z.object({
       `Only records whose latest attempt is in one of these statuses: ${deliveryStatuses.join(', ')}; or whose notice page was ${serviceStatuses.slice(0, 3).join(', ')}; or whose respond-by date has passed (respond_by_passed) or falls within 7 days (respond_by_within_7_days). Comma-separated; a record in any is kept.`,
     ),
   channel: z
-    .enum(deliveryChannels, { error: "channel must be 'email' or 'whatsapp'." })
+    .enum(messageChannels, { error: "channel must be 'email' or 'whatsapp'." })
     .optional()
     .describe('The channel the delivery statuses look at; either when absent.'),
 });
@@ -112,7 +116,7 @@ export interface SendResult {
 /** Which channel a send summary counts; both when absent. */
 export const sendSummaryQuery = z.object({
   channel: z
-    .enum(deliveryChannels, { error: "channel must be 'email' or 'whatsapp'." })
+    .enum(messageChannels, { error: "channel must be 'email' or 'whatsapp'." })
     .optional()
     .describe('The channel counted; both when absent.'),
 });
@@ -134,7 +138,7 @@ export type SendSummaryBody = z.infer<typeof sendSummaryBody>;
 
 /** Per channel, what a send of these records would do, before it is asked. */
 export interface SendSummaryChannel {
-  channel: DeliveryChannel;
+  channel: MessageChannel;
   /** Records whose send goes on this channel (their Mode Of Dispatch, or both for credit cards). */
   records: number;
   /** Would be sent now: servable and not sent on this channel before. */
@@ -162,7 +166,7 @@ export interface SendSummary {
  * to an address the person types, not recorded as service (no delivery; audited as a test send).
  */
 export const testSendBody = z.object({
-  channel: z.enum(deliveryChannels, { error: "channel must be 'email' or 'whatsapp'." }),
+  channel: z.enum(messageChannels, { error: "channel must be 'email' or 'whatsapp'." }),
   to: z
     .string({ error: 'to must be the e-mail address or mobile number to send the test to.' })
     .max(254, { error: 'to must be at most 254 characters.' }),

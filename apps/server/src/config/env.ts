@@ -209,6 +209,16 @@ const envSchema = z.object({
     .min(0, 'DEEMED_SERVICE_DAYS must be a whole number of days, 0 (never deemed) to 365')
     .max(365, 'DEEMED_SERVICE_DAYS must be a whole number of days, 0 (never deemed) to 365')
     .default(30),
+  // Post (docs/sending.md, "Post"): the window envelope the print file's address block is placed for,
+  // the sender printed on carriers and the booking list, the weight the booking list gives.
+  POST_ENVELOPE: z.enum(['DL', 'C5'], { error: 'POST_ENVELOPE must be DL or C5' }).default('DL'),
+  POST_SENDER: z.string().max(300, 'POST_SENDER must be at most 300 characters').default(''),
+  POST_WEIGHT_GRAMS: z.coerce
+    .number({ error: 'POST_WEIGHT_GRAMS must be a whole number of grams, 1 to 2000' })
+    .int('POST_WEIGHT_GRAMS must be a whole number of grams, 1 to 2000')
+    .min(1, 'POST_WEIGHT_GRAMS must be a whole number of grams, 1 to 2000')
+    .max(2000, 'POST_WEIGHT_GRAMS must be a whole number of grams, 1 to 2000')
+    .default(20),
   DEFAULT_COUNTRY_CODE: z
     .string()
     .regex(/^\d{1,3}$/, 'DEFAULT_COUNTRY_CODE must be 1 to 3 digits, such as 91')
@@ -403,6 +413,8 @@ export interface Config {
   reserveWarnDays: number;
   /** A record is deemed served this many days after its first dispatch when nothing came back (0: never). */
   deemedServiceDays: number;
+  /** Post: the print file's envelope, the sender, the weight a letter is booked at. */
+  post: { envelope: 'DL' | 'C5'; sender: string; weightGrams: number };
   /** How long a worker may go silent before another takes its job over (at least 5 s). */
   jobLeaseMs: number;
   /** Finished and failed jobs are pruned after this. */
@@ -583,6 +595,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bulkSendConfirmThreshold: e.BULK_SEND_CONFIRM_THRESHOLD,
     reserveWarnDays: e.RESERVE_WARN_DAYS,
     deemedServiceDays: e.DEEMED_SERVICE_DAYS,
+    post: {
+      envelope: e.POST_ENVELOPE,
+      sender: e.POST_SENDER,
+      weightGrams: e.POST_WEIGHT_GRAMS,
+    },
     uploadMaxBytes: Math.round(e.UPLOAD_MAX_MB * 1024 * 1024),
     importMaxRows: e.IMPORT_MAX_ROWS,
     importMaxUnpackedBytes: Math.round(e.IMPORT_MAX_UNPACKED_MB * 1024 * 1024),

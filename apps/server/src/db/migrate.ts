@@ -36,6 +36,7 @@ import * as serviceFacts from './migrations/20261130_service_01_record_facts.ts'
 import * as legalBasis from './migrations/20261129_receipt_02_legal_basis.ts';
 import * as verifyCodes from './migrations/20261130_verify_01_verify_codes.ts';
 import * as jobsListIndex from './migrations/20261129_deploy_01_jobs_list_index.ts';
+import * as postArticles from './migrations/20261130_post_01_articles.ts';
 
 /** Every migration, in order. A new migration file is added here with its date-prefixed name. */
 export const migrations: Record<string, Migration> = {
@@ -75,6 +76,7 @@ export const migrations: Record<string, Migration> = {
   '20261130_service_01_record_facts': serviceFacts,
   '20261130_verify_01_verify_codes': verifyCodes,
   '20261129_deploy_01_jobs_list_index': jobsListIndex,
+  '20261130_post_01_articles': postArticles,
 };
 
 /**

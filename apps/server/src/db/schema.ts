@@ -3,6 +3,7 @@ import type { CreditCardFields } from '@notice-desk/contract/credit-card';
 import type { NoticeFields } from '@notice-desk/contract/notice';
 import type { NoticePageEvent, NoticeResponseKind } from '@notice-desk/contract/notice-page';
 import type { LegalBasisName, ServedWhen } from '@notice-desk/contract/service-dates';
+import type { ArticleType, PostStatus, ReturnReason } from '@notice-desk/contract/post';
 
 /** Timestamps are ISO-8601 text (UTC): they sort and compare the same on SQLite and PostgreSQL. */
 export interface UsersTable {
@@ -197,6 +198,11 @@ export interface WhatsappApprovedTemplatesTable {
   link_button_index: number | null;
 }
 
+/**
+ * The channels the sending service sends by. Post deliveries (channel 'post') are booked, tracked and
+ * proven by modules/post alone, which reads and writes them through a view typed for them
+ * (post.repository.ts), so the sending service's types stay its own.
+ */
 export type Channel = 'email' | 'whatsapp';
 export type DeliveryStatus =
   | 'queued'
@@ -385,6 +391,35 @@ export interface LegalBasesTable {
   updated_by: string;
 }
 
+/** A post delivery's article: its S10 number and its own path (modules/post). */
+export interface PostArticlesTable {
+  delivery_id: string;
+  owner_id: string;
+  campaign_id: string;
+  record_kind: RecordKind;
+  record_id: string;
+  article_number: string;
+  article_type: ArticleType;
+  post_status: PostStatus;
+  return_reason: ReturnReason | null;
+  status_at: string;
+  created_at: string;
+}
+
+/** A scanned AD card or returned envelope, kept by the storage class. */
+export interface PostProofsTable {
+  id: string;
+  delivery_id: string;
+  owner_id: string;
+  file_key: string;
+  file_name: string;
+  content_type: string;
+  sha256: string;
+  /** YYYY-MM-DD the card bears, when given. */
+  delivered_on: string | null;
+  created_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   password_resets: PasswordResetsTable;
@@ -414,4 +449,6 @@ export interface DB {
   notice_responses: NoticeResponsesTable;
   legal_bases: LegalBasesTable;
   record_service_facts: RecordServiceFactsTable;
+  post_articles: PostArticlesTable;
+  post_proofs: PostProofsTable;
 }

@@ -249,7 +249,7 @@ class RecordFile {
 }
 
 /** A page's entries as pdf-lib copies them: inherited ones made its own, without its parent. */
-function pageEntries({ PDFName, PDFPageLeaf }: PdfLib, leaf: PDFPageLeaf): [PDFName, PDFObject][] {
+export function pageEntries({ PDFName, PDFPageLeaf }: PdfLib, leaf: PDFPageLeaf): [PDFName, PDFObject][] {
   const entries = new Map<PDFName, PDFObject>(leaf.entries());
   for (const key of PDFPageLeaf.InheritableEntries.map((name) => PDFName.of(name))) {
     const value = leaf.getInheritableAttribute(key);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { EvidenceDelivery, EvidenceRecord } from '@notice-desk/contract/evidence';
+import type { EvidenceDelivery, EvidencePostProof, EvidenceRecord } from '@notice-desk/contract/evidence';
 import type { LegalBasis } from '@notice-desk/contract/service-dates';
 import type { Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
@@ -16,6 +16,7 @@ import { appendAudit } from '../audit/audit.repository.ts';
 import * as campaigns from '../campaigns/campaigns.repository.ts';
 import type { PdfsService } from '../pdfs/pdfs.service.ts';
 import { recordKinds, type RecordKindInfo } from '../records/record-kinds.ts';
+import * as postArticles from '../post/post.repository.ts';
 import * as records from '../records/records.repository.ts';
 import * as deliveries from '../sending/deliveries.repository.ts';
 import * as serviceFacts from '../service-dates/service-dates.repository.ts';
@@ -163,6 +164,10 @@ export class EvidenceService {
           serviceFacts.pageEventsForRecords(this.db, ids),
           serviceFacts.responsesForRecords(this.db, ids),
         ]);
+        const proofs = await postArticles.proofsForDeliveries(
+          this.db,
+          attempts.filter((d) => (d.channel as string) === 'post').map((d) => d.id),
+        );
         for (const campaignId of new Set(page.map((r) => r.campaign_id)))
           if (!bases.has(campaignId))
             bases.set(campaignId, (await this.serviceDates.forCampaign(info.kind, campaignId)).basis);
@@ -195,7 +200,26 @@ export class EvidenceService {
                 } else pdfFile = null;
               } else renderedAt = renderedAts.get(pdfFile) ?? null;
             }
+            // Post: each AD card or returned envelope kept for the article, its bytes checked as the PDF's are.
+            const postProofs: EvidencePostProof[] = [];
+            for (const proof of proofs.filter((p) => p.delivery_id === d.id)) {
+              const file = `post/${proof.sha256}.${proof.file_key.split('.').pop()}`;
+              if (!addedPdfs.has(file)) {
+                const scan = await this.store.readBuffer(proof.file_key).catch(() => null);
+                if (!scan || sha256(scan) !== proof.sha256) continue;
+                add(file, scan);
+                addedPdfs.add(file);
+                await room();
+              }
+              postProofs.push({
+                file,
+                sha256: proof.sha256,
+                deliveredOn: proof.delivered_on,
+                uploadedAt: proof.created_at,
+              });
+            }
             served.push({
+              ...(postProofs.length > 0 ? { postProofs } : {}),
               channel: d.channel,
               recipient: d.channel === 'whatsapp' ? this.whatsappNumberSent(d.recipient) : d.recipient,
               recipientName: d.recipient_name,
@@ -321,7 +345,7 @@ function reference(info: RecordKindInfo, row: Record<string, string | undefined>
 
 const safeName = (name: string): string => safeFileName(name, 100) || 'evidence';
 
-const channelLabel = { email: 'E-mail', whatsapp: 'WhatsApp' } as const;
+const channelLabel = { email: 'E-mail', whatsapp: 'WhatsApp', post: 'Post' } as const;
 
 /** Who reported a delivery's status: the sender itself, a provider's webhook, or the bounce mailbox. */
 function sourceOf(providerEvent: string | null): string {
@@ -399,6 +423,14 @@ function timelineOf(record: SummaryRecord, timeZone: string): TimelineEntry[] {
           .join('; '),
         source: h.source ?? 'Notice Desk',
         sha256: ['sent', 'delivered', 'read'].includes(h.status) ? d.pdfSha256 : null,
+      });
+    for (const proof of d.postProofs ?? [])
+      entries.push({
+        at: proof.uploadedAt,
+        event: 'Proof of delivery kept',
+        detail: `${proof.file}${proof.deliveredOn ? `, the AD card dated ${proof.deliveredOn}` : ''}`,
+        source: 'Uploaded scan',
+        sha256: proof.sha256,
       });
   }
   const served = record.deliveries.findLast((d) => d.pdfSha256)?.pdfSha256 ?? null;

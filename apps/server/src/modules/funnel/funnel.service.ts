@@ -1,4 +1,4 @@
-import { deliveryChannels } from '@notice-desk/contract/sending';
+import { messageChannels, type MessageChannel } from '@notice-desk/contract/sending';
 import type { Funnel, FunnelRow } from '@notice-desk/contract/funnel';
 import type { Database } from '../../db/database.ts';
 import { notFound } from '../../lib/errors.ts';
@@ -38,7 +38,7 @@ export class FunnelService {
       countDeliverySteps(this.db, scope),
       countPageSteps(this.db, scope),
     ]);
-    const rowOf = (channel: FunnelRow['channel']): FunnelRow => {
+    const rowOf = (channel: MessageChannel | 'any'): FunnelRow => {
       const count = (counts: StepCounts, step: string) => Number(counts[`${channel}_${step}`] ?? 0);
       return {
         channel,
@@ -52,6 +52,6 @@ export class FunnelService {
         settleRequested: count(page, 'settle_requested'),
       };
     };
-    return { rows: [...deliveryChannels.map(rowOf), rowOf('any')] };
+    return { rows: [...messageChannels.map(rowOf), rowOf('any')] };
   }
 }

@@ -1,3 +1,4 @@
+import { describeDispatchModes, parseDispatchModes } from '../../lib/dispatch-modes.ts';
 import { createHash } from 'node:crypto';
 import { setImmediate } from 'node:timers/promises';
 import type {
@@ -132,6 +133,8 @@ export async function previewSheet(
   let problemRows = 0;
   let tooManyRows = false;
 
+  // Notices: how each distinct Mode Of Dispatch reads (a few distinct values in practice; at most 1,000 kept).
+  const dispatchValues = new Map<string, number>();
   const duplicates = new DuplicateTally(info, options.scan ? options.duplicates : undefined);
 
   const take = (row: SheetRow): boolean => {
@@ -151,6 +154,9 @@ export async function previewSheet(
         notServiceable.rows.push({ rowNumber: row.rowNumber, channel, reason });
     }
     duplicates.add(row.rowNumber, checked.values, checked.problems.length === 0, checked.repeatOf);
+    const mode = info.kind === 'notice' ? checked.values.modeOfDispatch?.trim() : undefined;
+    if (mode !== undefined && (dispatchValues.has(mode) || dispatchValues.size < 1000))
+      dispatchValues.set(mode, (dispatchValues.get(mode) ?? 0) + 1);
     return options.scan || rows.length < SHOWN_ROWS;
   };
   let going = true;
@@ -195,6 +201,16 @@ export async function previewSheet(
     complete: missing.length === 0 && map.ambiguous.length === 0 && !!header,
     duplicates: options.scan && header ? await duplicates.report() : null,
     notServiceable: options.scan && header ? notServiceable : null,
+    dispatchModes:
+      options.scan && header && info.kind === 'notice'
+        ? [...dispatchValues]
+            .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+            .slice(0, 50)
+            .map(([value, rows]) => {
+              const modes = parseDispatchModes(value);
+              return { value, ...modes, reading: describeDispatchModes(modes), rows };
+            })
+        : null,
   };
 }
 

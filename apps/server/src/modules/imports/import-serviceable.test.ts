@@ -65,6 +65,17 @@ describe('addresses that cannot be served, at import', () => {
         { rowNumber: 6, channel: 'whatsapp', reason: 'an Indian mobile number starts with 6, 7, 8 or 9' },
       ],
     });
+    // Each distinct Mode Of Dispatch, most rows first, as it was understood (issue 31).
+    expect(preview.dispatchModes).toEqual([
+      {
+        value: 'Email and WhatsApp',
+        channels: ['email', 'whatsapp'],
+        unknown: [],
+        reading: 'E-mail + WhatsApp',
+        rows: 4,
+      },
+      { value: 'WhatsApp', channels: ['whatsapp'], unknown: [], reading: 'WhatsApp', rows: 1 },
+    ]);
   });
 
   it('imports every row, counts them, and says why in the row report', async () => {

@@ -1,6 +1,7 @@
 import { data, useParams, type LoaderFunctionArgs } from 'react-router';
 import { campaignTypes, type CampaignType } from '@notice-desk/contract/campaigns';
 import { CampaignDetail } from '../../../features/campaigns/components/campaign-detail.tsx';
+import { PostPanel } from '../../../features/post/components/post-panel.tsx';
 
 const isCampaignType = (value: string | undefined): value is CampaignType =>
   (campaignTypes as readonly (string | undefined)[]).includes(value);
@@ -16,5 +17,13 @@ export default function CampaignRoute() {
   // The loader let only a known type through.
   if (!isCampaignType(type)) return null;
   // A new id is a new page: paging and selection start again.
-  return <CampaignDetail key={`${type}/${id}`} type={type} campaignId={id} />;
+  return (
+    <CampaignDetail
+      key={`${type}/${id}`}
+      type={type}
+      campaignId={id}
+      // A notice goes by post when its Mode Of Dispatch says so; credit cards go by e-mail and WhatsApp.
+      panels={type === 'notice' ? (name) => <PostPanel campaignId={id} campaignName={name} /> : undefined}
+    />
+  );
 }

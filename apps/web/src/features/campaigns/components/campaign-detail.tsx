@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { CampaignRow, CampaignType, SingleCampaign } from '@notice-desk/contract/campaigns';
 import type { SendSummary } from '@notice-desk/contract/sending';
@@ -196,10 +196,15 @@ function CampaignFunnel({ campaignId }: { campaignId: string }) {
 const listHref = (type: CampaignType) =>
   type === 'notice' ? paths.campaigns.notices.getHref() : paths.campaigns.creditCards.getHref();
 
-type CampaignDetailProps = { type: CampaignType; campaignId: string };
+type CampaignDetailProps = {
+  type: CampaignType;
+  campaignId: string;
+  /** Panels the app adds under the legal basis (the post panel), given the campaign's name once known. */
+  panels?: (campaignName: string) => ReactNode;
+};
 
 /** /campaign/{type}/{id}: one campaign's records, paged, with row selection for sending and the report. */
-export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
+export function CampaignDetail({ type, campaignId, panels }: CampaignDetailProps) {
   const { text: searchText, setText: setSearchText, search } = useListSearch();
   /** The statuses the table keeps rows of, on either channel (comma-separated); '' keeps every row. */
   const [statusFilter, setStatusFilter] = useState('');
@@ -312,6 +317,7 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
       <CampaignFunnel campaignId={campaignId} />
       {data?.serviceCounts && <ServiceCounts counts={data.serviceCounts} />}
       {data && <CampaignLegalBasis campaignId={campaignId} basis={data.legalBasis ?? null} />}
+      {data && panels?.(data.name)}
       <DuplicatesNote duplicates={data?.duplicates} />
       <DeliveryStatusLegend />
       <FailedRows type={type} campaignId={campaignId} show={failedShow} onShowChange={setFailedShow} />

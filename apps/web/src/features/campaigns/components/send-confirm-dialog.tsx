@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import type { DeliveryChannel, SendSummary } from '@notice-desk/contract/sending';
+import type { MessageChannel, SendSummary } from '@notice-desk/contract/sending';
 import { mailUnserviceableReason, mobileUnserviceableReason } from '@notice-desk/contract/serviceable';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { readApiProblem } from '../../../lib/api-error.ts';
 import { useTestSendMutation } from '../api/campaigns-api.ts';
 import styles from './send-confirm-dialog.module.css';
 
-const channelNames: Record<DeliveryChannel, string> = { email: 'E-mail', whatsapp: 'WhatsApp' };
+const channelNames: Record<MessageChannel, string> = { email: 'E-mail', whatsapp: 'WhatsApp' };
 
 /** DEFAULT_COUNTRY_CODE's usual value: the web checks the typed number as the server will (the server has the last word). */
 const COUNTRY_CODE = '91';
@@ -85,7 +85,7 @@ export function SendConfirmDialog({
 
 /** The optional test send: one rendered notice to a colleague's address, by the real channel. */
 function TestSend({ campaignId, recordId }: { campaignId: string; recordId?: string | undefined }) {
-  const [channel, setChannel] = useState<DeliveryChannel>('email');
+  const [channel, setChannel] = useState<MessageChannel>('email');
   const [to, setTo] = useState('');
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
   const [testSend, { isLoading }] = useTestSendMutation();
@@ -131,7 +131,7 @@ function TestSend({ campaignId, recordId }: { campaignId: string; recordId?: str
       <div className={styles.testRow}>
         <label>
           Channel
-          <select value={channel} onChange={(event) => setChannel(event.target.value as DeliveryChannel)}>
+          <select value={channel} onChange={(event) => setChannel(event.target.value as MessageChannel)}>
             <option value="email">E-mail</option>
             <option value="whatsapp">WhatsApp</option>
           </select>

@@ -166,6 +166,9 @@ export function ReviewMapping({
           {!counting && !blockers && current.notServiceable && (
             <NotServiceableNote report={current.notServiceable} />
           )}
+          {!counting && !blockers && current.dispatchModes && current.dispatchModes.length > 0 && (
+            <DispatchModesNote readings={current.dispatchModes} />
+          )}
 
           <DuplicateReport
             kind={kind}
@@ -250,6 +253,23 @@ function ColumnChoice({ header, index, value, fields, tie, describedBy, onChoose
         </p>
       )}
     </li>
+  );
+}
+
+/** How each distinct Mode Of Dispatch was understood; a part no spelling matches is flagged, never guessed. */
+function DispatchModesNote({ readings }: { readings: NonNullable<ImportPreview['dispatchModes']> }) {
+  return (
+    <div className={styles.hint} aria-label="Mode Of Dispatch as understood">
+      <p>Mode Of Dispatch, as understood:</p>
+      <ul>
+        {readings.slice(0, 12).map((r) => (
+          <li key={r.value}>
+            ‘{r.value || '(empty)'}’ ({r.rows} {r.rows === 1 ? 'row' : 'rows'}):{' '}
+            {r.unknown.length > 0 ? <strong>{r.reading}</strong> : r.reading}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
