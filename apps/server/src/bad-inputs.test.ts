@@ -1686,7 +1686,7 @@ const cases: BadInput[] = [
     sent: "channel 'sms'",
     send: () => ask('GET', `/api/campaigns/${mine.campaign}/send-summary?channel=sms`, { who: asha }),
     status: 400,
-    message: /channel must be 'email' or 'whatsapp'/,
+    message: /channel must be one of email, whatsapp, sms/,
     fields: ['channel'],
   },
   {
@@ -1741,7 +1741,7 @@ const cases: BadInput[] = [
         json: { channel: 'sms', to: 'a@example.com' },
       }),
     status: 400,
-    message: /channel must be 'email' or 'whatsapp'/,
+    message: /channel must be one of email, whatsapp, sms/,
     fields: ['channel'],
   },
   // Failed rows and Edit and resend.
@@ -1778,7 +1778,7 @@ const cases: BadInput[] = [
         json: { channel: 'sms' },
       }),
     status: 400,
-    message: /channel must be 'email' or 'whatsapp'/,
+    message: /channel must be one of email, whatsapp, sms/,
     fields: ['channel'],
   },
   {

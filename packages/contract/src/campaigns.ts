@@ -58,7 +58,7 @@ export interface SingleCampaign {
   /** Over the whole campaign: records whose address on a channel they go on cannot be served by its form. */
   notServiceable?: { email: number; whatsapp: number };
   /** Over the whole campaign: how many records' latest attempt on each channel is in each status. */
-  statusCounts?: { channel: 'email' | 'whatsapp'; status: string; count: number }[];
+  statusCounts?: { channel: 'email' | 'whatsapp' | 'sms'; status: string; count: number }[];
   /** Over the whole campaign: how many records are in each service status (the status filter's words). */
   serviceCounts?: ServiceCounts;
   /** The legal basis its records follow (its own, else its kind's); null when none is set. */

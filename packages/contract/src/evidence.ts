@@ -26,7 +26,7 @@ export interface EvidenceDeliveryEvent {
 }
 
 export interface EvidenceDelivery {
-  channel: 'email' | 'whatsapp';
+  channel: 'email' | 'whatsapp' | 'sms';
   recipient: string;
   recipientName: string;
   status: string;

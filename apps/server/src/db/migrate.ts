@@ -32,6 +32,7 @@ import * as duplicatesCampaignChoice from './migrations/20261129_duplicates_01_c
 import * as noticeLinks from './migrations/20261129_receipt_01_notice_links.ts';
 import * as approvedTemplateLink from './migrations/20261129_receipt_02_approved_template_link.ts';
 import * as funnelIndexes from './migrations/20261129_receipt_05_funnel_indexes.ts';
+import * as smsDltTemplates from './migrations/20261130_sms_01_dlt_templates.ts';
 import * as legalBasis from './migrations/20261129_receipt_02_legal_basis.ts';
 
 /** Every migration, in order. A new migration file is added here with its date-prefixed name. */
@@ -68,6 +69,7 @@ export const migrations: Record<string, Migration> = {
   '20261129_receipt_01_notice_links': noticeLinks,
   '20261129_receipt_02_approved_template_link': approvedTemplateLink,
   '20261129_receipt_05_funnel_indexes': funnelIndexes,
+  '20261130_sms_01_dlt_templates': smsDltTemplates,
   '20261129_receipt_02_legal_basis': legalBasis,
 };
 

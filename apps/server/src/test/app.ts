@@ -40,6 +40,9 @@ async function testConfig(
     ...unlimitedSends,
     // A provider's 'try again later' is retried after 200 ms, not 2 s: tests of retries wait for them.
     JOB_RETRY_BACKOFF: '200ms',
+    // Tests written before WHATSAPP_ALONE_REFUSED send a WhatsApp-only record by WhatsApp only; the
+    // setting's own tests (sms.test.ts) turn it on, as production has it by default.
+    WHATSAPP_ALONE_REFUSED: 'false',
     ...sharedBrowserEnv(env),
     ...env,
   });

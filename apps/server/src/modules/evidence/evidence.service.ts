@@ -155,7 +155,7 @@ export class EvidenceService {
             }
             served.push({
               channel: d.channel,
-              recipient: d.channel === 'whatsapp' ? this.whatsappNumberSent(d.recipient) : d.recipient,
+              recipient: d.channel === 'email' ? d.recipient : this.whatsappNumberSent(d.recipient),
               recipientName: d.recipient_name,
               status: d.status,
               statusAt: d.status_at,
@@ -247,7 +247,7 @@ function reference(info: RecordKindInfo, row: Record<string, string | undefined>
 
 const safeName = (name: string): string => safeFileName(name, 100) || 'evidence';
 
-const channelLabel = { email: 'E-mail', whatsapp: 'WhatsApp' } as const;
+const channelLabel = { email: 'E-mail', whatsapp: 'WhatsApp', sms: 'SMS' } as const;
 
 /** The record's notice page in words: each event a sentence, each answer with its text shown as text. */
 function noticePageHtml(record: EvidenceRecord & { asks: 'mobile' | 'account' }, timeZone: string): string {

@@ -267,7 +267,7 @@ describe('the pre-send summary', () => {
       headers: who.headers,
     });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toContain("channel must be 'email' or 'whatsapp'.");
+    expect(bad.json().message).toContain('channel must be one of email, whatsapp, sms.');
     for (const [headers, id] of [
       [who.headers, UNKNOWN_ID],
       [other.headers, a.campaignId],
@@ -343,7 +343,7 @@ describe('the test send', () => {
     expect(mobile.json().message).toContain('to is not a mobile number a test can go to');
     const channel = await post(a.campaignId, { channel: 'sms', to: 'x@example.com' });
     expect(channel.statusCode).toBe(400);
-    expect(channel.json().message).toContain("channel must be 'email' or 'whatsapp'.");
+    expect(channel.json().message).toContain('channel must be one of email, whatsapp, sms.');
     expect((await post(UNKNOWN_ID, { channel: 'email', to: 'x@example.com' })).statusCode).toBe(404);
     const record = await post(a.campaignId, { channel: 'email', to: 'x@example.com', recordId: UNKNOWN_ID });
     expect(record.statusCode).toBe(404);

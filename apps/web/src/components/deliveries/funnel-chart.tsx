@@ -7,6 +7,7 @@ export const NOTHING_SENT = 'Nothing sent yet. The funnel fills in as notices go
 const channelLabels: Record<FunnelRow['channel'], string> = {
   email: 'E-mail',
   whatsapp: 'WhatsApp',
+  sms: 'SMS',
   any: 'Any channel',
 };
 
