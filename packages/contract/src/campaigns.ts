@@ -36,6 +36,9 @@ export interface CampaignRow {
   /** Why the record's e-mail / mobile cannot be served by its form (on a channel it goes on), or null. */
   emailNotServiceable?: string | null;
   whatsappNotServiceable?: string | null;
+  /** SMS (issue 31): present only for a record that goes by SMS or was sent one. */
+  smsResponse?: string;
+  smsError?: string | null;
   /** Served on (and by what) and respond by; null fields until served. */
   service?: ServiceDates | null;
 }

@@ -37,9 +37,10 @@ const zero = {
   disputed: 0,
   settleRequested: 0,
 };
-const rowsOf = (email: object, whatsapp: object, any: object): FunnelRow[] => [
+const rowsOf = (email: object, whatsapp: object, any: object, sms: object = {}): FunnelRow[] => [
   { channel: 'email', ...zero, ...email },
   { channel: 'whatsapp', ...zero, ...whatsapp },
+  { channel: 'sms', ...zero, ...sms },
   { channel: 'any', ...zero, ...any },
 ];
 
@@ -159,6 +160,8 @@ describe('GET /api/campaigns/:id/funnel', () => {
           disputed: 1,
           settleRequested: 2,
         },
+        // An SMS link's page event counts on SMS (issue 31): opened, with no SMS sent.
+        { opened: 1 },
       ),
     );
   });

@@ -83,6 +83,20 @@ const columns: DataTableColumn<CampaignRow>[] = [
     header: 'Served on',
     cell: (row) => <ServedOn service={row.service} />,
   },
+];
+
+/** With an SMS column after WhatsApp's: for a page where some record goes by SMS (issue 31). */
+const columnsWithSms: DataTableColumn<CampaignRow>[] = [
+  ...columns.slice(0, 5),
+  {
+    id: 'sms',
+    header: 'SMS Status',
+    card: 'wide',
+    cell: (row) => (
+      <ChannelStatus status={row.smsResponse ?? '-'} error={row.smsError} notServiceable={null} />
+    ),
+  },
+  ...columns.slice(5),
   { id: 'respondBy', header: 'Respond by', cell: (row) => row.service?.shown.respondBy ?? '-' },
 ];
 
@@ -166,23 +180,28 @@ const COUNTED = [
 const CHANNELS = [
   { channel: 'email', label: 'Email' },
   { channel: 'whatsapp', label: 'WhatsApp' },
+  { channel: 'sms', label: 'SMS' },
 ] as const;
 
 /** Over the whole campaign: per channel, how many records' latest attempt is in each status. */
 function StatusCounts({ counts }: { counts: NonNullable<SingleCampaign['statusCounts']> }) {
   return (
     <div className={styles.counts} aria-label="Statuses per channel">
-      {CHANNELS.map(({ channel, label }) => (
-        <dl key={channel} className={styles.countRow}>
-          <dt>{label}</dt>
-          {COUNTED.map((status) => (
-            <dd key={status}>
-              {deliveryStatusWord(status)}{' '}
-              <strong>{counts.find((c) => c.channel === channel && c.status === status)?.count ?? 0}</strong>
-            </dd>
-          ))}
-        </dl>
-      ))}
+      {CHANNELS.filter(({ channel }) => channel !== 'sms' || counts.some((c) => c.channel === 'sms')).map(
+        ({ channel, label }) => (
+          <dl key={channel} className={styles.countRow}>
+            <dt>{label}</dt>
+            {COUNTED.map((status) => (
+              <dd key={status}>
+                {deliveryStatusWord(status)}{' '}
+                <strong>
+                  {counts.find((c) => c.channel === channel && c.status === status)?.count ?? 0}
+                </strong>
+              </dd>
+            ))}
+          </dl>
+        ),
+      )}
     </div>
   );
 }
@@ -349,7 +368,7 @@ export function CampaignDetail({ type, campaignId }: CampaignDetailProps) {
       </FilterSelect>
       <DataTable
         label="Campaign records"
-        columns={columns}
+        columns={rows.some((row) => row.smsResponse !== undefined) ? columnsWithSms : columns}
         rows={rows}
         rowId={rowId}
         page={page}
