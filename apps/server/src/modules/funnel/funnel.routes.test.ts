@@ -250,8 +250,9 @@ describe('GET /api/dashboard/funnel', () => {
     await attempt(newcomer, elsewhere.id, elsewhere.records[0]!, 'whatsapp', 'sent');
     const everyone = (await funnelOf(admin, '/api/dashboard/funnel')).json().rows as FunnelRow[];
     // Every test's campaigns so far, this one's two owners' included.
-    expect(everyone[1]!.sent).toBeGreaterThanOrEqual(2);
-    expect(everyone[2]!.sent).toBeGreaterThanOrEqual(4);
+    const row = (channel: FunnelRow['channel']) => everyone.find((r) => r.channel === channel)!;
+    expect(row('whatsapp').sent).toBeGreaterThanOrEqual(2);
+    expect(row('any').sent).toBeGreaterThanOrEqual(4);
     expect((await funnelOf(newcomer, '/api/dashboard/funnel')).json().rows).toEqual(
       rowsOf({}, { sent: 1 }, { sent: 1 }),
     );

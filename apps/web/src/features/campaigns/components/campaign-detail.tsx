@@ -83,6 +83,7 @@ const columns: DataTableColumn<CampaignRow>[] = [
     header: 'Served on',
     cell: (row) => <ServedOn service={row.service} />,
   },
+  { id: 'respondBy', header: 'Respond by', cell: (row) => row.service?.shown.respondBy ?? '-' },
 ];
 
 /** With an SMS column after WhatsApp's: for a page where some record goes by SMS (issue 31). */
@@ -97,7 +98,6 @@ const columnsWithSms: DataTableColumn<CampaignRow>[] = [
     ),
   },
   ...columns.slice(5),
-  { id: 'respondBy', header: 'Respond by', cell: (row) => row.service?.shown.respondBy ?? '-' },
 ];
 
 /** The day the record counts as served (DD-MM-YYYY in TIME_ZONE), and under it the event that set it. */
