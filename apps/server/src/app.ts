@@ -28,6 +28,7 @@ import { sendingRoutes } from './modules/sending/sending.routes.ts';
 import { failedRowsRoutes } from './modules/sending/failed-rows.routes.ts';
 import { templatesRoutes } from './modules/templates/templates.routes.ts';
 import { approvedTemplatesRoutes } from './modules/whatsapp-approved/approved-templates.routes.ts';
+import { smsTemplatesRoutes } from './modules/sms-templates/sms-templates.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { webhooksRoutes } from './modules/sending/webhooks.routes.ts';
@@ -177,6 +178,7 @@ export async function buildApp(
     templatesRoutes,
     legalBasisRoutes,
     approvedTemplatesRoutes,
+    smsTemplatesRoutes,
     pdfsRoutes,
     sendingRoutes,
     failedRowsRoutes,
@@ -203,9 +205,13 @@ function trustProxy(
   return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
 }
 
-/** Reset tokens travel in the path and PDF-link signatures in the query; neither reaches a log line. */
+/**
+ * Reset tokens travel in the path, PDF-link signatures and MSG91's webhook token in the query; none
+ * reaches a log line.
+ */
 function maskSecrets(url: string): string {
   return url
     .replace(/(\/reset-password\/)[^/?#]+/, '$1[redacted]')
-    .replace(/([?&]signature=)[^&#]+/, '$1[redacted]');
+    .replace(/([?&]signature=)[^&#]+/, '$1[redacted]')
+    .replace(/([?&]token=)[^&#]+/, '$1[redacted]');
 }

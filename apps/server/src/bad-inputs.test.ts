@@ -1683,10 +1683,10 @@ const cases: BadInput[] = [
   // The pre-send confirmation and the test send (issue 28).
   {
     area: 'send-summary',
-    sent: "channel 'sms'",
-    send: () => ask('GET', `/api/campaigns/${mine.campaign}/send-summary?channel=sms`, { who: asha }),
+    sent: "channel 'fax'",
+    send: () => ask('GET', `/api/campaigns/${mine.campaign}/send-summary?channel=fax`, { who: asha }),
     status: 400,
-    message: /channel must be 'email' or 'whatsapp'/,
+    message: /channel must be one of email, whatsapp, sms/,
     fields: ['channel'],
   },
   {
@@ -1734,14 +1734,14 @@ const cases: BadInput[] = [
   },
   {
     area: 'test-send',
-    sent: "channel 'sms'",
+    sent: "channel 'fax'",
     send: () =>
       ask('POST', `/api/campaigns/${mine.campaign}/test-send`, {
         who: asha,
-        json: { channel: 'sms', to: 'a@example.com' },
+        json: { channel: 'fax', to: 'a@example.com' },
       }),
     status: 400,
-    message: /channel must be 'email' or 'whatsapp'/,
+    message: /channel must be one of email, whatsapp, sms/,
     fields: ['channel'],
   },
   // Failed rows and Edit and resend.
@@ -1771,14 +1771,14 @@ const cases: BadInput[] = [
   },
   {
     area: 'edit-and-resend',
-    sent: "channel 'sms'",
+    sent: "channel 'fax'",
     send: () =>
       ask('POST', `/api/campaigns/${mine.campaign}/records/${mine.notice}/edit-and-resend`, {
         who: asha,
-        json: { channel: 'sms' },
+        json: { channel: 'fax' },
       }),
     status: 400,
-    message: /channel must be 'email' or 'whatsapp'/,
+    message: /channel must be one of email, whatsapp, sms/,
     fields: ['channel'],
   },
   {

@@ -19,6 +19,7 @@ const publicRoutes = new Set([
   'GET /api/pdf/:kind/:id',
   'GET /api/webhooks/whatsapp',
   'POST /api/webhooks/whatsapp',
+  'POST /api/webhooks/sms/msg91',
   // Providers sign their own calls (SNS signature, SendGrid key, Postmark password): checked in email-webhooks.routes.test.ts.
   'POST /api/webhooks/email',
   // The notice page before its check: what it may show to anyone with the link, and the check itself

@@ -52,6 +52,9 @@ import { mediaFailed } from './modules/sending/media-failures.repository.ts';
 import { FailedRowsService } from './modules/sending/failed-rows.service.ts';
 import { SEND_JOB, SendingService } from './modules/sending/sending.service.ts';
 import { WhatsappWebhooks } from './modules/sending/webhooks.service.ts';
+import { SmsWebhooks } from './modules/sending/sms-webhooks.service.ts';
+import { SmsTemplatesService } from './modules/sms-templates/sms-templates.service.ts';
+import { msg91Sender, smsOutbox } from './lib/sms.ts';
 import { TemplatesService } from './modules/templates/templates.service.ts';
 import { ApprovedTemplatesService } from './modules/whatsapp-approved/approved-templates.service.ts';
 import { UploadsService } from './modules/uploads/uploads.service.ts';
@@ -92,6 +95,10 @@ export interface Services {
   dashboard: DashboardService;
   funnel: FunnelService;
   webhooks: WhatsappWebhooks;
+  /** MSG91's SMS delivery reports. */
+  smsWebhooks: SmsWebhooks;
+  /** The DLT template per record kind that SMS go on. */
+  smsTemplates: SmsTemplatesService;
   jobs: JobRunner;
   /** The daily sweep of expired uploads and outbox files; started beside the job runner. */
   retention: RetentionService;
@@ -174,6 +181,23 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     settings: config.noticePage,
     appUrl: config.appUrl,
   });
+  const { sms: smsConfig } = config;
+  const msg91 =
+    smsConfig.authKey && smsConfig.sender && smsConfig.entityId
+      ? msg91Sender({
+          apiUrl: smsConfig.apiUrl,
+          authKey: smsConfig.authKey,
+          sender: smsConfig.sender,
+          route: smsConfig.route,
+        })
+      : undefined;
+  const smsTemplates = new SmsTemplatesService({
+    db,
+    via: msg91 ? 'msg91' : 'outbox',
+    entityId: smsConfig.entityId,
+    sender: smsConfig.sender,
+    where,
+  });
   const sending: SendingService = new SendingService({
     db,
     store,
@@ -186,11 +210,15 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
           mediaFailed: (mediaId) => mediaFailed(db, mediaId),
         })
       : outboxSender(store),
+    sms: msg91 ?? smsOutbox(store, smsConfig.entityId, smsConfig.sender),
+    smsTemplates,
+    whatsappAloneRefused: config.whatsappAloneRefused,
     approvedTemplates,
     // Only a real provider has a limit: the outbox takes files as fast as they come.
     rates: new SendRates(limiters, {
       ...(cloudApi ? { whatsapp: config.rates.whatsapp } : {}),
       ...(config.smtpUrl ? { email: config.rates.email } : {}),
+      ...(msg91 ? { sms: config.rates.sms } : {}),
     }),
     firstRetryMs: config.jobRetryBackoffMs,
     defaultCountryCode: config.defaultCountryCode,
@@ -324,6 +352,8 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
       verifyToken: wa.verifyToken,
       maxAgeSeconds: config.webhookMaxAgeSeconds,
     }),
+    smsWebhooks: new SmsWebhooks(db, { token: smsConfig.webhookToken }),
+    smsTemplates,
     uploads,
     imports: new ImportsService(db, uploads, store, importLimits, () => jobs.nudge()),
     campaigns: new CampaignsService(db, undefined, config.defaultCountryCode, serviceDates),

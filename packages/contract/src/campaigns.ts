@@ -36,6 +36,9 @@ export interface CampaignRow {
   /** Why the record's e-mail / mobile cannot be served by its form (on a channel it goes on), or null. */
   emailNotServiceable?: string | null;
   whatsappNotServiceable?: string | null;
+  /** SMS (issue 31): present only for a record that goes by SMS or was sent one. */
+  smsResponse?: string;
+  smsError?: string | null;
   /** Served on (and by what) and respond by; null fields until served. */
   service?: ServiceDates | null;
 }
@@ -58,7 +61,7 @@ export interface SingleCampaign {
   /** Over the whole campaign: records whose address on a channel they go on cannot be served by its form. */
   notServiceable?: { email: number; whatsapp: number };
   /** Over the whole campaign: how many records' latest attempt on each channel is in each status. */
-  statusCounts?: { channel: 'email' | 'whatsapp'; status: string; count: number }[];
+  statusCounts?: { channel: 'email' | 'whatsapp' | 'sms'; status: string; count: number }[];
   /** Over the whole campaign: how many records are in each service status (the status filter's words). */
   serviceCounts?: ServiceCounts;
   /** The legal basis its records follow (its own, else its kind's); null when none is set. */

@@ -9,7 +9,7 @@ export interface MailInfo {
   date: string;
   /** queued, outbox, sent, delivered, read, failed or bounced. */
   status: string;
-  channel: 'email' | 'whatsapp';
+  channel: 'email' | 'whatsapp' | 'sms';
   error: string | null;
 }
 

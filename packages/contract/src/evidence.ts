@@ -38,7 +38,7 @@ export interface EvidencePostProof {
 }
 
 export interface EvidenceDelivery {
-  channel: 'email' | 'whatsapp' | 'post';
+  channel: 'email' | 'whatsapp' | 'sms' | 'post';
   recipient: string;
   recipientName: string;
   status: string;

@@ -51,7 +51,7 @@ export interface FailedRowsPage {
 /** Edit and resend: the record's new e-mail and/or mobile, and the channel that failed, resent on it. */
 export const editAndResendBody = z
   .object({
-    channel: z.enum(messageChannels, { error: "channel must be 'email' or 'whatsapp'." }),
+    channel: z.enum(messageChannels, { error: `channel must be one of ${messageChannels.join(', ')}.` }),
     emailId: z
       .string({ error: 'emailId must be text.' })
       .max(254, { error: 'emailId must be at most 254 characters.' })

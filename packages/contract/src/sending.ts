@@ -20,10 +20,10 @@ export const deliveryStatuses = [
 export type DeliveryStatus = (typeof deliveryStatuses)[number];
 
 /** The channels a delivery goes by; a post delivery is a letter booked at the post office (modules/post). */
-export const deliveryChannels = ['email', 'whatsapp', 'post'] as const;
+export const deliveryChannels = ['email', 'whatsapp', 'sms', 'post'] as const;
 export type DeliveryChannel = (typeof deliveryChannels)[number];
 /** The channels a send sends a message by; what the send, its summary and the filters take. */
-export const messageChannels = ['email', 'whatsapp'] as const;
+export const messageChannels = ['email', 'whatsapp', 'sms'] as const;
 export type MessageChannel = (typeof messageChannels)[number];
 
 /** What the campaign table's `status` filter takes: a delivery status, or a service status (service-dates.ts). */
@@ -58,7 +58,7 @@ export const deliveryFilterQuery = z.object({
       `Only records whose latest attempt is in one of these statuses: ${deliveryStatuses.join(', ')}; or whose notice page was ${serviceStatuses.slice(0, 3).join(', ')}; or whose respond-by date has passed (respond_by_passed) or falls within 7 days (respond_by_within_7_days). Comma-separated; a record in any is kept.`,
     ),
   channel: z
-    .enum(messageChannels, { error: "channel must be 'email' or 'whatsapp'." })
+    .enum(messageChannels, { error: `channel must be one of ${messageChannels.join(', ')}.` })
     .optional()
     .describe('The channel the delivery statuses look at; either when absent.'),
 });
@@ -105,18 +105,23 @@ export interface SendResult {
    * not_serviceable), per channel, with each reason and how many it left out.
    */
   notServiceable?: number;
-  notServiceableReasons?: { channel: 'email' | 'whatsapp'; reason: string; count: number }[];
+  notServiceableReasons?: { channel: DeliveryChannel; reason: string; count: number }[];
   /**
    * Each channel held to a provider limit (WHATSAPP_RATE, SMTP_RATE): the limit, and the messages a
    * second it went out at over the last 5 seconds, every worker together. Empty when none is limited.
    */
-  rates?: { channel: 'email' | 'whatsapp'; limit: number; perSecond: number }[];
+  rates?: { channel: MessageChannel; limit: number; perSecond: number }[];
+  /**
+   * WHATSAPP_ALONE_REFUSED (on by default; the Supreme Court's order of 10 July 2020): the records this
+   * send served by WhatsApp that have no e-mail address to go with it, so are served by WhatsApp only.
+   */
+  whatsappOnly?: string[];
 }
 
 /** Which channel a send summary counts; both when absent. */
 export const sendSummaryQuery = z.object({
   channel: z
-    .enum(messageChannels, { error: "channel must be 'email' or 'whatsapp'." })
+    .enum(messageChannels, { error: `channel must be one of ${messageChannels.join(', ')}.` })
     .optional()
     .describe('The channel counted; both when absent.'),
 });
@@ -166,7 +171,7 @@ export interface SendSummary {
  * to an address the person types, not recorded as service (no delivery; audited as a test send).
  */
 export const testSendBody = z.object({
-  channel: z.enum(messageChannels, { error: "channel must be 'email' or 'whatsapp'." }),
+  channel: z.enum(messageChannels, { error: `channel must be one of ${messageChannels.join(', ')}.` }),
   to: z
     .string({ error: 'to must be the e-mail address or mobile number to send the test to.' })
     .max(254, { error: 'to must be at most 254 characters.' }),

@@ -96,7 +96,7 @@ export function mobileUnserviceableReason(text: string, countryCode: string): st
 }
 
 /** The channels a record can be served on, with why not. */
-export type ServiceChannel = 'email' | 'whatsapp';
+export type ServiceChannel = 'email' | 'whatsapp' | 'sms';
 
 /** Why a record's address on `channel` cannot be served, or null when it can. */
 export function unserviceableReason(
@@ -122,9 +122,12 @@ export function recordChannels(
   const mode = (fields.modeOfDispatch ?? '').toLowerCase();
   const email = /mail/.test(mode);
   const whatsapp = /whats\s*app|\bwa\b/.test(mode);
-  if (email && !whatsapp) return ['email'];
-  if (whatsapp && !email) return ['whatsapp'];
-  return ['email', 'whatsapp'];
+  // SMS goes only where the Mode Of Dispatch names it, beside what else it names.
+  const sms: ServiceChannel[] = /\bsms\b/.test(mode) ? ['sms'] : [];
+  if (email && !whatsapp) return ['email', ...sms];
+  if (whatsapp && !email) return ['whatsapp', ...sms];
+  if (sms.length > 0 && !email && !whatsapp) return sms;
+  return ['email', 'whatsapp', ...sms];
 }
 
 /** Where a record says a channel's message goes: its e-mail or its mobile. */

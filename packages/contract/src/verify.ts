@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { DeliveryChannel } from './sending.ts';
 
 /** A notice's verification page (issue 30): `APP_URL/v/<code>`, printed on it with its QR code. */
 export const verifyPagePath = (code: string) => `/v/${code}`;
@@ -27,7 +28,7 @@ export interface VerifyPage {
   /** When it was first served, as DD-MM-YYYY HH:mm:ss IST (TIME_ZONE); null when not served yet. */
   servedOn: string | null;
   /** The channels it was served by, in the order they first served it. */
-  channels: ('email' | 'whatsapp')[];
+  channels: DeliveryChannel[];
   /** The SHA-256 of the file served (the latest served file); null when not served yet. */
   sha256: string | null;
   /** The served file's signature; null when it is not signed (or not served yet). */
@@ -43,7 +44,7 @@ export interface VerifyFileAnswer {
   sha256: string;
   issuedBy: string;
   servedOn: string | null;
-  channels: ('email' | 'whatsapp')[];
+  channels: DeliveryChannel[];
   /** The file's own signature; null when it carries none. */
   signature: SignatureCheck | null;
 }

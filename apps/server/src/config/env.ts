@@ -191,6 +191,25 @@ const envSchema = z.object({
   WHATSAPP_TEMPLATE_LANGUAGE: z.string().optional(),
   WHATSAPP_RATE: messagesPerSecond('WHATSAPP_RATE').default(20),
   SMTP_RATE: messagesPerSecond('SMTP_RATE').default(10),
+  SMS_API_URL: z.url('SMS_API_URL must be a URL').default('https://control.msg91.com'),
+  MSG91_AUTH_KEY: z.string().min(1).optional(),
+  SMS_SENDER: z
+    .string()
+    .regex(/^[A-Za-z0-9]{6}$/, 'SMS_SENDER must be the 6-character sender header registered on DLT')
+    .optional(),
+  SMS_DLT_ENTITY_ID: z
+    .string()
+    .regex(/^\d{10,25}$/, 'SMS_DLT_ENTITY_ID must be digits (the DLT principal entity id)')
+    .optional(),
+  SMS_ROUTE: z
+    .string()
+    .regex(/^\w{1,20}$/, 'SMS_ROUTE must be an MSG91 route such as 4')
+    .default('4'),
+  SMS_WEBHOOK_TOKEN: z.string().min(16, 'SMS_WEBHOOK_TOKEN must be at least 16 characters').optional(),
+  SMS_RATE: messagesPerSecond('SMS_RATE').default(10),
+  WHATSAPP_ALONE_REFUSED: z
+    .enum(['true', 'false'], { error: 'WHATSAPP_ALONE_REFUSED must be true or false' })
+    .default('true'),
   BULK_SEND_CONFIRM_THRESHOLD: z.coerce
     .number({ error: 'BULK_SEND_CONFIRM_THRESHOLD must be a whole number of records, 0 or more' })
     .int('BULK_SEND_CONFIRM_THRESHOLD must be a whole number of records, 0 or more')
@@ -403,7 +422,21 @@ export interface Config {
   };
   /** Messages a second each provider is sent, all worker processes together. */
   /** Messages a second per channel; null when unlimited. */
-  rates: { whatsapp: number | null; email: number | null };
+  rates: { whatsapp: number | null; email: number | null; sms: number | null };
+  /**
+   * SMS by MSG91 (issue 31): configured when MSG91_AUTH_KEY, SMS_SENDER and SMS_DLT_ENTITY_ID are set,
+   * else SMS go to the outbox. webhookToken authenticates MSG91's delivery reports (in their URL).
+   */
+  sms: {
+    apiUrl: string;
+    authKey: string | undefined;
+    sender: string | undefined;
+    entityId: string | undefined;
+    route: string;
+    webhookToken: string | undefined;
+  };
+  /** WHATSAPP_ALONE_REFUSED: a record served by WhatsApp goes by e-mail too when it has an address. */
+  whatsappAloneRefused: boolean;
   /** A provider's status webhook event older than this is refused: skipped, counted and logged. */
   webhookMaxAgeSeconds: number;
   defaultCountryCode: string;
@@ -515,6 +548,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(
       "Invalid configuration:\n  WHATSAPP_BUSINESS_ACCOUNT_ID: required with the Cloud API in WHATSAPP_MODE=template (the default): the approved templates' status is read from it. Set it, or WHATSAPP_MODE=session for free-form messages (24-hour window only).",
     );
+  if (e.MSG91_AUTH_KEY && (!e.SMS_SENDER || !e.SMS_DLT_ENTITY_ID))
+    throw new ConfigError(
+      `Invalid configuration:\n  ${!e.SMS_SENDER ? 'SMS_SENDER' : 'SMS_DLT_ENTITY_ID'}: required with MSG91_AUTH_KEY: every SMS in India goes from a DLT-registered header of a registered entity. Set it, or unset MSG91_AUTH_KEY to write SMS to the outbox.`,
+    );
   let sendWindow: SendWindow | undefined;
   if (e.SEND_HOURS) {
     const window = parseSendWindow(e.SEND_HOURS, e.SEND_HOURS_TIMEZONE ?? e.TIME_ZONE);
@@ -589,7 +626,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       businessAccountId: e.WHATSAPP_BUSINESS_ACCOUNT_ID,
       mode: e.WHATSAPP_MODE,
     },
-    rates: { whatsapp: e.WHATSAPP_RATE, email: e.SMTP_RATE },
+    rates: { whatsapp: e.WHATSAPP_RATE, email: e.SMTP_RATE, sms: e.SMS_RATE },
+    sms: {
+      apiUrl: e.SMS_API_URL,
+      authKey: e.MSG91_AUTH_KEY,
+      sender: e.SMS_SENDER,
+      entityId: e.SMS_DLT_ENTITY_ID,
+      route: e.SMS_ROUTE,
+      webhookToken: e.SMS_WEBHOOK_TOKEN,
+    },
+    whatsappAloneRefused: e.WHATSAPP_ALONE_REFUSED === 'true',
     webhookMaxAgeSeconds: seconds(e.WEBHOOK_MAX_AGE),
     defaultCountryCode: e.DEFAULT_COUNTRY_CODE,
     bulkSendConfirmThreshold: e.BULK_SEND_CONFIRM_THRESHOLD,

@@ -203,7 +203,19 @@ export interface WhatsappApprovedTemplatesTable {
  * proven by modules/post alone, which reads and writes them through a view typed for them
  * (post.repository.ts), so the sending service's types stay its own.
  */
-export type Channel = 'email' | 'whatsapp';
+export type Channel = 'email' | 'whatsapp' | 'sms';
+
+/** The DLT template a kind's SMS goes on (issue 31). */
+export interface SmsDltTemplatesTable {
+  record_kind: RecordKind;
+  dlt_template_id: string;
+  /** As registered on DLT, a {#var#} for each slot. */
+  registered_text: string;
+  /** The SMS text: the registered text with a placeholder where each slot is. */
+  text: string;
+  updated_at: string;
+  updated_by: string | null;
+}
 export type DeliveryStatus =
   | 'queued'
   | 'outbox'
@@ -436,6 +448,7 @@ export interface DB {
   email_templates: EmailTemplatesTable;
   whatsapp_templates: WhatsappTemplatesTable;
   whatsapp_approved_templates: WhatsappApprovedTemplatesTable;
+  sms_dlt_templates: SmsDltTemplatesTable;
   deliveries: DeliveriesTable;
   delivery_events: DeliveryEventsTable;
   record_search: RecordSearchTable;

@@ -41,6 +41,9 @@ async function testConfig(
     ...unlimitedSends,
     // A provider's 'try again later' is retried after 200 ms, not 2 s: tests of retries wait for them.
     JOB_RETRY_BACKOFF: '200ms',
+    // Tests written before WHATSAPP_ALONE_REFUSED send a WhatsApp-only record by WhatsApp only; the
+    // setting's own tests (sms.test.ts) turn it on, as production has it by default.
+    WHATSAPP_ALONE_REFUSED: 'false',
     ...sharedBrowserEnv(env),
     // TEST_STORAGE=s3 (the server-s3 project): every file in a bucket of the local S3 peer.
     ...(process.env.TEST_STORAGE === 's3' && env.STORAGE_URL === undefined

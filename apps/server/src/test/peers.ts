@@ -303,3 +303,103 @@ export async function startWhatsappPeer(options: { answerAfterMs?: number } = {}
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** An SMS MSG91's peer took. */
+export interface Msg91Message {
+  requestId: string;
+  to: string;
+  text: string;
+  dltTemplateId: string;
+  sender: string;
+  unicode: number;
+  at: number;
+}
+
+/** What the MSG91 peer answers the next SendSMS call with instead of taking it. */
+export interface Msg91PeerError {
+  status: number;
+  body?: unknown;
+  retryAfter?: string;
+}
+
+/**
+ * A local MSG91 (SendSMS, `POST /api/v2/sendsms`): checks the `authkey` header as MSG91 does (its error
+ * code 207 for a wrong key), answers `{ type: 'success', message: <request id> }` for one SMS, and
+ * makes the delivery report MSG91 would post to the webhook URL set in its panel (version 3, JSON).
+ */
+export async function startMsg91Peer(options: { authKey: string }) {
+  const messages: Msg91Message[] = [];
+  const errors: Msg91PeerError[] = [];
+  let counter = 0;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const send = (status: number, json: unknown, headers: Record<string, string> = {}) => {
+        res.writeHead(status, { 'content-type': 'application/json', ...headers });
+        res.end(JSON.stringify(json));
+      };
+      if (req.method !== 'POST' || req.url !== '/api/v2/sendsms')
+        return send(404, { type: 'error', message: 'Not found' });
+      if (req.headers.authkey !== options.authKey)
+        return send(200, { type: 'error', message: 'Authentication failure', code: '207' });
+      const failure = errors.shift();
+      if (failure)
+        return send(
+          failure.status,
+          failure.body ?? {},
+          failure.retryAfter ? { 'retry-after': failure.retryAfter } : {},
+        );
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        sender: string;
+        DLT_TE_ID: string;
+        unicode: number;
+        sms: { message: string; to: string[] }[];
+      };
+      const sms = body.sms[0]!;
+      if (!body.DLT_TE_ID) return send(200, { type: 'error', message: 'DLT_TE_ID is required', code: '418' });
+      const requestId = `3${String(++counter).padStart(23, '0')}`;
+      messages.push({
+        requestId,
+        to: sms.to[0]!,
+        text: sms.message,
+        dltTemplateId: body.DLT_TE_ID,
+        sender: body.sender,
+        unicode: body.unicode,
+        at: Date.now(),
+      });
+      send(200, { type: 'success', message: requestId });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    apiUrl: `http://127.0.0.1:${port}`,
+    messages,
+    failNext: (error: Msg91PeerError) => errors.push(error),
+    /**
+     * MSG91's delivery report for a request (webhook version 3): status '1' delivered, '2' failed,
+     * '16' rejected…; `date` in India's time, as MSG91 writes it.
+     */
+    report(requestId: string, status: string, date: Date, failedReason = '') {
+      const ist = new Date(date.getTime() + 5.5 * 3600_000).toISOString();
+      const message = messages.find((m) => m.requestId === requestId);
+      return {
+        date: `${ist.slice(0, 10)} ${ist.slice(11, 19)}`,
+        number: message?.to ?? '',
+        senderId: message?.sender ?? '',
+        amount: '0.01',
+        requestId,
+        INMSID: '0',
+        CRQID: '0',
+        credit: '1',
+        userId: '000010',
+        campaignName: 'API',
+        status,
+        desc: status === '1' ? 'DELIVERED' : status === '2' ? 'FAILED' : 'REJECTED',
+        ...(failedReason && { failedReason }),
+      };
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -32,7 +32,7 @@ export function freePort(): Promise<number> {
  * No provider rate: a test of sending is not a test of the rate limit, which has its own
  * (limits/send-rates.test.ts); at the default 10 mails a second a 1,000-notice send takes 100 s.
  */
-export const unlimitedSends = { SMTP_RATE: 'unlimited', WHATSAPP_RATE: 'unlimited' };
+export const unlimitedSends = { SMTP_RATE: 'unlimited', WHATSAPP_RATE: 'unlimited', SMS_RATE: 'unlimited' };
 
 /** A server or worker process's environment: SQLite, quiet logs, no send rate, the run's browser. */
 const childEnv = (env: Record<string, string>): NodeJS.ProcessEnv => ({
@@ -40,6 +40,8 @@ const childEnv = (env: Record<string, string>): NodeJS.ProcessEnv => ({
   DATABASE_URL: '',
   LOG_LEVEL: 'warn',
   ...unlimitedSends,
+  // As in test/app.ts: tests written before WHATSAPP_ALONE_REFUSED send WhatsApp-only records alone.
+  WHATSAPP_ALONE_REFUSED: 'false',
   ...sharedBrowserEnv(env),
   ...env,
 });

@@ -8,7 +8,7 @@ import styles from './notice-page.module.css';
 
 /** The contract's VERIFY_FILE_MAX_BYTES, repeated to keep zod out of this bundle. */
 const MAX_BYTES = 20 * 1024 * 1024;
-const channelWords = { email: 'e-mail', whatsapp: 'WhatsApp' } as const;
+const channelWords = { email: 'e-mail', whatsapp: 'WhatsApp', sms: 'SMS', post: 'post' } as const;
 
 async function call<T>(url: string, init?: RequestInit): Promise<T> {
   const response = await fetch(url, init);

@@ -204,6 +204,8 @@ export class CampaignsService {
     const items: CampaignRow[] = rows.map((row) => {
       const email = latest.get(`${row.id}:email`);
       const whatsapp = latest.get(`${row.id}:whatsapp`);
+      const sms = latest.get(`${row.id}:sms`);
+      const bySms = sms !== undefined || recordChannels(campaign.kind, row).includes('sms');
       return {
         _id: row.id,
         custName: row.custName ?? '',
@@ -215,6 +217,10 @@ export class CampaignsService {
         whatsappError: whatsapp && failedOrBounced(whatsapp.status) ? whatsapp.error : null,
         emailNotServiceable: unservable(row, 'email'),
         whatsappNotServiceable: unservable(row, 'whatsapp'),
+        ...(bySms && {
+          smsResponse: sms?.status ?? '-',
+          smsError: sms && failedOrBounced(sms.status) ? sms.error : null,
+        }),
         service: dates.get(row.id) ?? null,
       };
     });

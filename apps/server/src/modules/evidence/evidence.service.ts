@@ -221,7 +221,7 @@ export class EvidenceService {
             served.push({
               ...(postProofs.length > 0 ? { postProofs } : {}),
               channel: d.channel,
-              recipient: d.channel === 'whatsapp' ? this.whatsappNumberSent(d.recipient) : d.recipient,
+              recipient: d.channel === 'email' ? d.recipient : this.whatsappNumberSent(d.recipient),
               recipientName: d.recipient_name,
               status: d.status,
               statusAt: d.status_at,
@@ -345,7 +345,7 @@ function reference(info: RecordKindInfo, row: Record<string, string | undefined>
 
 const safeName = (name: string): string => safeFileName(name, 100) || 'evidence';
 
-const channelLabel = { email: 'E-mail', whatsapp: 'WhatsApp', post: 'Post' } as const;
+const channelLabel = { email: 'E-mail', whatsapp: 'WhatsApp', sms: 'SMS', post: 'Post' } as const;
 
 /** Who reported a delivery's status: the sender itself, a provider's webhook, or the bounce mailbox. */
 function sourceOf(providerEvent: string | null): string {

@@ -9,7 +9,7 @@ export type FunnelScope =
   { campaignId: string; recordTable: 'notices' | 'credit_cards' } | { ownerId: string } | { everyone: true };
 
 /** The channels a funnel has rows for; `any` is added: each record once, whatever its channel. */
-const CHANNELS = ['email', 'whatsapp'] as const;
+const CHANNELS = ['email', 'whatsapp', 'sms'] as const;
 type Column = `${(typeof CHANNELS)[number] | 'any'}_${string}`;
 
 /** How many records reached each step, by `<channel>_<step>` (`any_sent`, `email_opened`, …). */

@@ -149,6 +149,8 @@ export async function previewSheet(
     const checked = checker.check(row);
     if (checked.problems.length) problemRows += 1;
     for (const { channel, reason } of checked.notServiceable ?? []) {
+      // An SMS goes to the mobile WhatsApp goes to: the report counts e-mail and WhatsApp.
+      if (channel === 'sms') continue;
       notServiceable[channel] += 1;
       if (notServiceable.rows.length < LISTED_DUPLICATES)
         notServiceable.rows.push({ rowNumber: row.rowNumber, channel, reason });

@@ -317,7 +317,8 @@ async function readIntoCampaign(
       }
       imported += 1;
       if (checked.notes.length > 0) notedRows += 1;
-      for (const { channel } of checked.notServiceable ?? []) notServiceable[channel] += 1;
+      for (const { channel } of checked.notServiceable ?? [])
+        if (channel !== 'sms') notServiceable[channel] += 1;
       for (const p of checked.notes) problems.push(problem(job.id, row, p, 0));
       // The row as it will be stored, hidden until the whole file is in: as 'importing' on SQLite, by the
       // uncommitted transaction on PostgreSQL.

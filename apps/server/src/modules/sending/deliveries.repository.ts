@@ -401,10 +401,19 @@ export function findCloudApiDelivery(
   db: Database,
   providerMessageId: string,
 ): Promise<DeliveryRow | undefined> {
+  return findProviderDelivery(db, 'whatsapp', providerMessageId);
+}
+
+/** The delivery of this channel a provider gave this message id, never an outbox one. */
+export function findProviderDelivery(
+  db: Database,
+  channel: Channel,
+  providerMessageId: string,
+): Promise<DeliveryRow | undefined> {
   return db
     .selectFrom('deliveries')
     .selectAll()
-    .where('channel', '=', 'whatsapp')
+    .where('channel', '=', channel)
     .where('provider_message_id', '=', providerMessageId)
     .where('status', '<>', 'outbox')
     .executeTakeFirst();

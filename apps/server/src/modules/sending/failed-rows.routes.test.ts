@@ -269,7 +269,7 @@ describe('edit and resend', () => {
       [{ channel: 'whatsapp', custMobileNo: '98765' }, /custMobileNo/],
       [{ channel: 'whatsapp', custMobileNo: '<script>alert(1)</script>' }, /custMobileNo/],
       [{ channel: 'whatsapp', custMobileNo: 9876543210 }, /custMobileNo/],
-      [{ channel: 'sms' }, /channel/],
+      [{ channel: 'fax' }, /channel/],
       [{ emailId: 'ok@example.com' }, /channel/],
       [{ channel: 'email', emailId: `${'a'.repeat(300)}@example.com` }, /emailId/],
       [{ channel: 'email', loanNo: 'changed' }, /loanNo/],

@@ -17,7 +17,7 @@ import { findLatestFailures, type FailedDelivery } from './failed-rows.repositor
 import type { SendingService } from './sending.service.ts';
 
 const fieldOf = { email: 'emailId', whatsapp: 'custMobileNo' } as const;
-const channelWords = { email: 'e-mail', whatsapp: 'WhatsApp' } as const;
+const channelWords = { email: 'e-mail', whatsapp: 'WhatsApp', sms: 'SMS' } as const;
 
 /**
  * A campaign's failed rows (a record and channel whose latest attempt failed, bounced or was left out

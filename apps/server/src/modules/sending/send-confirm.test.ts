@@ -263,11 +263,11 @@ describe('the pre-send summary', () => {
     const a = await notice(who, 'HOST-1');
     const bad = await t.app.inject({
       method: 'GET',
-      url: `/api/campaigns/${a.campaignId}/send-summary?channel=sms`,
+      url: `/api/campaigns/${a.campaignId}/send-summary?channel=fax`,
       headers: who.headers,
     });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toContain("channel must be 'email' or 'whatsapp'.");
+    expect(bad.json().message).toContain('channel must be one of email, whatsapp, sms.');
     for (const [headers, id] of [
       [who.headers, UNKNOWN_ID],
       [other.headers, a.campaignId],
@@ -341,9 +341,9 @@ describe('the test send', () => {
     const mobile = await post(a.campaignId, { channel: 'whatsapp', to: '98765' });
     expect(mobile.statusCode).toBe(400);
     expect(mobile.json().message).toContain('to is not a mobile number a test can go to');
-    const channel = await post(a.campaignId, { channel: 'sms', to: 'x@example.com' });
+    const channel = await post(a.campaignId, { channel: 'fax', to: 'x@example.com' });
     expect(channel.statusCode).toBe(400);
-    expect(channel.json().message).toContain("channel must be 'email' or 'whatsapp'.");
+    expect(channel.json().message).toContain('channel must be one of email, whatsapp, sms.');
     expect((await post(UNKNOWN_ID, { channel: 'email', to: 'x@example.com' })).statusCode).toBe(404);
     const record = await post(a.campaignId, { channel: 'email', to: 'x@example.com', recordId: UNKNOWN_ID });
     expect(record.statusCode).toBe(404);

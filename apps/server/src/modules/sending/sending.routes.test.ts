@@ -189,7 +189,7 @@ describe('sending notices', () => {
         "status must be one or more of queued, outbox, sent, delivered, read, failed, bounced, not_serviceable, opened, acknowledged, disputed, respond_by_passed, respond_by_within_7_days, separated by commas; 'lost' is none of them.",
       ],
       ['?status=failed&status=sent', 'status must be given once.'],
-      ['?status=failed&channel=fax', "channel must be 'email' or 'whatsapp'."],
+      ['?status=failed&channel=fax', 'channel must be one of email, whatsapp, sms.'],
       [
         '/record-ids?status=failed,',
         "status must be one or more of queued, outbox, sent, delivered, read, failed, bounced, not_serviceable, opened, acknowledged, disputed, respond_by_passed, respond_by_within_7_days, separated by commas; '' is none of them.",

@@ -15,18 +15,11 @@ import { PermanentJobError, RetryAtError, type JobContext } from '../../jobs/job
 import { defineJob, enqueue } from '../../jobs/job-definition.ts';
 import { findJob } from '../../jobs/jobs.repository.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
-import { escapeHtml } from '../../lib/escape-html.ts';
-import { languageOf } from '@notice-desk/contract/languages';
 import { newId } from '../../lib/ids.ts';
 import type { Mailer } from '../../lib/mailer.ts';
-import {
-  checkEmail,
-  classifySmtpError,
-  PermanentSendError,
-  toE164,
-  TransientSendError,
-} from '../../lib/send-errors.ts';
+import { PermanentSendError, TransientSendError } from '../../lib/send-errors.ts';
 import type { DocumentLocale } from '../../lib/indian-format.ts';
+import type { SmsSender } from '../../lib/sms.ts';
 import { closedMessage, isOpen, nextOpening, type SendWindow } from '../../lib/send-window.ts';
 import type { FileStore } from '../../lib/storage.ts';
 import { nowIso } from '../../lib/time.ts';
@@ -34,19 +27,23 @@ import type { WhatsappSender } from '../../lib/whatsapp.ts';
 import { appendAudit } from '../audit/audit.repository.ts';
 import { findCampaign } from '../campaigns/campaigns.repository.ts';
 import type { SendRates } from '../limits/send-rates.ts';
-import type {
-  ApprovedTemplatesService,
-  TemplateToSend,
-} from '../whatsapp-approved/approved-templates.service.ts';
-import { pdfFileName, type PdfsService, type RefusedPdf, type RenderedPdf } from '../pdfs/pdfs.service.ts';
+import type { ApprovedTemplatesService } from '../whatsapp-approved/approved-templates.service.ts';
+import type { PdfsService, RefusedPdf, RenderedPdf } from '../pdfs/pdfs.service.ts';
 import { recordKinds } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
-import { defaultsOf, variantFor } from '../templates/language-variants.ts';
-import { mergeTemplate, type MergeOutput } from '../templates/placeholders.ts';
-import { findEmailTemplatesByKeys, whatsappTemplatesOf } from '../templates/templates.repository.ts';
+import type { SmsTemplatesService } from '../sms-templates/sms-templates.service.ts';
 import * as undeliverable from '../bounces/undeliverable.repository.ts';
+import {
+  channelAdapters,
+  type ChannelAdapter,
+  type SendMessage,
+  type SendReceipt,
+} from './channels/index.ts';
 import * as deliveries from './deliveries.repository.ts';
 import { WriteBatch } from './write-batch.ts';
+
+export { withPageLink } from './channels/email.ts';
+export { withCaptionLink } from './channels/whatsapp.ts';
 
 export const sendJobPayload = z.object({
   kind: z.enum(['notice', 'credit-card']),
@@ -65,9 +62,26 @@ const RENDER_AHEAD = 20;
 /** The effective rate a send answers with is counted over this much of the recent past. */
 const RATE_WINDOW_MS = 5_000;
 
-/** A notice goes where its Mode Of Dispatch says (e-mail, WhatsApp, or both when it names neither); a credit card both ways. */
-export function channelsFor(kind: RecordKind, fields: Record<string, string | undefined>): Channel[] {
-  return recordChannels(kind, fields);
+/**
+ * A notice goes where its Mode Of Dispatch says (e-mail, WhatsApp, or both when it names neither; SMS
+ * where it names SMS); a credit card by e-mail and WhatsApp. With `whatsappAloneRefused`
+ * (WHATSAPP_ALONE_REFUSED), a record that goes by WhatsApp goes by e-mail too when it has an address
+ * that can be served.
+ */
+export function channelsFor(
+  kind: RecordKind,
+  fields: Record<string, string | undefined>,
+  whatsappAloneRefused = false,
+): Channel[] {
+  const channels: Channel[] = recordChannels(kind, fields);
+  if (
+    whatsappAloneRefused &&
+    channels.includes('whatsapp') &&
+    !channels.includes('email') &&
+    unserviceableReason('email', recordAddress(fields, 'email'), '') === null
+  )
+    return ['email', ...channels];
+  return channels;
 }
 
 export interface SendingDeps {
@@ -76,6 +90,15 @@ export interface SendingDeps {
   pdfs: PdfsService;
   mailer: Mailer;
   whatsapp: WhatsappSender;
+  /** MSG91, or the outbox; absent, no SMS can be sent (tests of the other channels alone). */
+  sms?: SmsSender;
+  /** The DLT template per record kind, which every SMS goes on. */
+  smsTemplates?: SmsTemplatesService;
+  /**
+   * WHATSAPP_ALONE_REFUSED: a record served by WhatsApp goes by e-mail in the same send when it has an
+   * address (the Supreme Court's order of 10 July 2020); the answer lists those that have WhatsApp only.
+   */
+  whatsappAloneRefused?: boolean;
   defaultCountryCode: string;
   /** BOUNCED_ADDRESSES: a send to an address that bounced or failed before asks first (confirm) or leaves it out (skip). */
   bouncedAddresses?: 'skip' | 'confirm';
@@ -94,7 +117,7 @@ export interface SendingDeps {
   onEnqueued: () => void;
   /** The approved WhatsApp template each kind goes with (template mode), checked before a send claims. */
   approvedTemplates: ApprovedTemplatesService;
-  /** WHATSAPP_RATE and SMTP_RATE, held by every worker together. */
+  /** WHATSAPP_RATE, SMTP_RATE and SMS_RATE, held by every worker together. */
   rates: SendRates;
   /** JOB_RETRY_BACKOFF: a provider's wait longer than this is waited for exactly (RetryAtError). */
   firstRetryMs: number;
@@ -110,7 +133,7 @@ export interface SendingDeps {
 /** What sending needs of the notice pages: a record's code, and the page's address for a channel. */
 export interface NoticeLinks {
   linkFor(kind: RecordKind, record: { id: string; owner_id: string; campaign_id: string }): Promise<string>;
-  pageUrl(code: string, channel: 'e' | 'w'): string;
+  pageUrl(code: string, channel: 'e' | 'w' | 's'): string;
 }
 
 /** What a delivery row holds when it is queued at `now`: no attempt, answer or file yet. */
@@ -141,7 +164,38 @@ export class SendingService {
     deliveries.advanceStatuses(this.deps.db, batch),
   );
 
-  constructor(private readonly deps: SendingDeps) {}
+  /** Each channel's adapter (channels/): its address, its message, its provider. */
+  private readonly channels: Partial<Record<Channel, ChannelAdapter>>;
+
+  constructor(private readonly deps: SendingDeps) {
+    const links = deps.noticeLinks;
+    // Named one by one: deps' jobEvents is a getter that may not be readable yet.
+    this.channels = channelAdapters({
+      db: deps.db,
+      mailer: deps.mailer,
+      whatsapp: deps.whatsapp,
+      sms: deps.sms,
+      smsTemplates: deps.smsTemplates,
+      approvedTemplates: deps.approvedTemplates,
+      messageIdDomain: deps.messageIdDomain,
+      returnPathDomain: deps.returnPathDomain,
+      defaultCountryCode: deps.defaultCountryCode,
+      where: deps.where,
+      pageUrl: links && ((code, channel) => links.pageUrl(code, channel)),
+    });
+  }
+
+  /** The adapter of a channel; a channel this process cannot send on is refused. */
+  private adapter(channel: Channel): ChannelAdapter {
+    const adapter = this.channels[channel];
+    if (!adapter) throw new AppError(409, 'CHANNEL_UNAVAILABLE', `Sending by ${channel} is not set up.`);
+    return adapter;
+  }
+
+  /** The channels a record goes on, with WHATSAPP_ALONE_REFUSED applied. */
+  private channelsOf(kind: RecordKind, row: Record<string, string | undefined>): Channel[] {
+    return channelsFor(kind, row, this.deps.whatsappAloneRefused ?? false);
+  }
 
   async send(
     ownerId: string,
@@ -161,13 +215,15 @@ export class SendingService {
     const info = recordKinds[kind];
     const unique = [...new Set(ids)];
     const owned = await records.findRecordsByIds(this.deps.db, info, ownerId, unique);
-    // WhatsApp takes business-initiated messages only as approved templates: one not approved (or not
-    // usable as mapped) refuses the whole send before anything is claimed.
-    if (only !== 'email' && owned.some((row) => channelsFor(kind, row).includes('whatsapp')))
-      await this.deps.approvedTemplates.readyFor(kind);
+    // A channel that could not send (WhatsApp's approved template not approved, no DLT template for
+    // SMS) refuses the whole send before anything is claimed.
+    const used = new Set(
+      owned.flatMap((row) => this.channelsOf(kind, row)).filter((c) => only === undefined || c === only),
+    );
+    for (const channel of used) await this.adapter(channel).readyFor(kind);
     const now = nowIso();
     const attempts: deliveries.DeliveryRow[] = owned.flatMap((row) =>
-      channelsFor(kind, row)
+      this.channelsOf(kind, row)
         .filter((channel) => only === undefined || channel === only)
         .map((channel) => ({
           id: newId(),
@@ -177,7 +233,7 @@ export class SendingService {
           campaign_id: row.campaign_id,
           channel,
           active_key: deliveries.activeKey(row.id, channel),
-          recipient: addressOf(row, channel),
+          recipient: this.adapter(channel).addressOf(row),
           recipient_name: row.custName ?? '',
           ...queuedAt(now),
         })),
@@ -234,15 +290,17 @@ export class SendingService {
       if (claimed.length > 0) {
         const channels = attempts.filter((a) => taken.has(a.id)).map((a) => a.channel);
         const count = (channel: Channel) => channels.filter((c) => c === channel).length;
+        const sms = count('sms');
         await appendAudit(trx, {
           actorId: ownerId,
           action: 'notice.send',
           subjectType: kind,
-          summary: `${info.label} records${resend ? ' resent' : ' sent'}: ${count('email')} by e-mail, ${count('whatsapp')} by WhatsApp`,
+          summary: `${info.label} records${resend ? ' resent' : ' sent'}: ${count('email')} by e-mail, ${count('whatsapp')} by WhatsApp${sms > 0 ? `, ${sms} by SMS` : ''}`,
           after: {
             records: [...new Set(attempts.filter((a) => taken.has(a.id)).map((a) => a.record_id))],
             email: count('email'),
             whatsapp: count('whatsapp'),
+            ...(sms > 0 && { sms }),
             resend,
           },
         });
@@ -263,6 +321,16 @@ export class SendingService {
       notServiceableReasons: reasonCounts(notServiceable),
       rates: [],
     };
+    if (this.deps.whatsappAloneRefused) {
+      // Served by WhatsApp in this send with no e-mail beside it: the record has no address to serve.
+      const going = new Set([...claimed, ...joined]);
+      const byWhatsapp = new Set(
+        attempts.filter((a) => a.channel === 'whatsapp' && going.has(a.id)).map((a) => a.record_id),
+      );
+      result.whatsappOnly = owned
+        .filter((row) => byWhatsapp.has(row.id) && !this.channelsOf(kind, row).includes('email'))
+        .map((row) => row.id);
+    }
     if (claimed.length + joined.length === 0) return result;
     const until = Date.now() + ANSWER_WITHIN_MS;
     if (jobId) {
@@ -283,7 +351,9 @@ export class SendingService {
   /** Each limited channel's limit, and the rate it went out at over the last seconds, every worker together. */
   private async effectiveRates(): Promise<NonNullable<SendResult['rates']>> {
     const since = new Date(Date.now() - RATE_WINDOW_MS).toISOString();
-    const limited = (['email', 'whatsapp'] as const).filter((c) => this.deps.rates.limitOf(c) !== null);
+    const limited = (Object.keys(this.channels) as Channel[]).filter(
+      (c) => this.deps.rates.limitOf(c) !== null,
+    );
     return Promise.all(
       limited.map(async (channel) => {
         const count = await deliveries.countAttemptedSince(this.deps.db, channel, since);
@@ -351,7 +421,7 @@ export class SendingService {
       return !holder || (again.has(a.active_key!) && holder.status !== 'queued');
     });
     const remembered = new Set<string>();
-    for (const channel of ['email', 'whatsapp'] as const) {
+    for (const channel of Object.keys(this.channels) as Channel[]) {
       const addresses = wouldSend.filter((a) => a.channel === channel).map((a) => a.recipient);
       for (const row of await undeliverable.findRemembered(this.deps.db, ownerId, channel, addresses))
         remembered.add(`${channel}:${row.address}`);
@@ -464,7 +534,11 @@ export class SendingService {
             Number.MAX_SAFE_INTEGER,
           )
     ).filter((row) => row.campaign_id === campaignId);
-    const channels: Channel[] = channel ? [channel] : ['email', 'whatsapp'];
+    // SMS is counted when asked for, or when a record goes by it.
+    const bySms = rows.some((row) => this.channelsOf(campaign.kind, row).includes('sms'));
+    const channels: Channel[] = channel
+      ? [channel]
+      : ['email', 'whatsapp', ...(bySms ? ['sms' as const] : [])];
     const keys = rows.flatMap((row) => channels.map((c) => deliveries.activeKey(row.id, c)));
     const held = new Set<string>();
     for (let i = 0; i < keys.length; i += 500)
@@ -485,7 +559,7 @@ export class SendingService {
         sentBefore: 0,
       };
       for (const row of rows) {
-        if (!channelsFor(campaign.kind, row).includes(c)) continue;
+        if (!this.channelsOf(campaign.kind, row).includes(c)) continue;
         counted.records += 1;
         const key = deliveries.activeKey(row.id, c);
         if (held.has(key)) counted.sentBefore += 1;
@@ -513,9 +587,10 @@ export class SendingService {
    */
   async testSend(ownerId: string, campaignId: string, body: TestSendBody): Promise<TestSendResult> {
     const to = body.to.trim();
+    const adapter = this.adapter(body.channel);
     const reason = unserviceableReason(body.channel, to, this.deps.defaultCountryCode);
     if (reason !== null) {
-      const what = body.channel === 'email' ? 'an e-mail address' : 'a mobile number';
+      const what = `${body.channel === 'email' ? 'an' : 'a'} ${adapter.addressName}`;
       throw badRequest(`to is not ${what} a test can go to: ${reason}.`, {
         to: `Not ${what} a test can go to: ${reason}.`,
       });
@@ -529,14 +604,13 @@ export class SendingService {
       : (await records.listCampaignRecords(this.deps.db, info, ownerId, campaignId, 0, 1))[0];
     if (!row || row.campaign_id !== campaignId)
       throw body.recordId ? notFound('Record') : badRequest('The campaign has no records to send a test of.');
-    if (body.channel === 'whatsapp') await this.deps.approvedTemplates.readyFor(kind);
+    await adapter.readyFor(kind);
     const [pdf] = await this.deps.pdfs.pdfsFor(kind, [row]);
     if (!pdf) throw new AppError(422, 'NOT_RENDERED', 'The notice could not be rendered.');
     if ('refused' in pdf) throw new AppError(422, 'NOTICE_CANNOT_PRINT', pdf.refused);
-    const templates = await this.messageTemplates(kind).catch((err: Error) => {
+    const send = await adapter.prepare(kind).catch((err: Error) => {
       throw new AppError(422, 'NO_TEMPLATE', err.message);
     });
-    const approved = await this.deps.approvedTemplates.mappingOf(kind);
     const now = nowIso();
     // A delivery in memory only: sendOne sends what it names, and nothing of it is stored.
     const test: deliveries.DeliveryRow = {
@@ -551,15 +625,15 @@ export class SendingService {
       recipient_name: row.custName ?? '',
       ...queuedAt(now),
     };
-    let receipt: Awaited<ReturnType<SendingService['sendOne']>>;
+    let receipt: SendReceipt;
     try {
       await this.deps.rates.take(body.channel, new AbortController().signal);
-      receipt = await this.sendOne(test, row, pdf.pdf, templates, approved);
+      receipt = await this.sendOne(send, test, row, pdf.pdf);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       throw new AppError(502, 'TEST_SEND_FAILED', `The test was not sent: ${message}`);
     }
-    const channelName = body.channel === 'email' ? 'e-mail' : 'WhatsApp';
+    const channelName = adapter.label;
     await appendAudit(this.deps.db, {
       actorId: ownerId,
       action: 'notice.test-send',
@@ -667,14 +741,18 @@ export class SendingService {
     } catch (err) {
       throw await givingUp(new Error(`Rendering the notices failed: ${(err as Error).message}`));
     }
-    const templates = await this.messageTemplates(kind).catch(async (err: Error) => {
-      throw await givingUp(err);
-    });
+    // Each channel's message, made ready once for the job (its templates).
+    const senders = new Map<Channel, SendMessage>();
+    try {
+      for (const channel of new Set(pending.map((d) => d.channel)))
+        senders.set(channel, await this.adapter(channel).prepare(kind));
+    } catch (err) {
+      throw await givingUp(err as Error);
+    }
     // Each record's notice page code, made before its message goes: every message and resend carries the same.
     const codes = new Map<string, string>();
     if (this.deps.noticeLinks)
       for (const row of rows) codes.set(row.id, await this.deps.noticeLinks.linkFor(kind, row));
-    const approved = await this.deps.approvedTemplates.mappingOf(kind);
     let waiting = 0;
     /** The latest time a provider asked to wait until (131056: one number's window). */
     let retryAt = 0;
@@ -709,16 +787,16 @@ export class SendingService {
           await this.deps.rates.take(delivery.channel, context.signal);
           // Marked before it leaves: if this process dies before the answer is recorded, the next
           // attempt sends it again under the same message id, which the receiving side can dedupe on.
-          const recordAddress = addressOf(row, delivery.channel);
-          const note = addressChange(delivery, recordAddress);
+          const adapter = this.adapter(delivery.channel);
+          const recordAddress = adapter.addressOf(row);
+          const note = addressChange(delivery, recordAddress, adapter.addressName);
           await this.handOvers.add({ delivery, at: now, recordAddress, note });
           const asked = Date.now();
           const receipt = await this.sendOne(
+            senders.get(delivery.channel)!,
             delivery,
             row,
             pdf.pdf,
-            templates,
-            approved,
             codes.get(row.id),
           ).finally(() =>
             providerSeconds.observe({ channel: delivery.channel }, (Date.now() - asked) / 1000),
@@ -745,9 +823,9 @@ export class SendingService {
           providerErrors.inc({ channel: delivery.channel, kind: permanent ? 'permanent' : 'transient' });
           if (permanent || lastAttempt) sends.inc({ channel: delivery.channel, status: 'failed' });
           if (error instanceof PermanentSendError || lastAttempt) {
-            // A mail server refused it for good (no such mailbox, an invalid address): remembered.
-            // WhatsApp's permanent refusals are as often about the template as the number: not remembered.
-            if (error instanceof PermanentSendError && delivery.channel === 'email')
+            // A channel whose refusals are about the address (a mail server's: no such mailbox)
+            // remembers it; WhatsApp's and SMS's are as often about the template: not remembered.
+            if (error instanceof PermanentSendError && this.channels[delivery.channel]?.remembersRefusals)
               await undeliverable.remember(this.deps.db, {
                 owner_id: delivery.owner_id,
                 channel: delivery.channel,
@@ -778,168 +856,25 @@ export class SendingService {
     if (waiting > 0) throw new TransientSendError(retrying);
   }
 
-  private async messageTemplates(kind: RecordKind) {
-    const keys = [`email-subject-${kind}`, `email-body-${kind}`];
-    const [mail, whatsappVariants] = await Promise.all([
-      findEmailTemplatesByKeys(this.deps.db, keys),
-      whatsappTemplatesOf(this.deps.db, kind),
-    ]);
-    const find = (key: string) => mail.find((t) => t.key === key)?.html ?? '';
-    const [whatsapp] = defaultsOf(whatsappVariants);
-    if (!whatsapp) throw new PermanentJobError(`There is no WhatsApp template for ${kind} records.`);
-    // Each record's caption is its language's variant of the default, where there is one.
-    const captionFor = (row: Record<string, string>) =>
-      variantFor(whatsapp, whatsappVariants, row.language).value;
-    return { subject: find(keys[0]!), body: find(keys[1]!), captionFor };
-  }
-
+  /**
+   * Sends one message by its channel's adapter, to the address recorded when the send was asked, never
+   * the record's own now: the evidence shows this address, so this is where the notice goes.
+   */
   private async sendOne(
+    send: SendMessage,
     delivery: deliveries.DeliveryRow,
     row: Record<string, string>,
     pdf: Buffer,
-    templates: { subject: string; body: string; captionFor: (row: Record<string, string>) => string },
-    /** In template mode, the approved template the WhatsApp message goes as (null: none is set). */
-    approved?: TemplateToSend | null,
     /** The record's notice page code: the message links to its page. */
     code?: string,
-  ): Promise<{ status: DeliveryStatus; messageId: string; mediaId?: string }> {
-    const kind = delivery.record_kind;
-    const filename = pdfFileName(kind, row);
-    const merge = (template: string, output: MergeOutput) =>
-      mergeTemplate(template, row, output, this.deps.where);
-    // The address recorded when the send was asked, never the record's own now: the evidence shows
-    // this address, so this is where the notice goes.
+  ): Promise<SendReceipt> {
     if (!delivery.recipient.trim())
       throw new PermanentSendError(
-        `The record had no ${addressNames[delivery.channel]} when the send was asked.`,
+        `The record had no ${this.adapter(delivery.channel).addressName} when the send was asked.`,
       );
-    if (delivery.channel === 'email') {
-      const to = checkEmail(delivery.recipient);
-      try {
-        const receipt = await this.deps.mailer.send({
-          messageId: `<${delivery.id}@${this.deps.messageIdDomain}>`,
-          to,
-          subject: merge(templates.subject, 'text')
-            .replace(/[\r\n]+/g, ' ')
-            .slice(0, 250),
-          // The mailer reads the text part out of the HTML.
-          html: withPageLink(
-            merge(templates.body, 'html'),
-            code && this.deps.noticeLinks?.pageUrl(code, 'e'),
-            row.language,
-          ),
-          attachments: [{ filename, content: pdf, contentType: 'application/pdf' }],
-          // Postmark rewrites the Message-ID: its webhook events name the delivery by this metadata.
-          headers: { 'X-PM-Metadata-delivery': delivery.id },
-          // A DSN goes to the envelope sender: with our own VERP address, the bounce names its delivery
-          // even when a relay rewrote the Message-ID and the DSN quotes none of our headers.
-          ...(this.deps.returnPathDomain && {
-            returnPath: `bounce+${delivery.id}@${this.deps.returnPathDomain}`,
-          }),
-        });
-        return { status: receipt.via === 'outbox' ? 'outbox' : 'sent', messageId: receipt.messageId };
-      } catch (err) {
-        throw classifySmtpError(err);
-      }
-    }
-    const to = toE164(delivery.recipient, this.deps.defaultCountryCode);
-    if (approved === null && this.deps.whatsapp.via === 'cloud-api')
-      throw new PermanentSendError('No approved WhatsApp template is set for these records.');
-    if (approved && this.deps.whatsapp.via === 'cloud-api') {
-      // The approved template: the PDF as its header document, the mapped fields as its body's parameters.
-      const bodyParameters = approved.bodyFields.map((field, i) => {
-        const value = (row[field] ?? '').replace(/\s+/g, ' ').trim();
-        if (!value)
-          throw new PermanentSendError(
-            `The record's ${field} is empty; the WhatsApp template needs it for parameter {{${i + 1}}}.`,
-          );
-        return value;
-      });
-      // The notice page's link: the code (with the channel) as the URL button's suffix, or the whole
-      // address as the body's last parameter, as the template has room for it (linkBy).
-      const page = code && this.deps.noticeLinks?.pageUrl(code, 'w');
-      if (approved.linkBy === 'body') bodyParameters.push(page || '-');
-      const linkButton =
-        approved.linkBy === 'button' && code && approved.linkButtonIndex !== null
-          ? { index: approved.linkButtonIndex, suffix: `${code}?c=w` }
-          : undefined;
-      const receipt = await this.deps.whatsapp.sendTemplate({
-        to,
-        pdf,
-        filename,
-        template: approved,
-        bodyParameters,
-        ...(linkButton && { linkButton }),
-        reference: delivery.id,
-      });
-      return { status: 'sent', messageId: receipt.messageId, mediaId: receipt.mediaId };
-    }
-    const receipt = await this.deps.whatsapp.sendDocument({
-      to,
-      pdf,
-      filename,
-      caption: withCaptionLink(
-        merge(templates.captionFor(row), 'text'),
-        code && this.deps.noticeLinks?.pageUrl(code, 'w'),
-        row.language,
-      ),
-      reference: delivery.id,
-    });
-    return {
-      status: receipt.via === 'outbox' ? 'outbox' : 'sent',
-      messageId: receipt.messageId,
-      mediaId: receipt.mediaId,
-    };
+    return send({ delivery, row, pdf, code });
   }
 }
-
-/**
- * The e-mail body with the notice page's link after it: a line of text and a link styled as a button
- * (inline styles: mail clients drop style sheets). Inside the body element when the template has one.
- */
-export function withPageLink(html: string, url: string | undefined | '', language?: string): string {
-  if (!url) return html;
-  const href = escapeHtml(url);
-  const words = linkWords(language);
-  const block =
-    `<p style="margin:24px 0 8px">${words.line} ${href}</p>` +
-    `<p style="margin:0 0 24px"><a href="${href}" style="display:inline-block;padding:10px 18px;background:#1d4ed8;color:#ffffff;text-decoration:none;border-radius:4px;font-weight:600">${words.button}</a></p>`;
-  const end = html.search(/<\/body\s*>/i);
-  return end === -1 ? html + block : html.slice(0, end) + block + html.slice(end);
-}
-
-/**
- * The words around the link, in the record's language where the notice page has them (English and
- * Hindi, as the page), else English: the e-mail body itself has no language variants.
- */
-const linkWordsByLanguage = {
-  en: {
-    line: 'View this notice online, confirm you received it, or reply to it:',
-    button: 'Open the notice page',
-    caption: 'View and reply:',
-  },
-  hi: {
-    line: 'यह नोटिस ऑनलाइन देखें, इसकी प्राप्ति की पुष्टि करें या इसका उत्तर दें:',
-    button: 'नोटिस का पेज खोलें',
-    caption: 'देखें और उत्तर दें:',
-  },
-} as const;
-const linkWords = (language: string | undefined) =>
-  languageOf(language ?? '')?.code === 'hi' ? linkWordsByLanguage.hi : linkWordsByLanguage.en;
-
-/** A WhatsApp caption with the notice page's link on a line of its own (WhatsApp's limit is 1024 characters). */
-export function withCaptionLink(caption: string, url: string | undefined | '', language?: string): string {
-  if (!url) return caption;
-  const line = `${linkWords(language).caption} ${url}`;
-  return `${caption.slice(0, 1024 - line.length - 2)}\n\n${line}`;
-}
-
-/** Where a record says a channel's message goes: what a claim records as the delivery's recipient. */
-function addressOf(row: Record<string, string | undefined>, channel: Channel): string {
-  return (channel === 'email' ? row.emailId : row.custMobileNo) ?? '';
-}
-
-const addressNames = { email: 'e-mail address', whatsapp: 'mobile number' } as const;
 
 /** How many messages each reason left out, per channel: what the send's answer says about them. */
 function reasonCounts(left: deliveries.DeliveryRow[]): NonNullable<SendResult['notServiceableReasons']> {
@@ -954,9 +889,8 @@ function reasonCounts(left: deliveries.DeliveryRow[]): NonNullable<SendResult['n
 }
 
 /** In words, when the record was edited after the send was asked: which address goes, and which does not. */
-function addressChange(delivery: deliveries.DeliveryRow, recordAddress: string): string | null {
+function addressChange(delivery: deliveries.DeliveryRow, recordAddress: string, name: string): string | null {
   if (recordAddress.trim() === delivery.recipient.trim()) return null;
-  const name = addressNames[delivery.channel];
   if (!delivery.recipient.trim())
     return `The record had no ${name} when the send was asked and has '${recordAddress}' now; it is not sent there.`;
   const now = recordAddress.trim() ? `changed to '${recordAddress}'` : 'removed';

@@ -4,7 +4,21 @@ import type { App, AppContext } from '../../app-context.ts';
 const tags = ['sending'];
 
 /** The WhatsApp Cloud API's status webhooks. Called by Meta, not by staff: no session, a signature instead. */
-export function webhooksRoutes(app: App, { webhooks }: AppContext): void {
+export function webhooksRoutes(app: App, { webhooks, smsWebhooks }: AppContext): void {
+  app.post(
+    '/api/webhooks/sms/msg91',
+    {
+      schema: {
+        tags,
+        summary: 'MSG91 SMS delivery report webhook',
+        description:
+          "Receives MSG91's SMS delivery reports (its webhook version 3: a JSON object, or a list of them, with requestId, status and date in India's time) and applies each to the SMS delivery MSG91 gave that request id, once, forward only: status 1 delivered; 2, 9, 16, 17 and 25 failed (with the reason); any other is ignored. MSG91 signs nothing, so the URL set in its panel carries SMS_WEBHOOK_TOKEN as ?token=: a wrong or missing token answers 401, and 404 while the setting is unset. A malformed body answers 400 naming the problem, and nothing of it is applied. Answers counts: applied, unchanged (a status never moves backwards), replayed, unmatched, ignored. Called by MSG91, not by staff.",
+        querystring: z.object({ token: z.string().max(200).optional() }),
+      },
+    },
+    async (req) => smsWebhooks.receive(req.query.token, req.body),
+  );
+
   app.get(
     '/api/webhooks/whatsapp',
     {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { DeliveryChannel } from '@notice-desk/contract/sending';
 import {
   verifyCodePattern,
   type SignatureCheck,
@@ -26,7 +27,7 @@ export interface VerifyDeps {
   timeZone: string;
 }
 
-const channelWords = { email: 'e-mail', whatsapp: 'WhatsApp' } as const;
+const channelWords = { email: 'e-mail', whatsapp: 'WhatsApp', sms: 'SMS', post: 'post' } as const;
 const NOT_SERVED = 'This file is not a notice we served';
 const noSuchCode = () =>
   new AppError(
@@ -113,7 +114,7 @@ export class VerifyService {
   /** When the deliveries first served (DD-MM-YYYY HH:mm:ss IST) and by which channels, first first. */
   private async servedFacts(
     served: verify.ServedDelivery[],
-  ): Promise<{ servedOn: string | null; channels: ('email' | 'whatsapp')[] }> {
+  ): Promise<{ servedOn: string | null; channels: DeliveryChannel[] }> {
     if (served.length === 0) return { servedOn: null, channels: [] };
     const firstAt = await verify.servedAtOf(
       this.deps.db,

@@ -8,6 +8,7 @@ const channelLabels: Record<FunnelRow['channel'], string> = {
   email: 'E-mail',
   whatsapp: 'WhatsApp',
   post: 'Post',
+  sms: 'SMS',
   any: 'Any channel',
 };
 

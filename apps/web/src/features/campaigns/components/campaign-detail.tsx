@@ -86,6 +86,20 @@ const columns: DataTableColumn<CampaignRow>[] = [
   { id: 'respondBy', header: 'Respond by', cell: (row) => row.service?.shown.respondBy ?? '-' },
 ];
 
+/** With an SMS column after WhatsApp's: for a page where some record goes by SMS (issue 31). */
+const columnsWithSms: DataTableColumn<CampaignRow>[] = [
+  ...columns.slice(0, 5),
+  {
+    id: 'sms',
+    header: 'SMS Status',
+    card: 'wide',
+    cell: (row) => (
+      <ChannelStatus status={row.smsResponse ?? '-'} error={row.smsError} notServiceable={null} />
+    ),
+  },
+  ...columns.slice(5),
+];
+
 /** The day the record counts as served (DD-MM-YYYY in TIME_ZONE), and under it the event that set it. */
 function ServedOn({ service }: { service: CampaignRow['service'] }) {
   if (!service?.shown.servedOn) return <>-</>;
@@ -166,23 +180,28 @@ const COUNTED = [
 const CHANNELS = [
   { channel: 'email', label: 'Email' },
   { channel: 'whatsapp', label: 'WhatsApp' },
+  { channel: 'sms', label: 'SMS' },
 ] as const;
 
 /** Over the whole campaign: per channel, how many records' latest attempt is in each status. */
 function StatusCounts({ counts }: { counts: NonNullable<SingleCampaign['statusCounts']> }) {
   return (
     <div className={styles.counts} aria-label="Statuses per channel">
-      {CHANNELS.map(({ channel, label }) => (
-        <dl key={channel} className={styles.countRow}>
-          <dt>{label}</dt>
-          {COUNTED.map((status) => (
-            <dd key={status}>
-              {deliveryStatusWord(status)}{' '}
-              <strong>{counts.find((c) => c.channel === channel && c.status === status)?.count ?? 0}</strong>
-            </dd>
-          ))}
-        </dl>
-      ))}
+      {CHANNELS.filter(({ channel }) => channel !== 'sms' || counts.some((c) => c.channel === 'sms')).map(
+        ({ channel, label }) => (
+          <dl key={channel} className={styles.countRow}>
+            <dt>{label}</dt>
+            {COUNTED.map((status) => (
+              <dd key={status}>
+                {deliveryStatusWord(status)}{' '}
+                <strong>
+                  {counts.find((c) => c.channel === channel && c.status === status)?.count ?? 0}
+                </strong>
+              </dd>
+            ))}
+          </dl>
+        ),
+      )}
     </div>
   );
 }
@@ -355,7 +374,7 @@ export function CampaignDetail({ type, campaignId, panels }: CampaignDetailProps
       </FilterSelect>
       <DataTable
         label="Campaign records"
-        columns={columns}
+        columns={rows.some((row) => row.smsResponse !== undefined) ? columnsWithSms : columns}
         rows={rows}
         rowId={rowId}
         page={page}

@@ -23,7 +23,7 @@ const addressFields = [
 const PAGE_SIZE = 20;
 /** The first page's paging, which the campaign page shares for its counts (one request, one cache entry). */
 export const FAILED_ROWS_PAGE = { page: 1, limit: PAGE_SIZE } as const;
-const channelWord = { email: 'E-mail', whatsapp: 'WhatsApp' } as const;
+const channelWord = { email: 'E-mail', whatsapp: 'WhatsApp', sms: 'SMS' } as const;
 /** DEFAULT_COUNTRY_CODE's usual value: the form checks a number as the server will (the server has the last word). */
 const COUNTRY_CODE = '91';
 

@@ -6,7 +6,7 @@ import { readApiProblem } from '../../../lib/api-error.ts';
 import { useTestSendMutation } from '../api/campaigns-api.ts';
 import styles from './send-confirm-dialog.module.css';
 
-const channelNames: Record<MessageChannel, string> = { email: 'E-mail', whatsapp: 'WhatsApp' };
+const channelNames: Record<MessageChannel, string> = { email: 'E-mail', whatsapp: 'WhatsApp', sms: 'SMS' };
 
 /** DEFAULT_COUNTRY_CODE's usual value: the web checks the typed number as the server will (the server has the last word). */
 const COUNTRY_CODE = '91';

@@ -116,7 +116,7 @@ export function sendSummary(tally: SendTally): string | null {
 /** A provider limit is said to hold a send back once the channel goes out at this share of it. */
 const HELD_BACK_SHARE = 0.9;
 
-const channelNames = { email: 'E-mail', whatsapp: 'WhatsApp' } as const;
+const channelNames = { email: 'E-mail', whatsapp: 'WhatsApp', sms: 'SMS' } as const;
 
 /**
  * What the bar says about speed: the messages a second the send has achieved so far (e-mail and

@@ -38,7 +38,7 @@ const tiles: { label: string; total: (info: DashboardInfo) => number; href: stri
   },
 ];
 
-const channelName: Record<MailInfo['channel'], string> = { email: 'Email', whatsapp: 'WhatsApp' };
+const channelName: Record<MailInfo['channel'], string> = { email: 'Email', whatsapp: 'WhatsApp', sms: 'SMS' };
 
 /**
  * The spec styles a mail as success or failure: anything that went out (to a provider, or to the

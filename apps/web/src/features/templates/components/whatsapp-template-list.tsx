@@ -3,6 +3,7 @@ import type { DataTableColumn } from '../../../components/ui/data-table.tsx';
 import { paths } from '../../../config/paths.ts';
 import { useGetWhatsappTemplatesQuery } from '../api/templates-api.ts';
 import { ApprovedTemplateSettings } from './approved-template-settings.tsx';
+import { SmsTemplateSettings } from './sms-template-settings.tsx';
 import { TemplateList } from './template-list.tsx';
 import styles from './template-list.module.css';
 
@@ -31,6 +32,7 @@ export function WhatsappTemplateList() {
         editHref={editHref}
       />
       <ApprovedTemplateSettings />
+      <SmsTemplateSettings />
     </>
   );
 }
