@@ -4,9 +4,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const postgresUrl = process.env.TEST_DATABASE_URL;
 
 /** The files server-s3 runs with STORAGE_URL set (src/lib/storage.test.ts and shared-store.test.ts name their own). */
-const S3_SUITE = [
-  'src/modules/uploads/uploads.routes.test.ts',
-];
+const S3_SUITE = ['src/modules/uploads/uploads.routes.test.ts'];
 
 // One test command for every workspace: `npm test` runs all three projects.
 export default defineConfig({
