@@ -1,7 +1,7 @@
 // `npm test` after the setup. With arguments (`npm test -- <path>`), one Vitest run of what they name.
 // Without, every suite in two lanes at once, so that both cores work for the whole run:
 //   lane 1  the end-to-end files, one at a time (a server process and a browser page: about one core)
-//   lane 2  the server and web suites on SQLite (two files at a time)
+//   lane 2  the server suite on SQLite (two files at a time); the web suite runs in lane 1
 // With TEST_DATABASE_URL (CI sets it), each lane ends with half of the server suite on PostgreSQL
 // (less src/lib: no database there), and lane 1 with the fault tests; lane 1 also runs the storage
 // suite against the local S3 peer (server-s3) after the e2e files; with CI_CHECKS=1, lane 1 runs
@@ -29,6 +29,8 @@ const lanes = [
     name: 'e2e',
     steps: [
       vitest('--project', 'e2e'),
+      // The web components (jsdom): here, not in the server lane, which ran 300 s longer (29 Nov, 08:00).
+      vitest('--project', 'web'),
       // The storage suite with every file in the local S3 peer's bucket (STORAGE_URL; issue 32).
       vitest('--project', 'server-s3'),
       ...(checks
@@ -54,7 +56,7 @@ const lanes = [
   },
   {
     name: 'server',
-    steps: [vitest('--project', 'server', '--project', 'web'), ...postgresHalf(2)],
+    steps: [vitest('--project', 'server'), ...postgresHalf(2)],
   },
 ];
 

@@ -27,6 +27,10 @@ const publicRoutes = new Set([
   // needed: those routes answer 401 here too.
   'GET /api/public/notices/:code',
   'POST /api/public/notices/:code/verify',
+  // The verification page of a notice (issue 30): what anyone may check of a served notice, nothing
+  // else personal (verify.test.ts), and a dropped file compared by its hash; rate limited per address.
+  'GET /api/public/verify/:code',
+  'POST /api/public/verify',
 ]);
 
 const someId = '0190c000-0000-7000-8000-000000000999';

@@ -133,7 +133,7 @@ function watchSheetReaders(serverPid: number): { stop(): number } {
         const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
         const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
         if (parent !== serverPid) continue;
-        if (fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('sheet-worker-'))
+        if (/sheet-worker[-.]/.test(fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8')))
           seen.add(Number(entry));
       } catch {
         // gone meanwhile

@@ -69,11 +69,16 @@ describe('provider limits', () => {
         expect(() => loadConfig({ [name]: value }), `${name}=${value}`).toThrow(
           `${name}: ${name} must be a whole number of messages a second from 1 to 100000, such as 20, or unlimited`,
         );
-    expect(loadConfig({}).rates).toEqual({ whatsapp: 20, email: 10 });
-    expect(loadConfig({ WHATSAPP_RATE: '80', SMTP_RATE: '1' }).rates).toEqual({ whatsapp: 80, email: 1 });
+    expect(loadConfig({}).rates).toEqual({ whatsapp: 20, email: 10, sms: 10 });
+    expect(loadConfig({ WHATSAPP_RATE: '80', SMTP_RATE: '1' }).rates).toEqual({
+      whatsapp: 80,
+      email: 1,
+      sms: 10,
+    });
     expect(loadConfig({ WHATSAPP_RATE: 'unlimited', SMTP_RATE: 'Unlimited' }).rates).toEqual({
       whatsapp: null,
       email: null,
+      sms: 10,
     });
   });
 });
