@@ -11,7 +11,7 @@ import { ConfigError, loadConfig } from './config/env.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { prepareSchema } from './db/migrate.ts';
 import { AppError } from './lib/errors.ts';
-import { hashPassword } from './lib/password.ts';
+import { PasswordHasher } from './lib/password.ts';
 import { nowIso } from './lib/time.ts';
 import { appendAudit } from './modules/audit/audit.repository.ts';
 import { expirePasswordResets, setUserRole } from './modules/auth/admin.repository.ts';
@@ -59,7 +59,7 @@ interface Flags {
 
 interface Command {
   flags: readonly (keyof Flags)[];
-  run(db: Database, flags: Flags): Promise<string>;
+  run(db: Database, flags: Flags, passwords: PasswordHasher): Promise<string>;
 }
 
 const commands: Record<string, Command> = {
@@ -96,7 +96,7 @@ async function asAdminError<T>(username: string, work: () => Promise<T>): Promis
   }
 }
 
-async function createUser(db: Database, flags: Flags): Promise<string> {
+async function createUser(db: Database, flags: Flags, passwords: PasswordHasher): Promise<string> {
   const username = validUsername(flags.username);
   await asAdminError(username, () => assertUsernameFree(db, username));
   const account = valid(registerBody, {
@@ -106,17 +106,17 @@ async function createUser(db: Database, flags: Flags): Promise<string> {
   });
   // The Users screen's way of creating an account; without --admin the insert decides (the first is ADMIN).
   const { role } = await asAdminError(username, () =>
-    createUserAccount(db, { ...account, ...(flags.admin && { role: 'ADMIN' as const }) }, null),
+    createUserAccount(db, passwords, { ...account, ...(flags.admin && { role: 'ADMIN' as const }) }, null),
   );
   return `Created ${role === 'ADMIN' ? 'ADMIN' : 'user'} "${account.username}".`;
 }
 
-async function resetPassword(db: Database, flags: Flags): Promise<string> {
+async function resetPassword(db: Database, flags: Flags, passwords: PasswordHasher): Promise<string> {
   const user = await existingUser(db, flags.username);
   const { password } = valid(resetPasswordBody, { password: await readPassword(flags.password) });
   if (passwordIsUsername(password, user.username))
     throw new AdminError(`--password: ${PASSWORD_IS_USERNAME}`);
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await passwords.hash(password);
   const now = nowIso();
   await db.transaction().execute(async (trx) => {
     // As a reset by link does: sessions opened with the old password end with it.
@@ -247,7 +247,7 @@ async function main(argv: string[]): Promise<string> {
   try {
     await prepareSchema(db, kind === 'postgres' ? config.databaseSchema : undefined, config.migrateOnStart);
     await fillUsernameSkeletons(db);
-    return await command.run(db, flags);
+    return await command.run(db, flags, new PasswordHasher(config.passwordHashCost));
   } finally {
     await db.destroy();
   }

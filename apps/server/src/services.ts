@@ -10,6 +10,7 @@ import { readiness, type Readiness } from './modules/health/health.service.ts';
 import { JobsService } from './modules/jobs/jobs.service.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { resolveSecret } from './lib/secret.ts';
+import { PasswordHasher } from './lib/password.ts';
 import { PdfLinks } from './lib/pdf/links.ts';
 import { PdfRenderer } from './lib/pdf/renderer.ts';
 import { NoticeSigner } from './lib/pdf/signing.ts';
@@ -299,9 +300,11 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
       oldestSeconds: row.oldestDue ? Math.max(0, (now - Date.parse(row.oldestDue)) / 1000) : 0,
     }));
   });
+  const passwords = new PasswordHasher(config.passwordHashCost);
   const auth = new AuthService({
     db,
     tokens: new SessionTokens(secret),
+    passwords,
     mailer,
     limits: new AccountLimits(limiters, config.limits),
     signup: config.signup,
@@ -328,6 +331,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
     users: new UsersService({
       db,
       auth,
+      passwords,
       mailer,
       smtpConfigured: config.smtpUrl !== undefined,
       appUrl: config.appUrl,

@@ -118,6 +118,7 @@ const envSchema = z.object({
   LOGIN_WINDOW: duration('LOGIN_WINDOW').prefault('1m'),
   LOGIN_USERNAME_MAX_PER_HOUR: wholeNumber('LOGIN_USERNAME_MAX_PER_HOUR', 0, 1_000_000).default(100),
   LOGIN_ADDRESS_MAX_PER_HOUR: wholeNumber('LOGIN_ADDRESS_MAX_PER_HOUR', 0, 1_000_000).default(100),
+  PASSWORD_HASH_COST: wholeNumber('PASSWORD_HASH_COST', 10, 20).default(15),
   PASSWORD_CHECKS_PER_MINUTE: wholeNumber('PASSWORD_CHECKS_PER_MINUTE', 0, 1_000_000).default(120),
   RESET_MAILS_PER_HOUR: wholeNumber('RESET_MAILS_PER_HOUR', 0, 1_000_000).default(3),
   RATE_LIMIT: wholeNumber('RATE_LIMIT', 0, 10_000_000).default(20_000),
@@ -359,6 +360,8 @@ export interface Config {
   rememberTtlSeconds: number;
   /** Account limits (login, password work, reset mails); see modules/limits/limits.service.ts. */
   limits: LimitSettings;
+  /** PASSWORD_HASH_COST: scrypt's N as a power of two for new password hashes (lib/password.ts). */
+  passwordHashCost: number;
   /** Requests per minute one client address may make to one API process; 0 for no limit. */
   rateLimitPerMinute: number;
   /** Who may sign up: anyone, only the first account, or nobody (an ADMIN creates accounts). */
@@ -574,6 +577,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jwtSecret: e.JWT_SECRET,
     sessionTtlSeconds: seconds(e.SESSION_TTL),
     rememberTtlSeconds: seconds(e.REMEMBER_TTL),
+    passwordHashCost: e.PASSWORD_HASH_COST,
     limits: {
       loginMaxAttempts: e.LOGIN_MAX_ATTEMPTS,
       loginWindowSeconds: seconds(e.LOGIN_WINDOW),

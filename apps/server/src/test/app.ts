@@ -10,7 +10,7 @@ import { openDatabase, type Database } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { copyPostgresTemplate, copySqliteTemplate } from './migrated-template.ts';
 import { multipart } from './xlsx.ts';
-import { unlimitedSends } from './server-process.ts';
+import { cheapPasswords, unlimitedSends } from './server-process.ts';
 import { sharedBrowserEnv } from './shared-browser.ts';
 import { sharedS3Peer } from './s3-peer.ts';
 
@@ -39,6 +39,7 @@ async function testConfig(
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     WEB_DIST: path.join(dataDir, 'no-web-build'),
     ...unlimitedSends,
+    ...cheapPasswords,
     // A provider's 'try again later' is retried after 200 ms, not 2 s: tests of retries wait for them.
     JOB_RETRY_BACKOFF: '200ms',
     // Tests written before WHATSAPP_ALONE_REFUSED send a WhatsApp-only record by WhatsApp only; the

@@ -33,6 +33,11 @@ export function freePort(): Promise<number> {
  * (limits/send-rates.test.ts); at the default 10 mails a second a 1,000-notice send takes 100 s.
  */
 export const unlimitedSends = { SMTP_RATE: 'unlimited', WHATSAPP_RATE: 'unlimited', SMS_RATE: 'unlimited' };
+/**
+ * Password hashes at scrypt's least cost (1 MiB, 2 ms), not production's (32 MiB, 50-180 ms): a sign-up
+ * and a login cost 0.4 s of CPU at 15, in nearly every test (lib/password.ts).
+ */
+export const cheapPasswords = { PASSWORD_HASH_COST: '10' };
 
 /** A server or worker process's environment: SQLite, quiet logs, no send rate, the run's browser. */
 const childEnv = (env: Record<string, string>): NodeJS.ProcessEnv => ({
@@ -40,6 +45,7 @@ const childEnv = (env: Record<string, string>): NodeJS.ProcessEnv => ({
   DATABASE_URL: '',
   LOG_LEVEL: 'warn',
   ...unlimitedSends,
+  ...cheapPasswords,
   // As in test/app.ts: tests written before WHATSAPP_ALONE_REFUSED send WhatsApp-only records alone.
   WHATSAPP_ALONE_REFUSED: 'false',
   ...sharedBrowserEnv(env),

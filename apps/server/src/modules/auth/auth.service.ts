@@ -14,7 +14,7 @@ import { newId } from '../../lib/ids.ts';
 import { AppError, badRequest, conflict, forbidden, unauthorized } from '../../lib/errors.ts';
 import { singleMailAddress } from '../../lib/mail-address.ts';
 import type { Mailer } from '../../lib/mailer.ts';
-import { decoyHash, hashPassword, verifyPassword } from '../../lib/password.ts';
+import type { PasswordHasher } from '../../lib/password.ts';
 import { isoIn, nowIso } from '../../lib/time.ts';
 import { hashLinkToken, newLinkToken, type SessionTokens } from '../../lib/tokens.ts';
 import { usernameSkeleton } from '../../lib/username-skeleton.ts';
@@ -28,6 +28,7 @@ export type SignupMode = 'open' | 'first-only' | 'closed';
 export interface AuthDeps {
   db: Database;
   tokens: SessionTokens;
+  passwords: PasswordHasher;
   mailer: Mailer;
   limits: AccountLimits;
   signup: SignupMode;
@@ -147,7 +148,7 @@ export class AuthService {
     if (signup === 'closed' || (signup === 'first-only' && (await users.anyUserExists(db))))
       throw forbidden(SIGNUP_CLOSED);
     await limits.passwordCheck(address);
-    const passwordHash = await hashPassword(body.password);
+    const passwordHash = await this.deps.passwords.hash(body.password);
     const row = await createAccount(
       db,
       { name: body.name, username: body.username, passwordHash },
@@ -178,7 +179,7 @@ export class AuthService {
     await limits.loginAttempt(key, address);
     await limits.passwordCheck(address);
     const row = await users.findUserByUsername(db, body.username);
-    const valid = await verifyPassword(body.password, row?.password_hash ?? (await decoyHash));
+    const valid = await this.deps.passwords.verify(body.password, row?.password_hash);
     // A disabled account gets the same answer, after the same work: whether it exists stays unsaid.
     if (!row || !valid || row.disabled_at !== null)
       throw new AppError(401, 'INVALID_CREDENTIALS', WRONG_CREDENTIALS, { password: WRONG_CREDENTIALS });
@@ -338,7 +339,7 @@ export class AuthService {
   async resetPassword(token: string, password: string, address: string): Promise<void> {
     await this.deps.limits.passwordCheck(address);
     const now = nowIso();
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await this.deps.passwords.hash(password);
     // The link is used up, the password changed and the change logged together, or none of them.
     await this.deps.db.transaction().execute(async (trx) => {
       const userId = await users.consumePasswordReset(trx, hashLinkToken(token), now);
@@ -392,14 +393,14 @@ export class AuthService {
     await limits.passwordCheck(address);
     const row = await users.findUserById(db, user._id);
     if (!row) throw unauthorized();
-    if (!(await verifyPassword(oldPassword, row.password_hash)))
+    if (!(await this.deps.passwords.verify(oldPassword, row.password_hash)))
       throw badRequest('Old password is incorrect.');
     if (passwordIsUsername(newPassword, row.username)) {
       const message =
         field === 'newPassword' ? 'New Password must not be the username.' : PASSWORD_IS_USERNAME;
       throw badRequest(message, { [field]: message });
     }
-    const passwordHash = await hashPassword(newPassword);
+    const passwordHash = await this.deps.passwords.hash(newPassword);
     await db.transaction().execute(async (trx) => {
       await users.updateUser(trx, row.id, { password_hash: passwordHash }, nowIso());
       await users.deleteSessions(trx, row.id, sessionId);

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { isPostgres, type Database } from '../../db/database.ts';
-import { hashPassword } from '../../lib/password.ts';
+import { PasswordHasher } from '../../lib/password.ts';
 import { createTestApp, createTestDatabase, type TestApp } from '../../test/app.ts';
 import type { UserRow } from './auth.repository.ts';
 import { createAccount } from './auth.service.ts';
@@ -33,7 +33,7 @@ describe('the first account', () => {
   it('stays the one ADMIN when a second "first" account is inserted before the first commits', async () => {
     const { db, close } = await createTestDatabase();
     try {
-      const passwordHash = await hashPassword('pass-word-1');
+      const passwordHash = await new PasswordHasher(10).hash('pass-word-1');
       let inserted!: () => void;
       let release!: () => void;
       const firstInserted = new Promise<void>((resolve) => (inserted = resolve));

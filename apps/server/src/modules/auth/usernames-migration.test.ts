@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPostgres, openDatabase, type Database } from '../../db/database.ts';
 import { migrateToLatest, migrations } from '../../db/migrate.ts';
 import { newId } from '../../lib/ids.ts';
-import { hashPassword } from '../../lib/password.ts';
+import { PasswordHasher } from '../../lib/password.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { fillUsernameSkeletons } from './auth.service.ts';
 
@@ -29,7 +29,7 @@ beforeAll(async () => {
   // Back to the schema before usernames were keyed, with accounts of that time, oldest first.
   const back = await migrator.migrateTo('20261123_02_audit');
   if (back.error) throw back.error;
-  const passwordHash = await hashPassword('pass-word-1');
+  const passwordHash = await new PasswordHasher(10).hash('pass-word-1');
   for (const [i, username] of legacy.entries())
     await sql`insert into users (id, name, username, password_hash, role, tokens_valid_after, created_at, updated_at)
       values (${newId()}, ${username}, ${username}, ${passwordHash}, ${i === 0 ? 'ADMIN' : 'USER'}, 0,

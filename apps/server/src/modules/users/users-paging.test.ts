@@ -4,6 +4,7 @@ import { createTestDatabase } from '../../test/app.ts';
 import { insertUser, updateUser } from '../auth/auth.repository.ts';
 import { listUsers } from './users.repository.ts';
 import { UsersService } from './users.service.ts';
+import { PasswordHasher } from '../../lib/password.ts';
 
 const TOTAL = 60;
 const STRIDE = 7;
@@ -16,6 +17,7 @@ describe('the Users list paged by key', () => {
       {
         db: database.db,
         auth: {} as never,
+        passwords: new PasswordHasher(10),
         mailer: { send: () => Promise.reject(new Error('not called')), close: () => {} },
         smtpConfigured: false,
         appUrl: 'http://localhost',

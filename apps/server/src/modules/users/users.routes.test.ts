@@ -5,6 +5,7 @@ import { openDatabase } from '../../db/database.ts';
 import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
 import { startSmtpListener } from '../../test/peers.ts';
 import { UsersService } from './users.service.ts';
+import { PasswordHasher } from '../../lib/password.ts';
 
 let t: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
@@ -58,6 +59,7 @@ const withService = async (work: (users: UsersService) => Promise<void>) => {
       new UsersService({
         db,
         auth: { forgetCheckedSessions: () => {} } as never,
+        passwords: new PasswordHasher(10),
         mailer: { send: () => Promise.reject(new Error('not called')), close: () => {} },
         smtpConfigured: false,
         appUrl: 'http://localhost',

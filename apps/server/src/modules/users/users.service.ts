@@ -13,7 +13,7 @@ import { DeepPages, PAGE_STRIDE } from '../../lib/deep-pages.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { singleMailAddress } from '../../lib/mail-address.ts';
 import type { Mailer } from '../../lib/mailer.ts';
-import { hashPassword } from '../../lib/password.ts';
+import type { PasswordHasher } from '../../lib/password.ts';
 import { nowIso } from '../../lib/time.ts';
 import { appendAudit, type AuditFact } from '../audit/audit.repository.ts';
 import { expirePasswordResets, setUserRole } from '../auth/admin.repository.ts';
@@ -24,6 +24,7 @@ import * as accounts from './users.repository.ts';
 export interface UsersDeps {
   db: Database;
   auth: AuthService;
+  passwords: PasswordHasher;
   mailer: Mailer;
   /** SMTP_URL is set: a password can be mailed (the outbox folder is no way to hand one over). */
   smtpConfigured: boolean;
@@ -69,10 +70,11 @@ export function toManagedUser(row: UserRow): ManagedUser {
  */
 export async function createUserAccount(
   db: Database,
+  passwords: PasswordHasher,
   account: { name: string; username: string; password: string; role?: Role },
   actor: Actor,
 ): Promise<UserRow> {
-  const passwordHash = await hashPassword(account.password);
+  const passwordHash = await passwords.hash(account.password);
   const created = await createAccount(
     db,
     { name: account.name, username: account.username, passwordHash },
@@ -130,6 +132,7 @@ export class UsersService {
     const generated = body.password === undefined ? generatePassword() : undefined;
     const row = await createUserAccount(
       this.deps.db,
+      this.deps.passwords,
       {
         name: body.name ?? body.username,
         username: body.username,
@@ -208,7 +211,7 @@ export class UsersService {
     if (!row) throw notFound('User');
     const to = sendByMail ? this.mailAddress(row) : undefined;
     const password = generatePassword();
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await this.deps.passwords.hash(password);
     const now = nowIso();
     await db.transaction().execute(async (trx) => {
       // As the command line's reset does: sessions opened with the old password end with it.
