@@ -782,6 +782,7 @@ export class SendingService {
           await deliveries.advanceStatus(this.deps.db, delivery, 'failed', now, { error: pdf.refused });
           continue;
         }
+        let receipt: SendReceipt;
         try {
           // The provider's limit, shared by every worker: wait for this message's turn.
           await this.deps.rates.take(delivery.channel, context.signal);
@@ -792,7 +793,7 @@ export class SendingService {
           const note = addressChange(delivery, recordAddress, adapter.addressName);
           await this.handOvers.add({ delivery, at: now, recordAddress, note });
           const asked = Date.now();
-          const receipt = await this.sendOne(
+          receipt = await this.sendOne(
             senders.get(delivery.channel)!,
             delivery,
             row,
@@ -801,19 +802,6 @@ export class SendingService {
           ).finally(() =>
             providerSeconds.observe({ channel: delivery.channel }, (Date.now() - asked) / 1000),
           );
-          sends.inc({ channel: delivery.channel, status: receipt.status });
-          await this.outcomes.add({
-            delivery,
-            status: receipt.status,
-            at: nowIso(),
-            changes: {
-              provider_message_id: receipt.messageId,
-              pdf_sha256: pdf.sha256,
-              pdf_key: pdf.key,
-              media_id: receipt.mediaId ?? null,
-              error: null,
-            },
-          });
         } catch (err) {
           const error =
             err instanceof PermanentSendError || err instanceof TransientSendError
@@ -844,10 +832,32 @@ export class SendingService {
             if (error.retryAfterMs) retryAt = Math.max(retryAt, Date.now() + error.retryAfterMs);
             await deliveries.noteRetry(this.deps.db, delivery.id, error.message, nowIso());
           }
+          continue;
         }
+        // The provider took the message. Its answer is recorded outside the provider's try: a database
+        // that failed the write (a batch of four, under load on PostgreSQL) once had four mails taken for
+        // "try later" and sent twice. A write that fails even when retried fails the job, with the
+        // delivery handed over, as a crash leaves it.
+        sends.inc({ channel: delivery.channel, status: receipt.status });
+        await this.outcomes.add({
+          delivery,
+          status: receipt.status,
+          at: nowIso(),
+          changes: {
+            provider_message_id: receipt.messageId,
+            pdf_sha256: pdf.sha256,
+            pdf_key: pdf.key,
+            media_id: receipt.mediaId ?? null,
+            error: null,
+          },
+        });
       }
     };
-    await Promise.all(Array.from({ length: PARALLEL }, worker));
+    // Every worker ends its queue before the job's outcome is known: a worker whose write failed
+    // leaves none of the others sending after the job was given up (and taken again).
+    const ended = await Promise.allSettled(Array.from({ length: PARALLEL }, worker));
+    const failed = ended.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
     if (closedAt && sendWindow)
       throw new RetryAtError(closedMessage(sendWindow, closedAt), nextOpening(sendWindow, closedAt));
     const retrying = `${waiting} message(s) will be retried: the provider asked to try later.`;

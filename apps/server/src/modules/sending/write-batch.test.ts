@@ -19,13 +19,30 @@ describe('a write batch', () => {
     ]);
   });
 
-  it('fails every caller of a batch whose write failed, and writes the next batch', async () => {
+  it('writes a failed batch again, whole, and settles its callers once it is written', async () => {
+    let failures = 2;
+    const written: string[][] = [];
+    const batch = new WriteBatch<string>(
+      async (items) => {
+        if (failures-- > 0) throw new Error('timeout exceeded when trying to connect');
+        written.push(items);
+      },
+      [1, 1],
+    );
+    await Promise.all([batch.add('a'), batch.add('b')]);
+    expect(written).toEqual([['a', 'b']]);
+  });
+
+  it('fails every caller of a batch whose write failed each time, and writes the next batch', async () => {
     let fail = true;
     const written: string[][] = [];
-    const batch = new WriteBatch<string>(async (items) => {
-      if (fail) throw new Error('database is locked');
-      written.push(items);
-    });
+    const batch = new WriteBatch<string>(
+      async (items) => {
+        if (fail) throw new Error('database is locked');
+        written.push(items);
+      },
+      [1],
+    );
     const outcomes = await Promise.allSettled([batch.add('a'), batch.add('b')]);
     expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
     expect((outcomes[0] as PromiseRejectedResult).reason).toEqual(new Error('database is locked'));
