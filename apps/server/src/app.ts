@@ -43,6 +43,7 @@ import { registerRequestInput } from './plugins/request-input.ts';
 import { registerWebApp } from './plugins/web-app.ts';
 import { createServices } from './services.ts';
 import { httpRequestSeconds } from './lib/metrics.ts';
+import type { PdfRenderer } from './lib/pdf/renderer.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -58,7 +59,11 @@ const JSON_BODY_LIMIT = 1024 * 1024;
 /** Builds the whole server (database migrated, routes registered) without listening. */
 export async function buildApp(
   config: Config,
-  options: { logStream?: NodeJS.WritableStream } = {},
+  options: {
+    logStream?: NodeJS.WritableStream;
+    /** A PDF renderer the caller owns and closes: the tests share one per file (test/app.ts). */
+    renderer?: PdfRenderer;
+  } = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
@@ -133,7 +138,7 @@ export async function buildApp(
     crossOriginEmbedderPolicy: false,
   });
 
-  const services = await createServices(config, app.log);
+  const services = await createServices(config, app.log, { renderer: options.renderer });
   app.decorate('settled', () => services.auth.mailsSettled());
   // Closing waits for handlers still at work (even for clients that hung up) before closing what they use.
   app.addHook('onClose', async () => {

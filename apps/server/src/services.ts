@@ -120,7 +120,12 @@ export interface Services {
   close(): Promise<void>;
 }
 
-export async function createServices(config: Config, log: FastifyBaseLogger): Promise<Services> {
+export async function createServices(
+  config: Config,
+  log: FastifyBaseLogger,
+  /** A renderer the caller made and closes (the tests share one per file), instead of one of its own. */
+  shared: { renderer?: PdfRenderer | undefined } = {},
+): Promise<Services> {
   const { db, kind } = await openDatabase(config);
   let redis: RedisClient | undefined;
   let store: FileStore;
@@ -145,11 +150,13 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
   const uploads = new UploadsService(db, store, config.uploadMaxBytes);
   const secret = resolveSecret(config.jwtSecret, config.dataDir);
   const links = new PdfLinks(secret);
-  const renderer = new PdfRenderer({
-    executablePath: config.chromiumPath,
-    wsEndpoint: config.chromiumWsEndpoint,
-    log,
-  });
+  const renderer =
+    shared.renderer ??
+    new PdfRenderer({
+      executablePath: config.chromiumPath,
+      wsEndpoint: config.chromiumWsEndpoint,
+      log,
+    });
   const where = { locale: config.locale, timeZone: config.timeZone };
   const signer = config.signing && new NoticeSigner(config.signing);
   const pdfs = new PdfsService(db, store, renderer, links, where, signer, config.appUrl);
@@ -386,7 +393,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger): Pr
       await jobs.stop();
       await retention.stop();
       await bounceMailbox?.stop();
-      await renderer.close();
+      if (!shared.renderer) await renderer.close();
       // Reset mails still on their way are sent before the mailer goes.
       await auth.mailsSettled();
       mailer.close();

@@ -11,7 +11,9 @@ import { migrateToLatest } from '../db/migrate.ts';
 import { copyPostgresTemplate, copySqliteTemplate } from './migrated-template.ts';
 import { multipart } from './xlsx.ts';
 import { cheapPasswords, unlimitedSends } from './server-process.ts';
-import { sharedBrowserEnv } from './shared-browser.ts';
+import { sharedBrowserEndpoint, sharedBrowserEnv } from './shared-browser.ts';
+import { PdfRenderer } from '../lib/pdf/renderer.ts';
+import pino from 'pino';
 import { sharedS3Peer } from './s3-peer.ts';
 
 export interface TestApp {
@@ -72,12 +74,39 @@ async function testConfig(
   };
 }
 
+/**
+ * One PDF renderer for the test file's apps, in the run's shared browser: each app opening a context
+ * and tabs of its own (a renderer process each) cost 1-2 s an app on this machine. A tab that printed
+ * other batches prints the next as a fresh one does (lib/pdf/record-isolation.test.ts), so sharing
+ * hides nothing; closed after each file (test/per-file.ts). Apps given a Chromium of their own keep
+ * their own renderer.
+ */
+let fileRenderer: PdfRenderer | undefined;
+function sharedRenderer(env: Record<string, string>): PdfRenderer | undefined {
+  const endpoint = sharedBrowserEndpoint();
+  if (!endpoint || env.CHROMIUM_PATH !== undefined || env.CHROMIUM_WS_ENDPOINT !== undefined)
+    return undefined;
+  fileRenderer ??= new PdfRenderer({
+    executablePath: '/usr/bin/chromium',
+    wsEndpoint: endpoint,
+    log: pino({ level: 'silent' }),
+  });
+  return fileRenderer;
+}
+
+/** Closes the file's shared renderer (test/per-file.ts, after each file). */
+export async function closeSharedRenderer(): Promise<void> {
+  const renderer = fileRenderer;
+  fileRenderer = undefined;
+  await renderer?.close();
+}
+
 export async function createTestApp(
   env: Record<string, string> = {},
   options: { logStream?: NodeJS.WritableStream } = {},
 ): Promise<TestApp> {
   const { config, dropDatabase } = await testConfig(env);
-  const app = await buildApp(config, options);
+  const app = await buildApp(config, { ...options, renderer: sharedRenderer(env) });
   return {
     app,
     config,

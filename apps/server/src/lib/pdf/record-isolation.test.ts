@@ -24,7 +24,7 @@ const BATCH = 20;
  * Records per layout when the renderer prints each in a document of its own: separate documents cannot
  * share a page, so fewer records prove the same (and keep the suite's time for the shared case).
  */
-const RECORDS_ALONE = 20;
+const RECORDS_ALONE = 6;
 
 /**
  * No notice ever shows another customer's data, whatever its template does: 200 records, each with
