@@ -1,12 +1,11 @@
 // `npm test` after the setup. With arguments (`npm test -- <path>`), one Vitest run of what they name.
 // Without, every suite in two lanes at once, so that both cores work for the whole run:
 //   lane 1  the end-to-end files, one at a time (a server process and a browser page: about one core)
-//   lane 2  the server suite on SQLite (two files at a time); the web suite runs in lane 1
-// With TEST_DATABASE_URL (CI sets it), each lane ends with half of the server suite on PostgreSQL
-// (less src/lib: no database there), and lane 1 with the fault tests; lane 1 also runs the storage
-// suite against the local S3 peer (server-s3) after the e2e files; with CI_CHECKS=1, lane 1 runs
-// lint, type check and formatting after the e2e files. Before the lanes, the e2e files ran after
-// every other file, one at a time, with the second core idle for four minutes.
+//   lane 2  the server suite on SQLite (two files at a time), the web suite, the storage suite on the
+//           local S3 peer
+// With TEST_DATABASE_URL (CI sets it), lane 1 ends with the fault tests on PostgreSQL and lane 2 with
+// the server files whose subject is the database on PostgreSQL; with CI_CHECKS=1, lane 2 runs the
+// type check before them.
 // Each step's output is printed whole when it ends, under its lane's name; the run fails when any
 // step failed, after every step has run.
 import { spawn } from 'node:child_process';
@@ -20,29 +19,16 @@ if (args.length > 0) process.exit(await run(['npx', 'vitest', 'run', ...args], '
 const postgres = process.env.TEST_DATABASE_URL;
 const checks = process.env.CI_CHECKS === '1';
 const vitest = (...rest) => ['npx', 'vitest', 'run', ...rest];
-// The PostgreSQL pass is cut in two halves (Vitest's --shard), one at the end of each lane, so that
-// both lanes end near the same time: the server lane ran 570 s on SQLite, the e2e lane 470 s with the
-// checks after it 80 s, and the whole pass on PostgreSQL 300 s (29 Nov, two lanes at once).
-const postgresHalf = (half) => (postgres ? [vitest('--project', 'server-pg', `--shard=${half}/2`)] : []);
+// Two lanes of about the same length (29 Nov, on a machine a third as fast as the day before, where
+// the earlier shape took 45 min): the e2e files and the fault tests; the server suite on SQLite, the
+// web suite, the type check and the database files on PostgreSQL. Lint and the format check are
+// `npm run check` (CONTRIBUTING: before each push), not CI's.
 const lanes = [
   {
     name: 'e2e',
     steps: [
       vitest('--project', 'e2e'),
-      // The web components (jsdom): here, not in the server lane, which ran 300 s longer (29 Nov, 08:00).
-      vitest('--project', 'web'),
-      // The storage suite with every file in the local S3 peer's bucket (STORAGE_URL; issue 32).
-      vitest('--project', 'server-s3'),
-      ...(checks
-        ? [
-            ['npm', 'run', '-s', 'lint'],
-            ['npm', 'run', '-s', 'typecheck'],
-            ['npm', 'run', '-s', 'format:check'],
-          ]
-        : []),
-      ...postgresHalf(1),
-      // The fault tests cut connections and time the answers: one at a time, on PostgreSQL, last
-      // (the e2e lane ended 80 s before the server lane).
+      // The fault tests cut connections and time the answers: one at a time, on PostgreSQL.
       ...(postgres
         ? [
             [
@@ -56,7 +42,16 @@ const lanes = [
   },
   {
     name: 'server',
-    steps: [vitest('--project', 'server'), ...postgresHalf(2)],
+    steps: [
+      vitest('--project', 'server'),
+      // The web components (jsdom).
+      vitest('--project', 'web'),
+      // The storage suite with every file in the local S3 peer's bucket (STORAGE_URL; issue 32).
+      vitest('--project', 'server-s3'),
+      ...(checks ? [['npm', 'run', '-s', 'typecheck']] : []),
+      // The server files whose subject is the database, again on PostgreSQL (vitest.config.ts).
+      ...(postgres ? [vitest('--project', 'server-pg')] : []),
+    ],
   },
 ];
 

@@ -16,9 +16,10 @@ import {
 } from '../../test/server-process.ts';
 import { writeSheet } from '../../test/xlsx.ts';
 
-// Kills the server with SIGKILL in the middle of sending 1,000 notices by e-mail and WhatsApp, starts it
-// again on the same data, and counts what the SMTP listener and the WhatsApp peer received.
-const NOTICES = 1000;
+// Kills the server with SIGKILL in the middle of sending 400 notices by e-mail and WhatsApp, starts it
+// again on the same data, and counts what the SMTP listener and the WhatsApp peer received. (1,000
+// took 74 s of the suite; the test asserts the kill came mid-send.)
+const NOTICES = 400;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'send-crash-'));
 const sheet = path.join(dir, 'notices.xlsx');
 
