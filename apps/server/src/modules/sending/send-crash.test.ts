@@ -80,13 +80,13 @@ describe('a send survives its process being killed', () => {
 
       // Two requests of 500, as two staff members might press Send at once; both are killed mid-way.
       const ids = items.map((r) => r._id);
-      for (const half of [ids.slice(0, 500), ids.slice(500)])
+      for (const half of [ids.slice(0, NOTICES / 2), ids.slice(NOTICES / 2)])
         void fetch(`${server.baseUrl}/api/campaigns/send-mail`, {
           method: 'POST',
           headers: json,
           body: JSON.stringify({ data: half, type: 'notice' }),
         }).catch(() => undefined);
-      await until('a third of the mail is out', () => (smtp.mails.length >= 300 ? true : undefined));
+      await until('a third of the mail is out', () => (smtp.mails.length >= NOTICES / 3 ? true : undefined));
       server.child.kill('SIGKILL');
       await new Promise((r) => server!.child.once('exit', r));
       const atKill = { mails: smtp.mails.length, whatsapp: peer.messages.length };
