@@ -1,8 +1,8 @@
 // `npm test` after the setup. With arguments (`npm test -- <path>`), one Vitest run of what they name.
 // Without, every suite in two lanes at once, so that both cores work for the whole run:
-//   lane 1  the end-to-end files, one at a time (a server process and a browser page: about one core)
-//   lane 2  the server suite on SQLite (two files at a time), the web suite, the storage suite on the
-//           local S3 peer
+//   lane 1  the end-to-end files, one at a time (a server process and a browser page: about one core),
+//           the web suite, the storage suite on the local S3 peer
+//   lane 2  the server suite on SQLite (two files at a time)
 // With TEST_DATABASE_URL (CI sets it), lane 1 ends with the fault tests on PostgreSQL and lane 2 with
 // the server files whose subject is the database on PostgreSQL; with CI_CHECKS=1, lane 2 runs the
 // type check before them.
@@ -20,14 +20,19 @@ const postgres = process.env.TEST_DATABASE_URL;
 const checks = process.env.CI_CHECKS === '1';
 const vitest = (...rest) => ['npx', 'vitest', 'run', ...rest];
 // Two lanes of about the same length (29 Nov, on a machine a third as fast as the day before, where
-// the earlier shape took 45 min): the e2e files and the fault tests; the server suite on SQLite, the
-// web suite, the type check and the database files on PostgreSQL. Lint and the format check are
+// the earlier shape took 45 min): the e2e files (955 s there), the web and S3 storage suites (300 s)
+// and the fault tests; the server suite on SQLite (870 s), the type check and the database files on
+// PostgreSQL. Lint and the format check are
 // `npm run check` (CONTRIBUTING: before each push), not CI's.
 const lanes = [
   {
     name: 'e2e',
     steps: [
       vitest('--project', 'e2e'),
+      // The web components (jsdom).
+      vitest('--project', 'web'),
+      // The storage suite with every file in the local S3 peer's bucket (STORAGE_URL; issue 32).
+      vitest('--project', 'server-s3'),
       // The fault tests cut connections and time the answers: one at a time, on PostgreSQL.
       ...(postgres
         ? [
@@ -44,10 +49,6 @@ const lanes = [
     name: 'server',
     steps: [
       vitest('--project', 'server'),
-      // The web components (jsdom).
-      vitest('--project', 'web'),
-      // The storage suite with every file in the local S3 peer's bucket (STORAGE_URL; issue 32).
-      vitest('--project', 'server-s3'),
       ...(checks ? [['npm', 'run', '-s', 'typecheck']] : []),
       // The server files whose subject is the database, again on PostgreSQL (vitest.config.ts).
       ...(postgres ? [vitest('--project', 'server-pg')] : []),

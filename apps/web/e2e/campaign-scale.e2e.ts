@@ -5,10 +5,9 @@ import { describeViolations, seriousViolations } from './axe.ts';
 import { launchBrowser, startProduct, watchForSurprises } from './harness.ts';
 import { importNoticesOverApi, noticeWorkbook } from './import-files.ts';
 
-// 3,000 rows, fifteen times what the list may draw at once (10,000 took 49 s of CI's e2e lane).
-const ROWS = 3_000;
+const ROWS = 10_000;
 
-/** The issue's targets (set for 10,000 rows), printed beside what was measured. */
+/** The issue's targets at 10,000 rows, printed beside what was measured. */
 const TARGETS = { firstRenderMs: 300, selectAllMs: 100, scrollP95FrameMs: 16 };
 
 let product: Awaited<ReturnType<typeof startProduct>>;
@@ -30,7 +29,7 @@ const percentile = (values: number[], share: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? 0;
 };
 
-describe(`campaign detail at ${ROWS} rows (issue 4)`, () => {
+describe('campaign detail at 10,000 rows (issue 4)', () => {
   it('renders, selects all, toggles one row and scrolls without stalling', async () => {
     const account = await createAccount(product.baseUrl, 'scale');
     const campaignId = await importNoticesOverApi(
@@ -94,7 +93,7 @@ describe(`campaign detail at ${ROWS} rows (issue 4)`, () => {
       return { selectAllMs, toggleMs, indeterminate: selectAll.indeterminate, rendered: boxes().length };
     });
     expect(selection.indeterminate).toBe(true);
-    // Virtualised: a few dozen rows in the document, not thousands.
+    // Virtualised: a few dozen rows in the document, not 10,000.
     expect(selection.rendered).toBeLessThan(200);
 
     // Wheel over the table for about 2 s (the page scrolls: the table has no height of its own)
