@@ -22,8 +22,7 @@ const vitest = (...rest) => ['npx', 'vitest', 'run', ...rest];
 // Two lanes of about the same length (29 Nov, on a machine a third as fast as the day before, where
 // the earlier shape took 45 min): the e2e files (955 s there), the web and S3 storage suites (300 s)
 // and the fault tests; the server suite on SQLite (870 s), the type check and the database files on
-// PostgreSQL. Lint and the format check are
-// `npm run check` (CONTRIBUTING: before each push), not CI's.
+// PostgreSQL. Lint and the format check are `npm run check` (CONTRIBUTING: before each push), not CI's.
 const lanes = [
   {
     name: 'e2e',

@@ -37,8 +37,8 @@ export class PasswordHasher {
 
   /** Checks a password against a stored hash; with none (an unknown username), against a decoy, so timing reveals nothing. */
   async verify(password: string, stored: string | undefined): Promise<boolean> {
-    this.decoyHash ??= this.hash(randomBytes(16).toString('hex'));
-    const [scheme, n, r, p, salt, key] = (stored ?? (await this.decoyHash)).split('$');
+    const checked = stored ?? (await (this.decoyHash ??= this.hash(randomBytes(16).toString('hex'))));
+    const [scheme, n, r, p, salt, key] = checked.split('$');
     if (scheme !== 'scrypt' || !salt || !key) return false;
     const expected = Buffer.from(key, 'base64');
     const actual = await derive(password, Buffer.from(salt, 'base64'), {

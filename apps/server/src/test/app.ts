@@ -78,16 +78,15 @@ async function testConfig(
  * One PDF renderer for the test file's apps, in the run's shared browser: each app opening a context
  * and tabs of its own (a renderer process each) cost 1-2 s an app on this machine. A tab that printed
  * other batches prints the next as a fresh one does (lib/pdf/record-isolation.test.ts), so sharing
- * hides nothing; closed after each file (test/per-file.ts). Apps given a Chromium of their own keep
- * their own renderer.
+ * hides nothing; closed after each file (test/per-file.ts). Apps that print elsewhere (a Chromium of
+ * their own) keep their own renderer.
  */
 let fileRenderer: PdfRenderer | undefined;
-function sharedRenderer(env: Record<string, string>): PdfRenderer | undefined {
+function sharedRenderer(config: Config): PdfRenderer | undefined {
   const endpoint = sharedBrowserEndpoint();
-  if (!endpoint || env.CHROMIUM_PATH !== undefined || env.CHROMIUM_WS_ENDPOINT !== undefined)
-    return undefined;
+  if (!endpoint || config.chromiumWsEndpoint !== endpoint) return undefined;
   fileRenderer ??= new PdfRenderer({
-    executablePath: '/usr/bin/chromium',
+    executablePath: config.chromiumPath,
     wsEndpoint: endpoint,
     log: pino({ level: 'silent' }),
   });
@@ -106,7 +105,7 @@ export async function createTestApp(
   options: { logStream?: NodeJS.WritableStream } = {},
 ): Promise<TestApp> {
   const { config, dropDatabase } = await testConfig(env);
-  const app = await buildApp(config, { ...options, renderer: sharedRenderer(env) });
+  const app = await buildApp(config, { ...options, renderer: sharedRenderer(config) });
   return {
     app,
     config,
