@@ -33,6 +33,13 @@ beforeEach(async () => {
         { type: 'URL', text: 'Open the notice', url: 'https://notices.example.in/n/{{1}}' },
       ],
     },
+    {
+      name: 'notice_link_twice',
+      language: 'en',
+      status: 'APPROVED',
+      body: 'Dear {{1}}, a notice about loan {{2}}: {{3}}',
+      buttons: [{ type: 'URL', text: 'Open the notice', url: 'https://notices.example.in/n/{{1}}' }],
+    },
   );
   t = await createTestApp({
     SMTP_URL: smtp.url,
@@ -229,6 +236,35 @@ describe('WhatsApp by approved template', () => {
       name: 'three_params',
       language: 'en',
       bodyParameters: ['custName-1', 'loanNo-1', `http://localhost:3000/n/${link!.code}?c=w`],
+    });
+  });
+
+  it('fills a spare body parameter with the notice page’s address when the URL button takes the code too', async () => {
+    // Left spare for the link, as the screen says; a parameter left out is refused by Meta (#132000).
+    const set = await setTemplate({
+      name: 'notice_link_twice',
+      language: 'en',
+      bodyFields: ['custName', 'loanNo'],
+    });
+    expect(set.json()).toMatchObject({ linkBy: 'button', usable: true, status: { bodyParameters: 3 } });
+    // A row kept before this was known (the button alone) is read again from Meta before a send.
+    await db
+      .updateTable('whatsapp_approved_templates')
+      .set({ link_by: 'button' })
+      .where('record_kind', '=', 'notice')
+      .execute();
+    const record = await notice(staff, 1, { modeOfDispatch: 'WhatsApp' });
+    expect((await send(staff, [record._id])).json()).toMatchObject({ sent: 1, failed: 0 });
+    const [link] = await db
+      .selectFrom('notice_links')
+      .select('code')
+      .where('record_id', '=', record._id)
+      .execute();
+    expect(peer.messages[0]!.template).toEqual({
+      name: 'notice_link_twice',
+      language: 'en',
+      bodyParameters: ['custName-1', 'loanNo-1', `http://localhost:3000/n/${link!.code}?c=w`],
+      buttonSuffixes: { '0': `${link!.code}?c=w` },
     });
   });
 

@@ -23,18 +23,34 @@ export interface TemplateToSend {
   name: string;
   language: string;
   bodyFields: string[];
-  /** How its messages carry the notice page's link, and the URL button that takes it ('button'). */
-  linkBy: LinkBy;
+  /** Whether the body's last parameter (one more than the fields) takes the notice page's address. */
+  linkInBody: boolean;
+  /** The URL button whose dynamic suffix takes the page's code, when the template has one. */
   linkButtonIndex: number | null;
 }
 
 type LinkBy = NonNullable<ApprovedTemplate['linkBy']>;
 
-/** What the API answers of a described template: the button's index stays with the sends. */
-function answerOf({ linkButtonIndex, ...template }: ApprovedTemplate & { linkButtonIndex: number | null }) {
+/** A template as described for the screen, with what only the sends need. */
+type Described = ApprovedTemplate & { linkButtonIndex: number | null; linkInBody: boolean };
+
+/** What the API answers of a described template: where the link goes in detail stays with the sends. */
+function answerOf({ linkButtonIndex, linkInBody, ...template }: Described) {
   void linkButtonIndex;
+  void linkInBody;
   return template;
 }
+
+/**
+ * How a row keeps where the link goes. A template with a URL button and a spare body parameter gets the
+ * link in both (the button's suffix, and the whole address as the spare parameter's text: Meta refuses
+ * a message with a body parameter left out, and the staff who left it spare meant it for the link), so
+ * link_by says the body takes it ('body') and link_button_index which button takes it too.
+ */
+const storedLink = (described: Described) => ({
+  link_by: described.linkInBody ? ('body' as const) : (described.linkBy ?? null),
+  link_button_index: described.linkButtonIndex,
+});
 
 /** Parameters a body may have for the fields mapped to it: one each, or one more for the notice page's link. */
 const fitsFields = (bodyParameters: number, fields: number) =>
@@ -84,8 +100,7 @@ export class ApprovedTemplatesService {
       link_button_index: null,
     };
     const described = await this.describe(kind, row, true);
-    row.link_by = described.linkBy ?? null;
-    row.link_button_index = described.linkButtonIndex;
+    Object.assign(row, storedLink(described));
     // A name Meta does not know, or a parameter count the fields do not match, is refused; a template
     // still PENDING (or REJECTED, to be fixed at Meta) may be set, and sends wait for its approval.
     if (described.status.state === 'MISSING')
@@ -140,15 +155,19 @@ export class ApprovedTemplatesService {
         `The WhatsApp template for ${label} records cannot be used: ${described.status.reason} Nothing was sent.`,
       );
     }
-    // A template edited at Meta since it was set (a URL button added): the sends go as it is now.
-    const linkBy = described.linkBy ?? 'none';
-    if (linkBy !== (row.link_by ?? 'none') || described.linkButtonIndex !== row.link_button_index)
-      await approved.saveLinkBy(this.deps.db, kind, linkBy, described.linkButtonIndex);
+    // A template edited at Meta since it was set (a URL button added), or a row kept before both the
+    // button and the body could take the link: the sends go as the template is now.
+    const link = storedLink(described);
+    if (
+      (link.link_by ?? 'none') !== (row.link_by ?? 'none') ||
+      link.link_button_index !== row.link_button_index
+    )
+      await approved.saveLinkBy(this.deps.db, kind, link.link_by ?? 'none', link.link_button_index);
     return {
       name: row.name,
       language: row.language,
       bodyFields: described.bodyFields,
-      linkBy: described.linkBy ?? 'none',
+      linkInBody: described.linkInBody,
       linkButtonIndex: described.linkButtonIndex,
     };
   }
@@ -165,7 +184,7 @@ export class ApprovedTemplatesService {
           name: row.name,
           language: row.language,
           bodyFields: JSON.parse(row.body_fields) as string[],
-          linkBy: row.link_by ?? 'none',
+          linkInBody: row.link_by === 'body',
           linkButtonIndex: row.link_button_index,
         }
       : null;
@@ -175,7 +194,7 @@ export class ApprovedTemplatesService {
     kind: RecordKind,
     row: approved.ApprovedTemplateRow | undefined,
     fresh: boolean,
-  ): Promise<ApprovedTemplate & { linkButtonIndex: number | null }> {
+  ): Promise<Described> {
     const none = { kind, name: null, language: null, bodyFields: [] };
     if (!row)
       return {
@@ -183,6 +202,7 @@ export class ApprovedTemplatesService {
         status: { state: 'UNKNOWN', reason: 'No template is set.', bodyParameters: null },
         usable: false,
         linkButtonIndex: null,
+        linkInBody: false,
       };
     const bodyFields = JSON.parse(row.body_fields) as string[];
     const base = { kind, name: row.name, language: row.language, bodyFields };
@@ -191,6 +211,7 @@ export class ApprovedTemplatesService {
       status: { state: 'UNKNOWN' as const, reason, bodyParameters: null },
       usable: false,
       linkButtonIndex: null,
+      linkInBody: false,
     });
     if (!this.deps.directory)
       return unknown('WHATSAPP_BUSINESS_ACCOUNT_ID is not set, so its status at Meta cannot be read.');
@@ -214,6 +235,7 @@ export class ApprovedTemplatesService {
         },
         usable: false,
         linkButtonIndex: null,
+        linkInBody: false,
       };
     }
     const state = knownStates.has(match.status as ApprovedTemplateState)
@@ -229,19 +251,17 @@ export class ApprovedTemplatesService {
             : match.headerFormat !== 'DOCUMENT'
               ? `Its header is ${match.headerFormat ? `a ${match.headerFormat.toLowerCase()}` : 'missing'}, not a document: the notice PDF goes as the header.`
               : null;
-    // The notice page's link: a URL button's suffix where the template has one, else the body's spare parameter.
-    const linkBy: LinkBy =
-      match.urlButtonIndex !== undefined
-        ? 'button'
-        : match.bodyParameters === bodyFields.length + 1
-          ? 'body'
-          : 'none';
+    // The notice page's link: a URL button's suffix where the template has one, and the body's spare
+    // parameter where it has one (both when it has both: see storedLink). The screen names the button.
+    const linkInBody = match.bodyParameters === bodyFields.length + 1;
+    const linkBy: LinkBy = match.urlButtonIndex !== undefined ? 'button' : linkInBody ? 'body' : 'none';
     return {
       ...base,
       status: { state, reason, bodyParameters: match.bodyParameters },
       usable: state === 'APPROVED' && reason === null,
       linkBy,
-      linkButtonIndex: linkBy === 'button' ? match.urlButtonIndex! : null,
+      linkButtonIndex: match.urlButtonIndex ?? null,
+      linkInBody,
     };
   }
 

@@ -58,11 +58,12 @@ export function whatsappChannel(deps: WhatsappChannelDeps): ChannelAdapter {
               );
             return value;
           });
-          // The notice page's link: the code (with the channel) as the URL button's suffix, or the whole
-          // address as the body's last parameter, as the template has room for it (linkBy).
-          if (approved.linkBy === 'body') bodyParameters.push(page || '-');
+          // The notice page's link: the code (with the channel) as the URL button's suffix, and the whole
+          // address as the body's spare last parameter, as the template has room for it (both when it has
+          // both: Meta refuses a message with a body parameter left out).
+          if (approved.linkInBody) bodyParameters.push(page || '-');
           const linkButton =
-            approved.linkBy === 'button' && code && approved.linkButtonIndex !== null
+            code && approved.linkButtonIndex !== null
               ? { index: approved.linkButtonIndex, suffix: `${code}?c=w` }
               : undefined;
           const receipt = await deps.whatsapp.sendTemplate({
