@@ -4,6 +4,7 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { noticeFields } from '@notice-desk/contract/notice';
 import { signUpOver, startNoticeImportOver, startServerProcess } from '../src/test/server-process.ts';
+import { cpuSeconds, peakRssMb } from './process-stats.ts';
 import { benchTarget, type BenchTarget } from './support.ts';
 
 const ROWS = 100_000;
@@ -93,18 +94,6 @@ export async function timeExcelJsRead(file: string): Promise<{ seconds: number; 
     }
   }
   return { seconds: (performance.now() - start) / 1000, rows };
-}
-
-/** CPU seconds (user + system, every thread) the process has used: on a shared machine, what it cost. */
-function cpuSeconds(pid: number): number {
-  // Fields 14 and 15 of /proc/<pid>/stat, after the command name in parentheses.
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-function peakRssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 }
 
 export interface ImportFigures {

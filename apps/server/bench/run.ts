@@ -4,6 +4,7 @@ import { benchLists } from './lists.ts';
 import { benchLoad, IMPORT_ROWS, RECORDS_PER_KIND, SECONDS, SEND, USERS, type LoadFigures } from './load.ts';
 import { benchNoticePage, VISITORS_PER_SECOND } from './notice-page.ts';
 import { benchPdfs } from './pdfs.ts';
+import { benchPrintFile, PRINT_LETTERS, type PrintFigures } from './post.ts';
 import { benchSearch } from './search.ts';
 import { benchServiceFilters, type ServiceFilterFigures } from './service-filters.ts';
 import { benchSigning } from './signing.ts';
@@ -82,14 +83,26 @@ async function main(): Promise<void> {
     const figures: SendFigures[] = [await benchSending('SQLite')];
     if (withPostgres) figures.push(await benchSending('PostgreSQL'));
     table(figures as unknown as Record<string, number | string>[]);
+  }
 
+  if (runs('sending') || runs('send-rate')) {
     console.log(
-      `\n## Provider limits: WHATSAPP_RATE and SMTP_RATE at ${process.env.BENCH_RATE ?? 50}/s, 2 worker processes on one database, ${process.env.BENCH_RATE_SECONDS ?? 60} s`,
+      `\n## Provider limits: WHATSAPP_RATE, SMTP_RATE and SMS_RATE at ${process.env.BENCH_RATE ?? 50}/s, 2 worker processes on one database, ${process.env.BENCH_RATE_SECONDS ?? 60} s`,
     );
     console.log('   target: the measured rate within 5% of the limit, both workers together');
     const rates: RateFigures[] = await benchSendRate('SQLite');
     if (withPostgres) rates.push(...(await benchSendRate('PostgreSQL')));
     table(rates as unknown as Record<string, number | string>[]);
+  }
+
+  if (runs('post')) {
+    console.log(
+      `\n## Post: the print file of a campaign of ${PRINT_LETTERS.toLocaleString('en-US')} Speed Post notices, none rendered before`,
+    );
+    console.log('   pages a second (carrier page, its back, the notice, padding) and memory (issue 31)');
+    const figures: PrintFigures[] = [await benchPrintFile('SQLite')];
+    if (withPostgres) figures.push(await benchPrintFile('PostgreSQL'));
+    table(figures as unknown as Record<string, number | string>[]);
   }
 
   if (runs('funnel')) {

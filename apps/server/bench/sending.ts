@@ -1,28 +1,15 @@
-import fs from 'node:fs';
-import { startSmtpListener, startWhatsappPeer } from '../src/test/peers.ts';
+import { startMsg91Peer, startSmtpListener, startWhatsappPeer } from '../src/test/peers.ts';
 import {
   signUpOver,
   startServerProcess,
   startWorkerProcess,
   type ServerProcess,
 } from '../src/test/server-process.ts';
+import { cpuSeconds, peakRssMb } from './process-stats.ts';
 import { benchTarget, seedSendableNotices, type BenchTarget } from './support.ts';
 
 const SEND = Number(process.env.BENCH_SEND ?? 5000);
 const ZIP = Number(process.env.BENCH_ZIP ?? 10_000);
-
-function peakRssMb(pid: number): number {
-  return Math.round(
-    Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024,
-  );
-}
-
-/** CPU seconds a process has used so far (user and system, all its threads), from /proc. */
-function cpuSeconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  // utime and stime: the 14th and 15th fields of the whole line, in clock ticks (100 a second here).
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 async function sendInChunks(
   server: ServerProcess,
@@ -156,14 +143,24 @@ function rateOf(times: number[], seconds: number) {
   return { messages: inWindow.length, perSecond: inWindow.length / seconds, busiest };
 }
 
+/** The SMS's DLT template (registered text and the text that fills it), as an ADMIN sets it. */
+const SMS_AUTH_KEY = 'bench-msg91-auth-key';
+const SMS_TEMPLATE = {
+  dltTemplateId: '1107161234567890123',
+  registeredText:
+    'Dear {#var#}, a legal notice on loan {#var#} is served on you. View: https://notices.example.in/n/{#var#} -ACME LAW',
+  text: 'Dear {{custName}}, a legal notice on loan {{loanNo}} is served on you. View: https://notices.example.in/n/{{noticeCode}} -ACME LAW',
+};
+
 /**
- * WHATSAPP_RATE and SMTP_RATE at 50/s with two worker processes (and an API process that runs no jobs)
- * on one database: more notices than the window can send are queued at once, and the peers' arrival
- * times over 60 s say whether the limit held across both workers together.
+ * WHATSAPP_RATE, SMTP_RATE and SMS_RATE at 50/s with two worker processes (and an API process that
+ * runs no jobs) on one database: more notices than the window can send are queued at once, and the
+ * peers' arrival times over 60 s say whether each limit held across both workers together.
  */
 export async function benchSendRate(label: BenchTarget['label']): Promise<RateFigures[]> {
   const smtp = await startSmtpListener();
   const peer = await startWhatsappPeer();
+  const sms = await startMsg91Peer({ authKey: SMS_AUTH_KEY });
   const target = await benchTarget(label, 'send_rate');
   const env = {
     ...target.env,
@@ -172,16 +169,29 @@ export async function benchSendRate(label: BenchTarget['label']): Promise<RateFi
     WHATSAPP_TOKEN: 'peer-token',
     WHATSAPP_PHONE_NUMBER_ID: '1234567890',
     WHATSAPP_MODE: 'session',
+    SMS_API_URL: sms.apiUrl,
+    MSG91_AUTH_KEY: SMS_AUTH_KEY,
+    SMS_SENDER: 'ACMELW',
+    SMS_DLT_ENTITY_ID: '1101234567890123456',
     WHATSAPP_RATE: String(RATE),
     SMTP_RATE: String(RATE),
+    SMS_RATE: String(RATE),
     LOG_LEVEL: 'error',
   };
   const server = await startServerProcess({ ...env, RUN_JOBS: 'false' });
   const workers = [startWorkerProcess(env), startWorkerProcess(env)];
   try {
+    // The first account is an ADMIN, who sets the notices' DLT template.
     const user = await signUpOver(server.baseUrl, 'bench-rate');
+    const template = await fetch(`${server.baseUrl}/api/smstemplates/dlt/notice`, {
+      method: 'PUT',
+      headers: { ...user.headers, 'content-type': 'application/json' },
+      body: JSON.stringify(SMS_TEMPLATE),
+    });
+    if (!template.ok)
+      throw new Error(`the DLT template answered ${template.status}: ${await template.text()}`);
     const count = Math.ceil(RATE * RATE_SECONDS * 1.15);
-    const { ids, campaignId } = await seedSendableNotices(target, user.userId, count);
+    const { ids, campaignId } = await seedSendableNotices(target, user.userId, count, 'Email, WhatsApp, SMS');
     // The PDFs are rendered first: the limit is measured, not how fast two cores render.
     await (
       await fetch(`${server.baseUrl}/api/campaigns/export-campaign/notice?campaignid=${campaignId}`, {
@@ -203,7 +213,11 @@ export async function benchSendRate(label: BenchTarget['label']): Promise<RateFi
     );
     const deadline = Date.now() + (RATE_SECONDS + 120) * 1000;
     const enough = () => {
-      const first = Math.min(peer.messages[0]?.at ?? Infinity, smtp.mails[0]?.at ?? Infinity);
+      const first = Math.min(
+        peer.messages[0]?.at ?? Infinity,
+        smtp.mails[0]?.at ?? Infinity,
+        sms.messages[0]?.at ?? Infinity,
+      );
       return Date.now() > first + RATE_SECONDS * 1000 + 1000;
     };
     while (!enough() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
@@ -229,6 +243,10 @@ export async function benchSendRate(label: BenchTarget['label']): Promise<RateFi
         'e-mail',
         smtp.mails.map((m) => m.at),
       ),
+      figures(
+        'SMS',
+        sms.messages.map((m) => m.at),
+      ),
     ];
   } finally {
     await Promise.all(workers.map((w) => w.stop()));
@@ -236,5 +254,6 @@ export async function benchSendRate(label: BenchTarget['label']): Promise<RateFi
     await target.cleanup();
     await smtp.close();
     await peer.close();
+    await sms.close();
   }
 }

@@ -174,13 +174,22 @@ export async function seedCampaign(
   return { campaignId, ids };
 }
 
-/** A campaign of `count` notices to mail and WhatsApp, each to its own address and number. */
-export function seedSendableNotices(target: BenchTarget, ownerId: string, count: number) {
+/**
+ * A campaign of `count` notices to mail and WhatsApp (or the channels `modeOfDispatch` names), each to
+ * its own address, number and PIN code.
+ */
+export function seedSendableNotices(
+  target: BenchTarget,
+  ownerId: string,
+  count: number,
+  modeOfDispatch = 'Email and WhatsApp',
+) {
   return seedCampaign(target, ownerId, noticeKind, count, {
     fill: (row, i) => {
       row.emailId = `customer${i}@example.com`;
       row.custMobileNo = `9${String(100_000_000 + i)}`;
-      row.modeOfDispatch = 'Email and WhatsApp';
+      row.zipCode = String(110_001 + ((i * 7919) % 800_000));
+      row.modeOfDispatch = modeOfDispatch;
     },
   });
 }

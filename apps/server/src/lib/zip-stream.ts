@@ -1,5 +1,6 @@
 import type { PassThrough } from 'node:stream';
 import yazl from 'yazl';
+import { drainedOrClosed } from './drained.ts';
 
 /** What a zip may hold waiting for a slow client before whoever adds to it waits. */
 const QUEUED_MAX = 8 * 1024 * 1024;
@@ -21,17 +22,6 @@ export function zipStream(): ZipStream {
   const zip = new yazl.ZipFile();
   // yazl's outputStream is a PassThrough: what the client has not taken yet waits in its write buffer.
   const stream = zip.outputStream as unknown as PassThrough;
-  const room = () => {
-    if (stream.writableLength <= QUEUED_MAX || stream.destroyed) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const go = () => {
-        stream.off('drain', go);
-        stream.off('close', go);
-        resolve();
-      };
-      stream.once('drain', go);
-      stream.once('close', go);
-    });
-  };
+  const room = () => (stream.writableLength <= QUEUED_MAX ? Promise.resolve() : drainedOrClosed(stream));
   return { zip, stream, room };
 }

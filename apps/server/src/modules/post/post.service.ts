@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
+import { drainedOrClosed } from '../../lib/drained.ts';
 import { PassThrough, Readable } from 'node:stream';
 import {
   normalArticleNumber,
@@ -326,7 +326,7 @@ export class PostService {
     const { campaign, order } = await this.postOrder(ownerId, campaignId);
     const stream = new PassThrough();
     const write = async (chunk: Buffer) => {
-      if (!stream.write(chunk)) await Promise.race([once(stream, 'drain'), once(stream, 'close')]);
+      if (!stream.write(chunk)) await drainedOrClosed(stream);
       if (stream.destroyed) throw new Error('the download was cancelled');
     };
     const join = new PdfJoin(write);
@@ -385,7 +385,7 @@ export class PostService {
     const perSheet = layout === '2x7' ? 14 : 24;
     const stream = new PassThrough();
     const join = new PdfJoin(async (chunk) => {
-      if (!stream.write(chunk)) await Promise.race([once(stream, 'drain'), once(stream, 'close')]);
+      if (!stream.write(chunk)) await drainedOrClosed(stream);
       if (stream.destroyed) throw new Error('the download was cancelled');
     });
     (async () => {
