@@ -23,9 +23,9 @@ let browser: Browser;
 let admin: Account;
 let campaignId = '';
 
-async function api<T>(apiPath: string, body?: object, token = admin?.token): Promise<T> {
+async function api<T>(apiPath: string, body?: object, token = admin?.token, method = 'POST'): Promise<T> {
   const answer = await fetch(`${product.baseUrl}${apiPath}`, {
-    method: body ? 'POST' : 'GET',
+    method: body ? method : 'GET',
     headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
     ...(body && { body: JSON.stringify(body) }),
   });
@@ -253,6 +253,64 @@ describe('the README screenshots (issue 17)', () => {
       await dialog.getByText('3 rows have a loan number you already imported').waitFor();
       await dialog.getByRole('region', { name: 'Rows already imported' }).scrollIntoViewIfNeeded();
       await shoot(page, name);
+      expect(surprises).toEqual([]);
+      await context.close();
+    }
+  });
+
+  it('shows the channels beyond e-mail and WhatsApp: a campaign’s letters by post and the SMS DLT templates, on a desktop and a phone (issue 31)', async () => {
+    await api(
+      '/api/smstemplates/dlt/notice',
+      {
+        dltTemplateId: '1107161234567890123',
+        registeredText:
+          'Dear {#var#}, a legal notice on loan {#var#} is served on you. View: https://notices.example.in/n/{#var#} -ACME LAW',
+        text: 'Dear {{custName}}, a legal notice on loan {{loanNo}} is served on you. View: https://notices.example.in/n/{{noticeCode}} -ACME LAW',
+      },
+      admin.token,
+      'PUT',
+    );
+    // Three more loans typed in (so in the same campaign): by Speed Post, registered post and SMS.
+    for (const [custName, loanNo, city, zipCode, modeOfDispatch] of [
+      ['Anita Desai', 'LN100021', 'Mumbai', '400001', 'Speed Post'],
+      ['Vikram Singh', 'LN100022', 'Chandigarh', '160017', 'Regd. A.D., SMS'],
+      ['Lakshmi Iyer', 'LN100023', 'Chennai', '600004', 'Email, SP'],
+    ])
+      await api('/api/notices', {
+        ...Object.fromEntries(noticeFields.map(({ key }) => [key, '-'])),
+        custName,
+        loanNo,
+        custMobileNo: '9800000010',
+        address: '12, Station Road',
+        city,
+        state: '-',
+        zipCode,
+        totalOverdueAmt: '75,000.00',
+        product: 'Two-wheeler loan',
+        emailId: 'lakshmi@example.com',
+        modeOfDispatch,
+      });
+    for (const [viewport, suffix] of [
+      [DESKTOP, '1440'],
+      [PHONE, '390'],
+    ] as const) {
+      const context = await signedInContext(browser, product.baseUrl, admin, { viewport });
+      const page = await context.newPage();
+      const surprises = watchForSurprises(page);
+      await page.goto(`/campaign/notice/${campaignId}`);
+      const post = page.getByRole('region', { name: 'Post' });
+      await post.getByText('Anita Desai').waitFor();
+      await post.scrollIntoViewIfNeeded();
+      await shoot(page, `post-${suffix}`);
+      await page.goto('/templates/whatsapp-templates');
+      // The notices' DLT template whole: its slots, and the length and encoding the SMS may reach.
+      const sms = page.getByRole('form', { name: 'Notices SMS' });
+      await sms.getByRole('status').waitFor();
+      await sms.screenshot({
+        path: path.join(SCREENSHOTS, `sms-templates-${suffix}.png`),
+        // The page's sticky header would cover the top of a form taller than the window.
+        style: 'header { visibility: hidden !important; }',
+      });
       expect(surprises).toEqual([]);
       await context.close();
     }
