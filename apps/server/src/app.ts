@@ -26,6 +26,7 @@ import { searchRoutes } from './modules/search/search.routes.ts';
 import { legalBasisRoutes } from './modules/service-dates/legal-basis.routes.ts';
 import { sendingRoutes } from './modules/sending/sending.routes.ts';
 import { failedRowsRoutes } from './modules/sending/failed-rows.routes.ts';
+import { fallbackRoutes } from './modules/fallback/fallback.routes.ts';
 import { templatesRoutes } from './modules/templates/templates.routes.ts';
 import { approvedTemplatesRoutes } from './modules/whatsapp-approved/approved-templates.routes.ts';
 import { smsTemplatesRoutes } from './modules/sms-templates/sms-templates.routes.ts';
@@ -158,6 +159,7 @@ export async function buildApp(
     app.addHook('onReady', async () => {
       services.jobs.start();
       services.retention.start();
+      services.fallback.start();
       services.bounceMailbox?.start();
     });
   registerDiskRoom(app, services.store);
@@ -190,6 +192,7 @@ export async function buildApp(
     webhooksRoutes,
     exportsRoutes,
     postRoutes,
+    fallbackRoutes,
     evidenceRoutes,
     archiveRoutes,
     dashboardRoutes,

@@ -138,6 +138,14 @@ const idRoutes: Record<string, Attack> = {
     expectEach(who, 'GET', '/api/campaigns/:id/delete-preview', allCampaigns(), 404),
   'GET /api/campaigns/:id/funnel': ({ who }) =>
     expectEach(who, 'GET', '/api/campaigns/:id/funnel', allCampaigns(), 404),
+  // A campaign's fallback ladder (issue 31): read and set by its owner only.
+  'GET /api/campaigns/:id/ladder': ({ who }) =>
+    expectEach(who, 'GET', '/api/campaigns/:id/ladder', allCampaigns(), 404),
+  'PUT /api/campaigns/:id/ladder': ({ who }) =>
+    expectEach(who, 'PUT', '/api/campaigns/:id/ladder', allCampaigns(), 404, () => ({
+      channels: ['email'],
+      steps: [],
+    })),
   // A campaign's own legal basis is an ADMIN's to set (a plain user is refused), and only on their own campaigns.
   'PUT /api/legal-basis/campaigns/:id': ({ who, role }) =>
     expectEach(

@@ -51,6 +51,7 @@ import { EmailWebhooks } from './modules/bounces/email-webhooks.service.ts';
 import { SearchService } from './modules/search/search.service.ts';
 import { mediaFailed } from './modules/sending/media-failures.repository.ts';
 import { FailedRowsService } from './modules/sending/failed-rows.service.ts';
+import { FallbackService } from './modules/fallback/fallback.service.ts';
 import { SEND_JOB, SendingService } from './modules/sending/sending.service.ts';
 import { WhatsappWebhooks } from './modules/sending/webhooks.service.ts';
 import { SmsWebhooks } from './modules/sending/sms-webhooks.service.ts';
@@ -91,6 +92,8 @@ export interface Services {
   exports: ExportsService;
   /** Post: print file, labels, booking list, article numbers, tracking and AD cards. */
   post: PostService;
+  /** Fallback ladders, and the task taking their steps; started beside the job runner. */
+  fallback: FallbackService;
   evidence: EvidenceService;
   archive: ArchiveService;
   dashboard: DashboardService;
@@ -243,6 +246,14 @@ export async function createServices(
       return config.runJobs ? jobs : undefined;
     },
   });
+  const fallback = new FallbackService({
+    db,
+    sending,
+    sendWindow: config.sendWindow,
+    timeZone: config.timeZone,
+    everyMs: config.fallbackCheckMs,
+    log,
+  });
   const retention = new RetentionService(
     db,
     store,
@@ -354,6 +365,7 @@ export async function createServices(
     sending,
     exports: new ExportsService(db, pdfs, store, where, serviceDates),
     post: new PostService(db, pdfs, store, { ...config.post, timeZone: config.timeZone }),
+    fallback,
     evidence,
     archive: new ArchiveService(db, evidence),
     dashboard: new DashboardService(db),
@@ -391,6 +403,7 @@ export async function createServices(
     async close() {
       await wakeups?.close();
       await jobs.stop();
+      await fallback.stop();
       await retention.stop();
       await bounceMailbox?.stop();
       if (!shared.renderer) await renderer.close();

@@ -17,6 +17,7 @@ async function main(): Promise<void> {
       : undefined;
   services.jobs.start();
   services.retention.start();
+  services.fallback.start();
   services.bounceMailbox?.start();
   log.info({ workerId: services.jobs.workerId }, 'worker started');
   stopOnSignals(

@@ -34,6 +34,7 @@ export const auditActions = [
   'post.articles',
   'post.tracking',
   'post.proof',
+  'fallback.ladder',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -70,6 +71,7 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'post.articles': 'Gave article numbers',
   'post.tracking': 'Imported post tracking',
   'post.proof': 'Uploaded an AD card or returned envelope',
+  'fallback.ladder': 'Set a fallback ladder',
 };
 
 const isoDate = (name: string) =>

@@ -144,6 +144,7 @@ const envSchema = z.object({
     )
     .optional(),
   BOUNCE_POLL_INTERVAL: duration('BOUNCE_POLL_INTERVAL', 1).prefault('1m'),
+  FALLBACK_CHECK_INTERVAL: duration('FALLBACK_CHECK_INTERVAL', 1000).prefault('5m'),
   BOUNCED_ADDRESSES: z
     .enum(['skip', 'confirm'], { error: 'BOUNCED_ADDRESSES must be skip or confirm' })
     .default('confirm'),
@@ -440,6 +441,8 @@ export interface Config {
   };
   /** WHATSAPP_ALONE_REFUSED: a record served by WhatsApp goes by e-mail too when it has an address. */
   whatsappAloneRefused: boolean;
+  /** FALLBACK_CHECK_INTERVAL: how often each worker looks for fallback steps that are due. */
+  fallbackCheckMs: number;
   /** A provider's status webhook event older than this is refused: skipped, counted and logged. */
   webhookMaxAgeSeconds: number;
   defaultCountryCode: string;
@@ -640,6 +643,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       webhookToken: e.SMS_WEBHOOK_TOKEN,
     },
     whatsappAloneRefused: e.WHATSAPP_ALONE_REFUSED === 'true',
+    fallbackCheckMs: e.FALLBACK_CHECK_INTERVAL,
     webhookMaxAgeSeconds: seconds(e.WEBHOOK_MAX_AGE),
     defaultCountryCode: e.DEFAULT_COUNTRY_CODE,
     bulkSendConfirmThreshold: e.BULK_SEND_CONFIRM_THRESHOLD,

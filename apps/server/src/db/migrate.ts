@@ -38,6 +38,7 @@ import * as legalBasis from './migrations/20261129_receipt_02_legal_basis.ts';
 import * as verifyCodes from './migrations/20261130_verify_01_verify_codes.ts';
 import * as jobsListIndex from './migrations/20261129_deploy_01_jobs_list_index.ts';
 import * as postArticles from './migrations/20261130_post_01_articles.ts';
+import * as fallbackLadders from './migrations/20261130_fallback_01_ladders.ts';
 
 /** Every migration, in order. A new migration file is added here with its date-prefixed name. */
 export const migrations: Record<string, Migration> = {
@@ -79,6 +80,7 @@ export const migrations: Record<string, Migration> = {
   '20261130_verify_01_verify_codes': verifyCodes,
   '20261129_deploy_01_jobs_list_index': jobsListIndex,
   '20261130_post_01_articles': postArticles,
+  '20261130_fallback_01_ladders': fallbackLadders,
 };
 
 /**

@@ -432,6 +432,35 @@ export interface PostProofsTable {
   created_at: string;
 }
 
+/** A fallback ladder (issue 31): a record kind's default (scope 'kind') or a campaign's own. */
+export interface FallbackLaddersTable {
+  scope: 'kind' | 'campaign';
+  /** The record kind, or the campaign's id. */
+  scope_id: string;
+  /** JSON Ladder (contract/fallback.ts). */
+  ladder: string;
+  updated_at: string;
+  updated_by: string;
+}
+
+/** A ladder step's claim and decision for one record: one row per record and step channel. */
+export interface FallbackStepsTable {
+  record_kind: RecordKind;
+  record_id: string;
+  channel: 'email' | 'whatsapp' | 'sms' | 'post';
+  owner_id: string;
+  campaign_id: string;
+  step_after: number;
+  step_unless: 'delivered' | 'read' | 'opened' | 'acknowledged' | null;
+  outcome: 'claimed' | 'taken' | 'skipped' | 'not_sent';
+  /** The decision in words, as the record's trail has it. */
+  decision: string | null;
+  claimed_at: string;
+  decided_at: string | null;
+  /** The delivery whose trail holds the decision. */
+  delivery_id: string | null;
+}
+
 export interface DB {
   users: UsersTable;
   password_resets: PasswordResetsTable;
@@ -464,4 +493,6 @@ export interface DB {
   record_service_facts: RecordServiceFactsTable;
   post_articles: PostArticlesTable;
   post_proofs: PostProofsTable;
+  fallback_ladders: FallbackLaddersTable;
+  fallback_steps: FallbackStepsTable;
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Ladder } from '@notice-desk/contract/fallback';
 import type { PostStatus, ReturnReason } from '@notice-desk/contract/post';
 import type { Database } from '../../db/database.ts';
 import type {
@@ -195,4 +196,41 @@ export async function proofsForDeliveries(db: Database, deliveryIds: readonly st
 /** The post delivery of an article, for the events an AD card adds. */
 export function findPostDelivery(db: Database, id: string): Promise<PostDeliveryRow | undefined> {
   return postDb(db).selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * The campaign's fallback ladder (modules/fallback): its own, else its record kind's; null when none.
+ * Post reads it to know whether every record of the campaign goes by post.
+ */
+export async function ladderOfCampaign(
+  db: Database,
+  campaignId: string,
+  kind: RecordKind,
+): Promise<Ladder | null> {
+  const rows = await db
+    .selectFrom('fallback_ladders')
+    .select(['scope', 'ladder'])
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('scope', '=', 'campaign'), eb('scope_id', '=', campaignId)]),
+        eb.and([eb('scope', '=', 'kind'), eb('scope_id', '=', kind)]),
+      ]),
+    )
+    .orderBy('scope')
+    .execute();
+  // 'campaign' sorts before 'kind': a campaign's own ladder wins.
+  return rows[0] ? (JSON.parse(rows[0].ladder) as Ladder) : null;
+}
+
+/** The campaign's records a ladder's post step made post records, in id order. */
+export async function ladderPostRecords(db: Database, campaignId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('fallback_steps')
+    .select('record_id')
+    .where('campaign_id', '=', campaignId)
+    .where('channel', '=', 'post')
+    .where('outcome', '=', 'taken')
+    .orderBy('record_id')
+    .execute();
+  return rows.map((row) => row.record_id);
 }

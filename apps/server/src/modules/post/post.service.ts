@@ -38,6 +38,7 @@ import { fileTypeOf } from '../notice-pages/notice-pages.service.ts';
 import type { PdfsService } from '../pdfs/pdfs.service.ts';
 import { recordKinds } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
+import { postFromStart } from '@notice-desk/contract/fallback';
 import { carrierHtml, labelsHtml, notPrintedHtml, type Letter } from './post-documents.ts';
 import * as post from './post.repository.ts';
 
@@ -53,6 +54,8 @@ export interface PostSettings {
 /** A post record: its row, the service its Mode Of Dispatch names, and where the letter goes. */
 interface PostLetter {
   row: records.RecordRow;
+  /** The row as post reads it: a credit card's address and account number where a notice has its own. */
+  fields: Record<string, string | undefined>;
   articleType: PostalChannel;
   pinCode: string;
   letter: Letter;
@@ -72,6 +75,14 @@ export function pinCodeOf(fields: Record<string, string | undefined>): string {
   if (/^[1-9]\d{5}$/.test(own)) return own;
   const text = [fields.address, fields.address3, fields.address4, fields.city, fields.state].join(' ');
   return [...text.matchAll(/(?<!\d)([1-9]\d{2}\s?\d{3})(?!\d)/g)].at(-1)?.[1]?.replace(/\s/, '') ?? '';
+}
+
+/**
+ * A record's fields as post reads them: a notice's as they are; a credit card's Customer Address as the
+ * address and its Aan No as the reference a notice's loan number is (booking list, article numbers).
+ */
+export function postFieldsOf(kind: RecordKind, row: Record<string, string | undefined>) {
+  return kind === 'notice' ? row : { ...row, address: row.customerAddress, loanNo: row.aanNo };
 }
 
 /** The address block of a notice record, as printed on the carrier page and the label. */
@@ -230,10 +241,15 @@ export class PostService {
 
   /**
    * The campaign's post records in print order (PIN code, then campaign order; those without a PIN
-   * last) as ids, with the channel counts. Only ids and PINs are held, not the records.
+   * last) as ids, with the channel counts. Only ids and PINs are held, not the records. A record is a
+   * post record when its Mode Of Dispatch names post, when the campaign's fallback ladder has post
+   * among its channels with no post step (every record, credit cards too), or when a ladder's post step
+   * was taken for it (modules/fallback): those go by Speed Post.
    */
   private async postOrder(ownerId: string, campaignId: string) {
     const campaign = await this.campaignOf(ownerId, campaignId);
+    const everyRecord = postFromStart(await post.ladderOfCampaign(this.db, campaign.id, campaign.kind));
+    const byLadder = new Set(await post.ladderPostRecords(this.db, campaign.id));
     const order: { id: string; pin: string; type: PostalChannel }[] = [];
     const channels = Object.fromEntries(
       [...dispatchChannels, 'unknown'].map((c) => [c, 0]),
@@ -241,13 +257,17 @@ export class PostService {
     const unknownValues = new Map<string, number>();
     for await (const page of this.pages(ownerId, campaign.kind, campaignId))
       for (const row of page) {
-        if (campaign.kind !== 'notice') continue; // credit cards go by e-mail and WhatsApp
-        const modes = parseDispatchModes(row.modeOfDispatch);
-        for (const channel of modes.channels) channels[channel]++;
-        if (modes.unknown.length > 0) channels.unknown++;
-        for (const value of modes.unknown) unknownValues.set(value, (unknownValues.get(value) ?? 0) + 1);
-        const type = postalChannelOf(row.modeOfDispatch);
-        if (type) order.push({ id: row.id, pin: pinCodeOf(row), type });
+        // A credit card has no Mode Of Dispatch: only the ladder makes it a post record.
+        if (campaign.kind === 'notice') {
+          const modes = parseDispatchModes(row.modeOfDispatch);
+          for (const channel of modes.channels) channels[channel]++;
+          if (modes.unknown.length > 0) channels.unknown++;
+          for (const value of modes.unknown) unknownValues.set(value, (unknownValues.get(value) ?? 0) + 1);
+        }
+        const type =
+          (campaign.kind === 'notice' ? postalChannelOf(row.modeOfDispatch) : null) ??
+          (everyRecord || byLadder.has(row.id) ? 'speed_post' : null);
+        if (type) order.push({ id: row.id, pin: pinCodeOf(postFieldsOf(campaign.kind, row)), type });
       }
     // Stable: equal PINs keep campaign order (ids sort by creation).
     order.sort((a, b) => (a.pin || '999999~').localeCompare(b.pin || '999999~') || a.id.localeCompare(b.id));
@@ -275,8 +295,9 @@ export class PostService {
         const row = rows.get(id);
         if (!row) continue; // deleted meanwhile
         const article = articles.get(id);
-        const letter = { ...letterOf(row), articleNumber: article?.article_number ?? null };
-        out.push({ row, articleType: type, pinCode: pinCodeOf(row), letter, article });
+        const fields = postFieldsOf(kind, row);
+        const letter = { ...letterOf(fields), articleNumber: article?.article_number ?? null };
+        out.push({ row, fields, articleType: type, pinCode: pinCodeOf(fields), letter, article });
       }
       yield out;
     }
@@ -295,7 +316,7 @@ export class PostService {
       for (const l of chunk)
         list.push({
           _id: l.row.id,
-          loanNo: l.row.loanNo ?? '',
+          loanNo: l.fields.loanNo ?? '',
           custName: l.letter.name,
           address: l.letter.lines,
           pinCode: l.pinCode,
@@ -341,7 +362,7 @@ export class PostService {
         const printable = chunk.filter((l, i) => {
           const notice = notices[i]!;
           if ('refused' in notice)
-            notPrinted.push(`${l.row.loanNo ?? ''} ${l.letter.name}: ${notice.refused}`);
+            notPrinted.push(`${l.fields.loanNo ?? ''} ${l.letter.name}: ${notice.refused}`);
           return !('refused' in notice);
         });
         if (printable.length === 0) continue;
@@ -412,7 +433,7 @@ export class PostService {
     let n = 0;
     for await (const chunk of this.letters(ownerId, campaign.kind, order, PAGE))
       for (const l of chunk) {
-        const f = l.row;
+        const f = l.fields;
         yield [
           String(++n),
           l.article?.article_number ?? '',
@@ -473,7 +494,7 @@ export class PostService {
     // Loan numbers of the post records, a page of records at a time.
     for await (const chunk of this.letters(ownerId, campaign.kind, order, PAGE))
       for (const l of chunk) {
-        const loan = (l.row.loanNo ?? '').trim();
+        const loan = (l.fields.loanNo ?? '').trim();
         if (loan && !byLoan.has(loan)) byLoan.set(loan, { id: l.row.id, type: l.articleType });
         loans.set(l.row.id, loan);
       }
@@ -522,7 +543,7 @@ export class PostService {
         const row = chunkRows[j]!;
         const pdf = pdfs[j]!;
         if ('refused' in pdf) throw badRequest(`Loan ${w.loanNo}: the notice cannot print (${pdf.refused}).`);
-        const letter = letterOf(row);
+        const letter = letterOf(postFieldsOf(campaign.kind, row));
         const deliveryId = newId();
         const type = byLoan.get(w.loanNo)!.type;
         bookings.push({

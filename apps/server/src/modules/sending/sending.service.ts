@@ -206,6 +206,8 @@ export class SendingService {
     confirmServedRecently = false,
     /** Edit and resend: only this channel is sent (the one that failed), whatever else the record goes on. */
     only?: Channel,
+    /** A fallback step (modules/fallback): `only` goes whatever channels the record itself names. */
+    step = false,
   ): Promise<SendResult> {
     if (ids.length === 0)
       throw badRequest('Please select Items', { data: 'Select at least one record to send.' });
@@ -215,15 +217,17 @@ export class SendingService {
     const info = recordKinds[kind];
     const unique = [...new Set(ids)];
     const owned = await records.findRecordsByIds(this.deps.db, info, ownerId, unique);
+    const channelsOf = (row: records.RecordRow): Channel[] =>
+      step && only ? [only] : this.channelsOf(kind, row);
     // A channel that could not send (WhatsApp's approved template not approved, no DLT template for
     // SMS) refuses the whole send before anything is claimed.
     const used = new Set(
-      owned.flatMap((row) => this.channelsOf(kind, row)).filter((c) => only === undefined || c === only),
+      owned.flatMap((row) => channelsOf(row)).filter((c) => only === undefined || c === only),
     );
     for (const channel of used) await this.adapter(channel).readyFor(kind);
     const now = nowIso();
     const attempts: deliveries.DeliveryRow[] = owned.flatMap((row) =>
-      this.channelsOf(kind, row)
+      channelsOf(row)
         .filter((channel) => only === undefined || channel === only)
         .map((channel) => ({
           id: newId(),
