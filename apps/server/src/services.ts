@@ -395,6 +395,7 @@ export async function createServices(
       limits: new VerifyLimits(limiters, config.verifyPerMinute),
       firmName: config.noticePage.firmName,
       timeZone: config.timeZone,
+      signingChain: config.signing?.key.chain,
     }),
     jobList: new JobsService(db, config.timeZone),
     ready: () =>

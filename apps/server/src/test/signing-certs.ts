@@ -118,8 +118,8 @@ export function createTestPki(dir: string): TestPki {
       ]),
     );
   };
-  issue('tsa', 'Notice Desk Test TSA', 'tsa_cert');
   let made = 0;
+  let tsaIssued = false;
   return {
     dir,
     caPem: fs.readFileSync(path.join(dir, 'ca.crt'), 'utf8'),
@@ -139,6 +139,9 @@ export function createTestPki(dir: string): TestPki {
       return openssl(dir, [...args, '-passout', `pass:${password}`]);
     },
     async startTsa(first: TsaAnswer = 'token') {
+      // Issued on first use: a key pair costs 0.1-0.5 s, and most tests start no TSA.
+      if (!tsaIssued) issue('tsa', 'Notice Desk Test TSA', 'tsa_cert');
+      tsaIssued = true;
       let answer = first;
       let requests = 0;
       const server = http.createServer((req, res) => {

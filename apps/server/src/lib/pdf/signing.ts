@@ -6,10 +6,9 @@ import {
   X509Certificate,
   type KeyObject,
 } from 'node:crypto';
-import { SignPdf } from '@signpdf/signpdf';
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
 import { plainAddPlaceholder } from '@signpdf/placeholder-plain';
-import { Signer, SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
+import { findByteRange, removeTrailingNewLine, SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
 import * as asn1js from 'asn1js';
 import forge from 'node-forge';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
@@ -122,30 +121,31 @@ export function signingId(settings: SigningSettings): string {
 const TSA_ATTEMPTS = 2;
 const TSA_TIMEOUT_MS = 10_000;
 /**
- * Room for the CMS in hex digits (@signpdf's placeholders count those): twice the bytes of the chain, 2 KB for the signature and
- * attributes, and 10 KB for a timestamp token with its TSA's chain. Room no bigger than needed keeps the
- * file small and the signing quick (every byte of it is hex-encoded and searched).
+ * Room for the CMS in bytes: the chain, 2 KB for the signature and attributes, and 10 KB for a
+ * timestamp token with its TSA's chain. Room no bigger than needed keeps the file small and the
+ * signing quick (every byte of it is copied and hex-written). @signpdf's plain placeholder counts
+ * bytes (it writes two hex digits a byte); its pdf-lib placeholder counts hex digits.
  */
 const signatureRoom = (settings: SigningSettings) =>
-  2 * (settings.key.chain.reduce((sum, der) => sum + der.length, 2048) + (settings.tsaUrl ? 10_240 : 0));
+  settings.key.chain.reduce((sum, der) => sum + der.length, 2048) + (settings.tsaUrl ? 10_240 : 0);
 
 /**
  * PAdES baseline B (B-T with a TSA) signatures on notice PDFs: @signpdf places the signature dictionary
- * and fills its byte range; the CMS is PKI.js's, with content-type, message-digest and
+ * (its placeholder), `fill` writes the byte range and the CMS into it; the CMS is PKI.js's, with content-type, message-digest and
  * signing-certificate-v2 signed and the chain included.
  */
 export class NoticeSigner {
   readonly id: string;
-  /** The chain parsed once: parsing it again for every notice cost more than the signature. */
-  private readonly certificates: pkijs.Certificate[];
-  private readonly template: { cms?: CmsTemplate } = {};
+  /** The CMS maker, with the chain parsed once: parsing it for every notice cost more than the signature. */
+  private readonly cades: CadesSigner;
 
   constructor(
     private readonly settings: SigningSettings,
-    private readonly fetchImpl: typeof fetch = fetch,
+    fetchImpl: typeof fetch = fetch,
   ) {
     this.id = signingId(settings);
-    this.certificates = settings.key.chain.map((der) => pkijs.Certificate.fromBER(new Uint8Array(der)));
+    const certificates = settings.key.chain.map((der) => pkijs.Certificate.fromBER(new Uint8Array(der)));
+    this.cades = new CadesSigner(settings, certificates, fetchImpl);
   }
 
   async sign(pdf: Buffer, signingTime = new Date()): Promise<Buffer> {
@@ -174,14 +174,43 @@ export class NoticeSigner {
       const document = await PDFDocument.load(pdf);
       const page = document.getPages().at(-1)!;
       const rect = stamp ? await this.drawStamp(document, signingTime) : [0, 0, 0, 0];
-      pdflibAddPlaceholder({ ...placeholder, pdfPage: page, widgetRect: rect });
+      pdflibAddPlaceholder({
+        ...placeholder,
+        signatureLength: 2 * placeholder.signatureLength,
+        pdfPage: page,
+        widgetRect: rect,
+      });
       prepared = Buffer.from(await document.save({ useObjectStreams: false }));
     }
-    return new SignPdf().sign(
-      prepared,
-      new CadesSigner(this.settings, this.certificates, this.fetchImpl, this.template),
-      signingTime,
-    );
+    return this.fill(prepared);
+  }
+
+  /**
+   * What @signpdf's `SignPdf.sign` does to the placeholder, in the prepared file itself rather than in
+   * five copies of it: the byte range written over its placeholder, the two ranges hashed where they
+   * lie, the CMS's hex written into /Contents and the rest of the room zeros. The bytes are
+   * SignPdf's (signatures.test.ts compares them); the copies were a third of the signing time.
+   */
+  private async fill(prepared: Buffer): Promise<Buffer> {
+    const pdf = removeTrailingNewLine(prepared);
+    const { byteRangePlaceholder: placeholder, byteRangePlaceholderPosition: at } = findByteRange(pdf);
+    if (placeholder === undefined || at === undefined)
+      throw new Error('The PDF has no signature placeholder.');
+    const start = pdf.indexOf('<', pdf.indexOf('/Contents ', at + placeholder.length));
+    const end = pdf.indexOf('>', start) + 1;
+    const byteRange = `/ByteRange [0 ${start} ${end} ${pdf.length - end}]`;
+    pdf.write(byteRange.padEnd(placeholder.length, ' '), at, 'latin1');
+    const messageDigest = createHash('sha256')
+      .update(pdf.subarray(0, start))
+      .update(pdf.subarray(end))
+      .digest();
+    const cms = await this.cades.signDigest(messageDigest);
+    const room = end - start - 2;
+    if (cms.length * 2 > room)
+      throw new Error(`The signature (${cms.length} bytes) is larger than its room (${room / 2}).`);
+    const written = pdf.write(cms.toString('hex'), start + 1, 'latin1');
+    pdf.fill(0x30, start + 1 + written, end - 1);
+    return pdf;
   }
 
   /**
@@ -190,7 +219,7 @@ export class NoticeSigner {
    * -inform DER -content manifest.json` checks it.
    */
   signDetached(data: Buffer): Promise<Buffer> {
-    return new CadesSigner(this.settings, this.certificates, this.fetchImpl, this.template).sign(data);
+    return this.cades.sign(data);
   }
 
   /** "Digitally signed by", the name and the date, in the bottom right corner of the last page. */
@@ -231,20 +260,23 @@ export class NoticeSigner {
   }
 }
 
-/** The CMS signer @signpdf calls with the bytes of the byte range. */
-class CadesSigner extends Signer {
+/** The CMS of a notice's signature, or of a detached signature over a file. */
+class CadesSigner {
   constructor(
     private readonly settings: SigningSettings,
     private readonly certificates: pkijs.Certificate[],
     private readonly fetchImpl: typeof fetch,
-    /** The signer's CMS template, made by the first signature and kept by the NoticeSigner. */
-    private readonly template: { cms?: CmsTemplate },
-  ) {
-    super();
+  ) {}
+
+  /** The CMS with where each notice's digest and signature go, made by the first signature. */
+  private template: CmsTemplate | undefined;
+
+  sign(content: Buffer): Promise<Buffer> {
+    return this.signDigest(digest(content));
   }
 
-  override async sign(content: Buffer): Promise<Buffer> {
-    const messageDigest = digest(content);
+  /** The CMS over content whose SHA-256 is `messageDigest`. */
+  async signDigest(messageDigest: Buffer): Promise<Buffer> {
     const { key, tsaUrl } = this.settings;
     const signWith = (toSign: Uint8Array) => signBytes('sha256', toSign, key.privateKey);
     // An RSA signature without a timestamp is the same CMS each time but for the digest and the
@@ -254,8 +286,8 @@ class CadesSigner extends Signer {
         const signature = signWith(toSign);
         return { signature, token: tsaUrl ? await this.timestamp(tsaUrl, signature) : undefined };
       });
-    this.template.cms ??= await cmsTemplate((d, sign) => this.build(d, sign), signWith);
-    const { attrs, cms, attrsDigestAt, cmsDigestAt, cmsSignatureAt, signatureLength } = this.template.cms;
+    this.template ??= await cmsTemplate((d, sign) => this.build(d, sign), signWith);
+    const { attrs, cms, attrsDigestAt, cmsDigestAt, cmsSignatureAt, signatureLength } = this.template;
     const toSign = Buffer.from(attrs);
     messageDigest.copy(toSign, attrsDigestAt);
     const signature = signWith(toSign);

@@ -1,10 +1,13 @@
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 
-/** What a PDF's signature says: none, or whether its CMS verifies over the bytes it covers, and who signed. */
+/** What a PDF's signatures say: none, or whether the file is whole and signed by our key, and who signed. */
 export interface PdfSignatureCheck {
   signed: boolean;
-  /** The CMS verifies with the certificate it carries, and covers the whole file (nothing added after). */
+  /**
+   * Every signature in the file verifies over the bytes it covers, covers the whole file but for its
+   * own value, and was made by our signing key with a certificate that chains to our configured chain.
+   */
   valid: boolean;
   signer: string | null;
   reason: string | null;
@@ -12,50 +15,156 @@ export interface PdfSignatureCheck {
 
 const NONE: PdfSignatureCheck = { signed: false, valid: false, signer: null, reason: null };
 
+const CHANGED = 'The file was changed after it was signed.';
+const MISMATCH = 'The signature does not match the file.';
+
 /**
- * Checks the last signature of a PDF with PKI.js, the CMS library signing.ts writes it with: the bytes
- * of its /ByteRange against the CMS in /Contents (the digest and the signature with the signer's own
- * certificate). Whether that certificate is one to trust is the reader's call; the answer names it.
+ * Whom a notice's signature must name: the product's own signer (NOTICE_SIGNING_P12's chain, leaf
+ * first), parsed once. A notice we served is signed by this key; a valid CMS by any other key (a
+ * certificate from the same public CA included) is not ours.
  */
-export async function checkPdfSignature(pdf: Buffer): Promise<PdfSignatureCheck> {
-  const text = pdf.toString('latin1');
-  const ranges = [...text.matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)];
-  const last = ranges.at(-1);
-  if (!last) return NONE;
-  const [a, b, c, d] = last.slice(1, 5).map(Number) as [number, number, number, number];
-  const invalid = (reason: string): PdfSignatureCheck => ({
-    signed: true,
-    valid: false,
-    signer: null,
-    reason,
-  });
-  if (a !== 0 || b <= 0 || c <= b || c + d > pdf.length)
-    return invalid('Its byte range does not fit the file.');
-  const hex = text.slice(b, c).replace(/^\s*<|>\s*$/g, '');
-  if (!/^[0-9a-fA-F]+$/.test(hex)) return invalid('Its signature value cannot be read.');
-  const data = Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]);
-  try {
-    // The room left for the signature is zero-padded: the DER is read up to its own length.
-    const parsed = asn1js.fromBER(new Uint8Array(Buffer.from(hex, 'hex')));
-    if (parsed.offset === -1) return invalid('Its signature value is not a CMS signature.');
-    const info = new pkijs.ContentInfo({ schema: parsed.result });
-    const signedData = new pkijs.SignedData({ schema: info.content });
-    const certificate = signedData.certificates?.find(
-      (cert): cert is pkijs.Certificate => cert instanceof pkijs.Certificate,
-    );
-    const signer =
-      certificate?.subject.typesAndValues.find((tv) => tv.type === '2.5.4.3')?.value.valueBlock.value ?? null;
-    const verified = await signedData.verify({
-      signer: 0,
-      data: new Uint8Array(data).buffer,
-      checkChain: false,
-    });
-    if (!verified)
-      return { signed: true, valid: false, signer, reason: 'The signature does not match the file.' };
-    if (c + d !== pdf.length)
-      return { signed: true, valid: false, signer, reason: 'The file was changed after it was signed.' };
-    return { signed: true, valid: true, signer, reason: null };
-  } catch (err) {
-    return invalid(`The signature does not match the file (${(err as Error).message.split('\n')[0]}).`);
+export class TrustedSigner {
+  private readonly leaf: pkijs.Certificate;
+  /** The chain above the leaf: the certificates a signer's chain must end in. */
+  private readonly anchors: pkijs.Certificate[];
+  private readonly leafKey: Buffer;
+
+  constructor(chain: readonly Buffer[]) {
+    const [leaf, ...rest] = chain.map((der) => pkijs.Certificate.fromBER(new Uint8Array(der)));
+    if (!leaf) throw new Error('The signing chain is empty.');
+    this.leaf = leaf;
+    this.anchors = rest;
+    this.leafKey = keyOf(leaf);
   }
+
+  /** Why the CMS's signer (with the certificates the CMS carries) is not ours, or null. */
+  async refuses(
+    signedData: pkijs.SignedData,
+    signerCertificate: pkijs.Certificate,
+    data: ArrayBuffer,
+    signedAt: Date,
+  ): Promise<string | null> {
+    if (!keyOf(signerCertificate).equals(this.leafKey)) return 'It was not signed with our signing key.';
+    // A chain of one (a P12 without its CA): the certificate itself is the whole chain.
+    if (this.anchors.length === 0)
+      return derOf(signerCertificate).equals(derOf(this.leaf))
+        ? null
+        : 'Its certificate is not our signing certificate.';
+    // The chain as PKI.js builds it: the signer's certificate, the CMS's and our intermediates, up to
+    // a certificate of our own chain, each signed by the next and valid when the notice was signed.
+    const chained = await signedData
+      .verify({ signer: 0, data, checkChain: true, trustedCerts: this.anchors, checkDate: signedAt })
+      .catch(() => false);
+    return chained ? null : 'Its certificate does not chain to our signing certificate.';
+  }
+}
+
+const keyOf = (certificate: pkijs.Certificate) =>
+  Buffer.from(certificate.subjectPublicKeyInfo.toSchema().toBER());
+const derOf = (certificate: pkijs.Certificate) => Buffer.from(certificate.toSchema().toBER());
+
+/** One signature dictionary's verdict. */
+interface Verdict {
+  signer: string | null;
+  /** null: it verifies, covers the whole file and is ours. */
+  problem: 'unreadable' | 'mismatch' | 'changed' | 'notOurs' | null;
+  reason: string | null;
+}
+
+/**
+ * Checks every signature dictionary of a PDF (each `/ByteRange`, in every incremental update) with
+ * PKI.js, the library signing.ts writes them with. A file is valid only when each CMS verifies over
+ * its byte range, each byte range covers the whole file but for its own `/Contents` (so a second
+ * signature, or any bytes appended after the signature, reads as changed after signing), and each
+ * was made by `trusted` with an intact chain. With no `trusted` (signing not configured), no
+ * signature is ours. The verdict names the signer of the signature it speaks of.
+ */
+export async function checkPdfSignature(
+  pdf: Buffer,
+  trusted: TrustedSigner | undefined,
+): Promise<PdfSignatureCheck> {
+  const text = pdf.toString('latin1');
+  const dictionaries = [...text.matchAll(/\/ByteRange\s*\[([^\]]*)\]/g)];
+  if (dictionaries.length === 0) return NONE;
+  const verdicts = await Promise.all(dictionaries.map((match) => verdictOf(pdf, text, match, trusted)));
+  // The worst verdict speaks for the file: a broken signature, then a change, then a stranger's key.
+  const order = ['unreadable', 'mismatch', 'changed', 'notOurs'] as const;
+  for (const problem of order) {
+    const found = verdicts.find((verdict) => verdict.problem === problem);
+    if (found) return { signed: true, valid: false, signer: found.signer, reason: found.reason };
+  }
+  return { signed: true, valid: true, signer: verdicts.at(-1)!.signer, reason: null };
+}
+
+async function verdictOf(
+  pdf: Buffer,
+  text: string,
+  match: RegExpMatchArray,
+  trusted: TrustedSigner | undefined,
+): Promise<Verdict> {
+  const unreadable = (reason: string): Verdict => ({ signer: null, problem: 'unreadable', reason });
+  const range = match[1]!.trim().split(/\s+/);
+  if (range.length !== 4 || !range.every((n) => /^\d+$/.test(n)))
+    return unreadable('Its byte range cannot be read.');
+  const [a, b, c, d] = range.map(Number) as [number, number, number, number];
+  // The one hole is exactly the signature value, `<hex>`.
+  if (a !== 0 || b <= 0 || c <= b + 1 || c + d > pdf.length || pdf[b] !== 0x3c || pdf[c - 1] !== 0x3e)
+    return unreadable('Its byte range does not fit the file.');
+  const hex = text.slice(b + 1, c - 1);
+  if (!/^[0-9a-fA-F]*$/.test(hex) || hex.length % 2 !== 0)
+    return unreadable('Its signature value cannot be read.');
+  const signedData = cmsOf(hex);
+  if (!signedData) return unreadable('Its signature value is not a CMS signature.');
+  const data = new Uint8Array(b + d);
+  data.set(pdf.subarray(0, b));
+  data.set(pdf.subarray(c, c + d), b);
+  const { signatureVerified, signerCertificate } = await signedData
+    .verify({ signer: 0, data: data.buffer, extendedMode: true })
+    // PKI.js throws for a digest that does not match, naming the certificate it found.
+    .catch((err: { signerCertificate?: pkijs.Certificate }) => ({
+      signatureVerified: false,
+      signerCertificate: err.signerCertificate,
+    }));
+  const signer = commonName(signerCertificate);
+  if (!signatureVerified || !signerCertificate) return { signer, problem: 'mismatch', reason: MISMATCH };
+  if (c + d !== pdf.length) return { signer, problem: 'changed', reason: CHANGED };
+  if (!trusted)
+    return { signer, problem: 'notOurs', reason: 'No signing certificate is set here to check it against.' };
+  const signedAt = signedAtOf(text, match.index!, b, c) ?? new Date();
+  const refused = await trusted.refuses(signedData, signerCertificate, data.buffer, signedAt);
+  return { signer, problem: refused ? 'notOurs' : null, reason: refused };
+}
+
+/** The SignedData in a signature value; the room left for it is zero-padded, so the DER is read up to its own length. */
+function cmsOf(hex: string): pkijs.SignedData | undefined {
+  try {
+    const parsed = asn1js.fromBER(new Uint8Array(Buffer.from(hex, 'hex')));
+    if (parsed.offset === -1) return undefined;
+    return new pkijs.SignedData({ schema: new pkijs.ContentInfo({ schema: parsed.result }).content });
+  } catch {
+    return undefined;
+  }
+}
+
+const commonName = (certificate: pkijs.Certificate | null | undefined): string | null =>
+  certificate?.subject.typesAndValues.find((tv) => tv.type === '2.5.4.3')?.value.valueBlock.value ?? null;
+
+/**
+ * The signing time the signature dictionary states (`/M`), read from its object around the byte
+ * range: it lies inside the signed bytes, so it is the signer's own word. The chain is judged at it,
+ * so a notice signed while the certificate was valid stays valid after the certificate expires.
+ */
+function signedAtOf(text: string, at: number, b: number, c: number): Date | undefined {
+  const start = text.lastIndexOf(' obj', at);
+  const end = text.indexOf('endobj', c);
+  if (start < 0 || end < 0) return undefined;
+  const dictionary = text.slice(start, b) + text.slice(c, end);
+  const m = /\/M\s*\(D:(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(?:([Z+-])(\d{2})?'?(\d{2})?'?)?\)/.exec(
+    dictionary,
+  );
+  if (!m) return undefined;
+  const [, year, month, day, hour, minute, second, zone, zoneHours, zoneMinutes] = m;
+  const offset = zone === '+' || zone === '-' ? `${zone}${zoneHours ?? '00'}:${zoneMinutes ?? '00'}` : 'Z';
+  const date = new Date(`${year}-${month}-${day}T${hour}:${minute}:${second}${offset}`);
+  return Number.isNaN(date.getTime()) ? undefined : date;
 }

@@ -1,101 +1,55 @@
-import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { PDFDocument } from 'pdf-lib';
 import * as pkijs from 'pkijs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/env.ts';
-import { openDatabase, type Database } from '../../db/database.ts';
 import { loadSigningKey, NoticeSigner, SigningUnavailableError } from '../../lib/pdf/signing.ts';
 import { FolderStore } from '../../lib/storage.ts';
-import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
-import { startSmtpListener } from '../../test/peers.ts';
+import { opensslDate } from '../../test/signing-certs.ts';
+import {
+  P12_PASSWORD as PASSWORD,
+  sha256,
+  startSigningTestbed,
+  type SigningTestbed,
+} from '../../test/signed-notices.ts';
 import { unzip } from '../../test/zip.ts';
-import { createTestPki, opensslDate, type TestPki } from '../../test/signing-certs.ts';
-import { noticeKind } from '../records/record-kinds.ts';
 
 // Issue 30, "Signed notices": every notice handed out is signed (PAdES B, B-T with a TSA), once per version.
-const run = promisify(execFile);
-const PASSWORD = 'p12-pass';
-let dir: string;
-let pki: TestPki;
-let p12: Buffer;
-let tsa: Awaited<ReturnType<TestPki['startTsa']>>;
-let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
-let t: TestApp;
-let db: Database;
-let asha: SignedIn;
+let bed: SigningTestbed;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'notice-desk-signing-'));
-  pki = createTestPki(dir);
-  p12 = pki.p12();
-  tsa = await pki.startTsa();
-  smtp = await startSmtpListener();
-  t = await createTestApp({
-    SMTP_URL: smtp.url,
-    NOTICE_SIGNING_P12: p12.toString('base64'),
-    NOTICE_SIGNING_PASSWORD: PASSWORD,
-    NOTICE_SIGNING_LOCATION: 'Mumbai',
-    NOTICE_SIGNING_STAMP: 'on',
-    TSA_URL: tsa.url,
-  });
-  db = (await openDatabase(t.config)).db;
-  asha = await signUp(t.app, 'asha');
+  bed = await startSigningTestbed(
+    { NOTICE_SIGNING_LOCATION: 'Mumbai', NOTICE_SIGNING_STAMP: 'on' },
+    { tsa: true },
+  );
 });
 afterAll(async () => {
-  await db?.destroy();
-  await t?.close();
-  await smtp?.close();
-  await tsa?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await bed?.close();
 });
-
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-
-async function notice(i: number, custName: string) {
-  const fields = Object.fromEntries(noticeKind.fields.map((f) => [f.key, `${f.key}-${i}`]));
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/notices',
-    headers: asha.headers,
-    payload: { ...fields, custName, emailId: `borrower${i}@example.com`, modeOfDispatch: 'Email' },
-  });
-  expect(res.statusCode).toBe(201);
-  const { _id, campaignId } = res.json<{ _id: string; campaignId: string }>();
-  campaigns.set(_id, campaignId);
-  return _id;
-}
 
 /** Each record's campaign, for its zip. */
 const campaigns = new Map<string, string>();
 
+async function notice(i: number, custName: string) {
+  const { _id, campaignId } = await bed.notice(i, { custName });
+  campaigns.set(_id, campaignId);
+  return _id;
+}
+
 /** The PDFs of the record's campaign's zip. */
 async function zipped(recordId: string): Promise<Buffer[]> {
-  const res = await t.app.inject({
+  const res = await bed.t.app.inject({
     method: 'GET',
     url: `/api/campaigns/export-campaign/notice?campaignid=${campaigns.get(recordId)}`,
-    headers: asha.headers,
+    headers: bed.asha.headers,
   });
   expect(res.statusCode).toBe(200);
   return (await unzip(res.rawPayload)).map((entry) => entry.data);
 }
 
-async function send(id: string) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/campaigns/send-mail',
-    headers: asha.headers,
-    payload: { data: [id], type: 'notice', resend: true },
-  });
-  expect(res.statusCode).toBe(200);
-}
-
 const deliveriesOf = (recordId: string) =>
-  db.selectFrom('deliveries').selectAll().where('record_id', '=', recordId).orderBy('id').execute();
+  bed.db.selectFrom('deliveries').selectAll().where('record_id', '=', recordId).orderBy('id').execute();
 
 async function until(what: string, check: () => boolean | Promise<boolean>, ms = 30_000) {
   const deadline = Date.now() + ms;
@@ -103,30 +57,6 @@ async function until(what: string, check: () => boolean | Promise<boolean>, ms =
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-function attachedPdf(raw: string): Buffer {
-  const part = /Content-Type: application\/pdf[^]*?\r?\n\r?\n([A-Za-z0-9+/=\r\n]+)/.exec(raw);
-  if (!part) throw new Error('no PDF attached');
-  return Buffer.from(part[1]!.replace(/\s+/g, ''), 'base64');
-}
-
-async function mailsTo(address: string, count: number): Promise<Buffer[]> {
-  await until(
-    `${count} mails reach ${address}`,
-    () => smtp.mails.filter((m) => m.to.includes(address)).length >= count,
-  );
-  return smtp.mails.filter((m) => m.to.includes(address)).map((m) => attachedPdf(m.raw));
-}
-
-/** poppler's verdict, the CA trusted through a throwaway NSS database. */
-async function pdfsig(pdf: Buffer): Promise<string> {
-  const file = path.join(dir, `check-${sha256(pdf).slice(0, 12)}.pdf`);
-  fs.writeFileSync(file, pdf);
-  const { stdout } = await run('pdfsig', [file]).catch((err: { stdout?: string }) => ({
-    stdout: err.stdout ?? '',
-  }));
-  return stdout;
 }
 
 /** The independent check: PKI.js parses the CMS and verifies it over the byte range, and the TSA's token. */
@@ -170,10 +100,10 @@ describe('a notice is sent signed', () => {
     '%s: the e-mailed PDF verifies (pdfsig and PKI.js), is timestamped, and a resend sends the same bytes',
     async (_, i, name) => {
       const id = await notice(i, name);
-      const before = tsa.requests;
-      await send(id);
-      const [first] = await mailsTo(`borrower${i}@example.com`, 1);
-      const poppler = await pdfsig(first!);
+      const before = bed.tsa!.requests;
+      await bed.send([id]);
+      const [first] = await bed.mailedPdfs(`borrower${i}@example.com`, 1);
+      const poppler = await bed.pdfsig(first!);
       expect(poppler).toContain('Signature is Valid.');
       expect(poppler).toContain('ETSI.CAdES.detached');
       expect(poppler).toContain('Total document signed');
@@ -186,18 +116,18 @@ describe('a notice is sent signed', () => {
         subFilter: true,
         wholeFile: true,
       });
-      expect(tsa.requests).toBe(before + 1);
+      expect(bed.tsa!.requests).toBe(before + 1);
       const [delivery] = await deliveriesOf(id);
       expect(delivery!.pdf_sha256).toBe(sha256(first!));
       expect(delivery!.pdf_key).toMatch(/\.signed-[0-9a-f]{16}\.pdf$/);
       // The evidence keeps the signed bytes.
-      const kept = await fs.promises.readFile(path.join(t.config.dataDir, delivery!.pdf_key!));
+      const kept = await fs.promises.readFile(path.join(bed.t.config.dataDir, delivery!.pdf_key!));
       expect(sha256(kept)).toBe(delivery!.pdf_sha256);
 
-      await send(id);
-      const [, again] = await mailsTo(`borrower${i}@example.com`, 2);
+      await bed.send([id]);
+      const [, again] = await bed.mailedPdfs(`borrower${i}@example.com`, 2);
       expect(sha256(again!)).toBe(sha256(first!));
-      expect(tsa.requests).toBe(before + 1);
+      expect(bed.tsa!.requests).toBe(before + 1);
       const deliveries = await deliveriesOf(id);
       expect(deliveries.at(-1)!.pdf_sha256).toBe(sha256(again!));
       // The campaign's zip holds the same signed file.
@@ -207,20 +137,20 @@ describe('a notice is sent signed', () => {
 });
 
 it('a TSA that is down: the send waits, retried, and goes out signed when it answers', async () => {
-  tsa.answer('down');
+  bed.tsa!.answer('down');
   try {
     const id = await notice(3, 'Meena Iyer');
-    const before = tsa.requests;
-    await send(id);
+    const before = bed.tsa!.requests;
+    await bed.send([id]);
     // Two tries per signing, and the job tried again at least once: nothing sent meanwhile.
-    await until('the job retried', () => tsa.requests >= before + 4);
-    expect(smtp.mails.filter((m) => m.to.includes('borrower3@example.com'))).toHaveLength(0);
+    await until('the job retried', () => bed.tsa!.requests >= before + 4);
+    expect(bed.smtp.mails.filter((m) => m.to.includes('borrower3@example.com'))).toHaveLength(0);
     expect((await deliveriesOf(id)).map((d) => d.status)).toEqual(['queued']);
   } finally {
-    tsa.answer('token');
+    bed.tsa!.answer('token');
   }
-  const [pdf] = await mailsTo('borrower3@example.com', 1);
-  expect(await pdfsig(pdf!)).toContain('Signature is Valid.');
+  const [pdf] = await bed.mailedPdfs('borrower3@example.com', 1);
+  expect(await bed.pdfsig(pdf!)).toContain('Signature is Valid.');
   expect((await verifyInNode(pdf!)).stamped).toBe(true);
 });
 
@@ -232,7 +162,7 @@ describe('signing without a TSA, and a TSA that fails', () => {
   };
   const signer = (tsaUrl: string | undefined) =>
     new NoticeSigner({
-      key: loadSigningKey(p12, PASSWORD),
+      key: loadSigningKey(bed.p12, PASSWORD),
       reason: 'Legal notice',
       location: '',
       stamp: false,
@@ -243,7 +173,7 @@ describe('signing without a TSA, and a TSA that fails', () => {
   /** The notices the app rendered (Latin and Hindi), unsigned, as kept beside their signed files. */
   const renderedNotices = () =>
     fs
-      .readdirSync(path.join(t.config.dataDir, 'pdfs'), { recursive: true, withFileTypes: true })
+      .readdirSync(path.join(bed.t.config.dataDir, 'pdfs'), { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile() && !entry.name.includes('.signed-'))
       .map((entry) => fs.readFileSync(path.join(entry.parentPath, entry.name)));
 
@@ -252,7 +182,7 @@ describe('signing without a TSA, and a TSA that fails', () => {
     expect(notices.length).toBeGreaterThanOrEqual(2);
     for (const pdf of [...notices, await unsignedPdf()]) {
       const signed = await signer(undefined).sign(pdf);
-      expect(await pdfsig(signed)).toContain('Signature is Valid.');
+      expect(await bed.pdfsig(signed)).toContain('Signature is Valid.');
       expect(await verifyInNode(signed)).toMatchObject({ ok: true, stamped: undefined, certificates: 2 });
     }
     // A rendered notice's bytes stay as they were, the signature appended after them.
@@ -262,49 +192,49 @@ describe('signing without a TSA, and a TSA that fails', () => {
 
   it.each([
     ['refuses connections', async () => `http://127.0.0.1:1/tsa`],
-    ['answers garbage', async () => (await pki.startTsa('garbage')).url],
+    ['answers garbage', async () => (await bed.pki.startTsa('garbage')).url],
   ])('a TSA that %s: signing is refused as "try later", never unsigned', async (_, url) => {
     await expect(signer(await url()).sign(await unsignedPdf())).rejects.toThrow(SigningUnavailableError);
   });
 });
 
 it('two processes signing one version at once hand out the same bytes: the first kept wins', async () => {
-  const store = new FolderStore(path.join(dir, 'store'));
+  const store = new FolderStore(path.join(bed.dir, 'store'));
   const versions = Array.from({ length: 8 }, (_, i) => Buffer.from(`signed version ${i}`));
   const answers = await Promise.all(
     versions.map((bytes) => store.writeBufferOnce('pdfs/ab/x.signed.pdf', bytes)),
   );
   const kept = await store.readBuffer('pdfs/ab/x.signed.pdf');
   for (const answer of answers) expect(answer.equals(kept)).toBe(true);
-  expect(fs.readdirSync(path.join(dir, 'store', 'pdfs', 'ab'))).toEqual(['x.signed.pdf']);
+  expect(fs.readdirSync(path.join(bed.dir, 'store', 'pdfs', 'ab'))).toEqual(['x.signed.pdf']);
 });
 
 describe('bad signing settings stop the start, naming the setting', () => {
   const load = (env: Record<string, string>) => () =>
-    loadConfig({ DATA_DIR: dir, NOTICE_SIGNING_PASSWORD: PASSWORD, ...env });
+    loadConfig({ DATA_DIR: bed.dir, NOTICE_SIGNING_PASSWORD: PASSWORD, ...env });
   it.each([
     [
       'expired',
       () => ({
-        NOTICE_SIGNING_P12: pki.p12({ start: opensslDate(-30), end: opensslDate(-1) }).toString('base64'),
+        NOTICE_SIGNING_P12: bed.pki.p12({ start: opensslDate(-30), end: opensslDate(-1) }).toString('base64'),
       }),
       /NOTICE_SIGNING_P12: the certificate expired/,
     ],
     [
       'not yet valid',
       () => ({
-        NOTICE_SIGNING_P12: pki.p12({ start: opensslDate(2), end: opensslDate(30) }).toString('base64'),
+        NOTICE_SIGNING_P12: bed.pki.p12({ start: opensslDate(2), end: opensslDate(30) }).toString('base64'),
       }),
       /NOTICE_SIGNING_P12: the certificate is not valid until/,
     ],
     [
       'wrong password',
-      () => ({ NOTICE_SIGNING_P12: p12.toString('base64'), NOTICE_SIGNING_PASSWORD: 'wrong' }),
+      () => ({ NOTICE_SIGNING_P12: bed.p12.toString('base64'), NOTICE_SIGNING_PASSWORD: 'wrong' }),
       /NOTICE_SIGNING_PASSWORD: the password does not open/,
     ],
     [
       'key that does not match',
-      () => ({ NOTICE_SIGNING_P12: pki.p12({ otherKey: true }).toString('base64') }),
+      () => ({ NOTICE_SIGNING_P12: bed.pki.p12({ otherKey: true }).toString('base64') }),
       /NOTICE_SIGNING_P12: no certificate in the file matches its private key/,
     ],
     [
@@ -319,7 +249,7 @@ describe('bad signing settings stop the start, naming the setting', () => {
     ],
     [
       'a text file',
-      () => ({ NOTICE_SIGNING_P12: path.join(dir, 'ca.cnf') }),
+      () => ({ NOTICE_SIGNING_P12: path.join(bed.dir, 'ca.cnf') }),
       /NOTICE_SIGNING_P12: not a PKCS#12/,
     ],
     [
@@ -329,12 +259,12 @@ describe('bad signing settings stop the start, naming the setting', () => {
     ],
     [
       'a TSA_URL that is no URL',
-      () => ({ NOTICE_SIGNING_P12: p12.toString('base64'), TSA_URL: 'tsa' }),
+      () => ({ NOTICE_SIGNING_P12: bed.p12.toString('base64'), TSA_URL: 'tsa' }),
       /TSA_URL must be a URL/,
     ],
     [
       'a stamp setting other than on or off',
-      () => ({ NOTICE_SIGNING_P12: p12.toString('base64'), NOTICE_SIGNING_STAMP: 'yes' }),
+      () => ({ NOTICE_SIGNING_P12: bed.p12.toString('base64'), NOTICE_SIGNING_STAMP: 'yes' }),
       /NOTICE_SIGNING_STAMP must be on or off/,
     ],
   ])('%s', (_, env, message) => {
@@ -342,9 +272,8 @@ describe('bad signing settings stop the start, naming the setting', () => {
   });
 
   it('a P12 by path and by base64 both load', () => {
-    const file = path.join(dir, 'signer.p12');
-    fs.writeFileSync(file, p12);
+    const file = bed.write('signer.p12', bed.p12);
     expect(load({ NOTICE_SIGNING_P12: file })().signing?.key.signerName).toBe('Advocate Asha Rao');
-    expect(load({ NOTICE_SIGNING_P12: p12.toString('base64') })().signing?.stamp).toBe(false);
+    expect(load({ NOTICE_SIGNING_P12: bed.p12.toString('base64') })().signing?.stamp).toBe(false);
   });
 });

@@ -9,7 +9,7 @@ import {
 import type { Database } from '../../db/database.ts';
 import type { RecordKind } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
-import { checkPdfSignature } from '../../lib/pdf/verify-signature.ts';
+import { checkPdfSignature, TrustedSigner } from '../../lib/pdf/verify-signature.ts';
 import type { FileStore } from '../../lib/storage.ts';
 import { shownAt } from '../../lib/time.ts';
 import type { VerifyLimits } from '../limits/limits.service.ts';
@@ -25,6 +25,8 @@ export interface VerifyDeps {
   firmName: string;
   /** TIME_ZONE: times are shown as DD-MM-YYYY HH:mm:ss IST. */
   timeZone: string;
+  /** NOTICE_SIGNING_P12's chain, leaf first: a signature is valid only when made by this key. */
+  signingChain: readonly Buffer[] | undefined;
 }
 
 const channelWords = { email: 'e-mail', whatsapp: 'WhatsApp', sms: 'SMS', post: 'post' } as const;
@@ -50,8 +52,11 @@ const inWords = (channels: (keyof typeof channelWords)[]) => {
 export class VerifyService {
   /** Signature checks of kept files, by SHA-256: a file kept never changes. */
   private readonly checked = new Map<string, SignatureCheck | null>();
+  private readonly trusted: TrustedSigner | undefined;
 
-  constructor(private readonly deps: VerifyDeps) {}
+  constructor(private readonly deps: VerifyDeps) {
+    this.trusted = deps.signingChain && new TrustedSigner(deps.signingChain);
+  }
 
   async page(code: string, ip: string): Promise<VerifyPage> {
     await this.deps.limits.visit(ip);
@@ -143,7 +148,7 @@ export class VerifyService {
   }
 
   private async signatureOf(pdf: Buffer): Promise<SignatureCheck | null> {
-    const check = await checkPdfSignature(pdf);
+    const check = await checkPdfSignature(pdf, this.trusted);
     return check.signed ? { valid: check.valid, signer: check.signer, reason: check.reason } : null;
   }
 }

@@ -1,91 +1,33 @@
 import { execFile } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import jsQR from 'jsqr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VerifyFileAnswer, VerifyPage } from '@notice-desk/contract/verify';
-import { openDatabase, type Database } from '../../db/database.ts';
-import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
+import type { TestApp } from '../../test/app.ts';
 import { pdftotext } from '../../test/pdf-text.ts';
-import { startSmtpListener } from '../../test/peers.ts';
 import { readPng } from '../../test/png.ts';
-import { createTestPki, type TestPki } from '../../test/signing-certs.ts';
+import { sha256, startSigningTestbed, type SigningTestbed } from '../../test/signed-notices.ts';
 import { unzip } from '../../test/zip.ts';
-import { noticeKind } from '../records/record-kinds.ts';
 
 // Issue 30, done when: a signed notice e-mailed, verifiable by anyone, and its evidence court-ready.
 const run = promisify(execFile);
-const PASSWORD = 'p12-pass';
 const PER_MINUTE = 40;
-let dir: string;
-let pki: TestPki;
-let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
+let bed: SigningTestbed;
 let t: TestApp;
-let db: Database;
-let asha: SignedIn;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'notice-desk-verify-'));
-  pki = createTestPki(dir);
-  smtp = await startSmtpListener();
-  t = await createTestApp({
-    SMTP_URL: smtp.url,
-    NOTICE_SIGNING_P12: pki.p12().toString('base64'),
-    NOTICE_SIGNING_PASSWORD: PASSWORD,
-    FIRM_NAME: 'Rao & Associates',
-    VERIFY_PER_MINUTE: String(PER_MINUTE),
-  });
-  db = (await openDatabase(t.config)).db;
-  asha = await signUp(t.app, 'asha');
+  bed = await startSigningTestbed({ FIRM_NAME: 'Rao & Associates', VERIFY_PER_MINUTE: String(PER_MINUTE) });
+  t = bed.t;
 });
 afterAll(async () => {
-  await db?.destroy();
-  await t?.close();
-  await smtp?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await bed?.close();
 });
 
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 let ips = 0;
 /** A fresh address per request group: the per-address limit is tested on its own. */
 const nextIp = () => `198.51.100.${++ips}`;
-
-async function notice(i: number, custName: string) {
-  const fields = Object.fromEntries(noticeKind.fields.map((f) => [f.key, `${f.key}-${i}`]));
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/notices',
-    headers: asha.headers,
-    payload: {
-      ...fields,
-      custName,
-      loanNo: `LN00${i}98765${i}`,
-      emailId: `verify${i}@example.com`,
-      modeOfDispatch: 'Email',
-    },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json<{ _id: string }>()._id;
-}
-
-function attachedPdf(raw: string): Buffer {
-  const part = /Content-Type: application\/pdf[^]*?\r?\n\r?\n([A-Za-z0-9+/=\r\n]+)/.exec(raw);
-  if (!part) throw new Error('no PDF attached');
-  return Buffer.from(part[1]!.replace(/\s+/g, ''), 'base64');
-}
-
-async function mailTo(address: string): Promise<Buffer> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const mail = smtp.mails.find((m) => m.to.includes(address));
-    if (mail) return attachedPdf(mail.raw);
-    if (Date.now() > deadline) throw new Error(`no mail reached ${address}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 function form(fields: Record<string, string>, file?: Buffer) {
   const boundary = `----form${randomBytes(8).toString('hex')}`;
@@ -118,15 +60,9 @@ const check = (file: Buffer | undefined, fields: Record<string, string> = {}, ip
   });
 };
 
-const write = (name: string, bytes: Buffer) => {
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, bytes);
-  return file;
-};
-
 /** The QR code on the PDF's last page, read as a phone would: pdftoppm's picture, then jsQR. */
 async function qrOf(pdf: Buffer): Promise<string | undefined> {
-  const file = write(`qr-${sha256(pdf).slice(0, 12)}.pdf`, pdf);
+  const file = bed.write(`qr-${sha256(pdf).slice(0, 12)}.pdf`, pdf);
   const pages = /Pages:\s+(\d+)/.exec((await run('pdfinfo', [file])).stdout)![1]!;
   await run('pdftoppm', [
     '-gray',
@@ -150,38 +86,33 @@ async function qrOf(pdf: Buffer): Promise<string | undefined> {
 describe('a signed notice, e-mailed, anyone can verify, and its evidence is court-ready', () => {
   const ids = new Map<string, string>();
   beforeAll(async () => {
-    ids.set('Latin', await notice(1, 'Rajesh Sharma'));
-    ids.set('Hindi', await notice(2, 'राजेश शर्मा'));
-    const sent = await t.app.inject({
-      method: 'POST',
-      url: '/api/campaigns/send-mail',
-      headers: asha.headers,
-      payload: { data: [...ids.values()], type: 'notice', resend: true },
-    });
-    expect(sent.statusCode, sent.body).toBe(200);
+    ids.set('Latin', (await bed.notice(1, { custName: 'Rajesh Sharma', loanNo: 'LN001987651' }))._id);
+    ids.set('Hindi', (await bed.notice(2, { custName: 'राजेश शर्मा', loanNo: 'LN002987652' }))._id);
+    await bed.send([...ids.values()]);
   });
 
   /** The mailed PDF, checked with poppler; its printed link and QR code, the record's own code. */
   async function mailed(script: string, i: number) {
     const id = ids.get(script)!;
-    const pdf = await mailTo(`verify${i}@example.com`);
-    const { stdout } = await run('pdfsig', [write(`mailed-${i}.pdf`, pdf)]).catch(
-      (err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }),
-    );
-    expect(stdout).toContain('Signature is Valid.');
-    const [delivery] = await db.selectFrom('deliveries').selectAll().where('record_id', '=', id).execute();
-    expect(delivery!.pdf_sha256).toBe(sha256(pdf));
+    const [pdf] = await bed.mailedPdfs(`borrower${i}@example.com`);
+    expect(await bed.pdfsig(pdf!)).toContain('Signature is Valid.');
+    const [delivery] = await bed.db
+      .selectFrom('deliveries')
+      .selectAll()
+      .where('record_id', '=', id)
+      .execute();
+    expect(delivery!.pdf_sha256).toBe(sha256(pdf!));
     // The printed link is the record's own code (not its notice page's), and the QR code says the same.
-    const { code } = (await db
+    const { code } = (await bed.db
       .selectFrom('verify_codes')
       .select('code')
       .where('record_id', '=', id)
       .executeTakeFirst())!;
     expect(code).toMatch(/^[A-Za-z0-9_-]{22}$/);
     const link = `${t.config.appUrl}/v/${code}`;
-    expect((await pdftotext(pdf)).replace(/\s+/g, '')).toContain(link);
-    expect(await qrOf(pdf)).toBe(link);
-    return { id, pdf, code };
+    expect((await pdftotext(pdf!)).replace(/\s+/g, '')).toContain(link);
+    expect(await qrOf(pdf!)).toBe(link);
+    return { id, pdf: pdf!, code };
   }
 
   it('Hindi: the QR code decodes to the printed link, and the file is found served', async () => {
@@ -213,7 +144,7 @@ describe('a signed notice, e-mailed, anyone can verify, and its evidence is cour
       signature: { valid: true, signer: 'Advocate Asha Rao', reason: null },
     });
     expect(page.body).not.toContain(name);
-    expect(page.body).not.toContain(`verify${i}@`);
+    expect(page.body).not.toContain(`borrower${i}@`);
 
     // The file dropped on it: served; one byte changed anywhere: not, and its signature no longer holds.
     const served = (await check(pdf)).json<VerifyFileAnswer>();
@@ -237,7 +168,7 @@ describe('a signed notice, e-mailed, anyone can verify, and its evidence is cour
     const res = await t.app.inject({
       method: 'GET',
       url: `/api/notices/${id}/evidence`,
-      headers: asha.headers,
+      headers: bed.asha.headers,
     });
     expect(res.statusCode).toBe(200);
     const files = new Map((await unzip(res.rawPayload)).map((f) => [f.name, f.data]));
@@ -251,9 +182,9 @@ describe('a signed notice, e-mailed, anyone can verify, and its evidence is cour
     expect(summary).toContain('Rao & Associates');
     expect(summary).toMatch(/\d{2}-\d{2}-\d{4} \d{2}:\d{2}:\d{2} IST/);
     expect(summary).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:/);
-    write(`manifest-${i}.json`, files.get('manifest.json')!);
-    write(`manifest-${i}.json.p7s`, files.get('manifest.json.p7s')!);
-    write('ca.pem', Buffer.from(pki.caPem));
+    bed.write(`manifest-${i}.json`, files.get('manifest.json')!);
+    bed.write(`manifest-${i}.json.p7s`, files.get('manifest.json.p7s')!);
+    bed.write('ca.pem', Buffer.from(bed.pki.caPem));
     await run(
       'openssl',
       [
@@ -267,10 +198,10 @@ describe('a signed notice, e-mailed, anyone can verify, and its evidence is cour
         '-content',
         `manifest-${i}.json`,
       ].concat(['-CAfile', 'ca.pem', '-purpose', 'any', '-out', '/dev/null']),
-      { cwd: dir },
+      { cwd: bed.dir },
     );
     // A manifest changed after signing does not verify.
-    write(`manifest-${i}.json`, Buffer.concat([files.get('manifest.json')!, Buffer.from(' ')]));
+    bed.write(`manifest-${i}.json`, Buffer.concat([files.get('manifest.json')!, Buffer.from(' ')]));
     await expect(
       run(
         'openssl',
@@ -284,7 +215,7 @@ describe('a signed notice, e-mailed, anyone can verify, and its evidence is cour
           '-out',
           '/dev/null',
         ]),
-        { cwd: dir },
+        { cwd: bed.dir },
       ),
     ).rejects.toThrow();
   }, 120_000);

@@ -1,0 +1,145 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { SignPdf } from '@signpdf/signpdf';
+import { Signer } from '@signpdf/utils';
+import * as asn1js from 'asn1js';
+import { PDFDocument } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestPki } from '../../test/signing-certs.ts';
+import { loadSigningKey, NoticeSigner, type SigningKey } from './signing.ts';
+import { checkPdfSignature, TrustedSigner } from './verify-signature.ts';
+
+// Issue 30: what the verification page says of a file's signatures, and the signed bytes themselves.
+let dir: string;
+let ours: NoticeSigner;
+let stamped: NoticeSigner;
+let stranger: NoticeSigner;
+let trusted: TrustedSigner;
+let pdf: Buffer;
+
+const signerWith = (key: SigningKey, stamp = false) =>
+  new NoticeSigner({
+    key,
+    reason: 'Legal notice',
+    location: 'Pune',
+    stamp,
+    tsaUrl: undefined,
+    timeZone: 'Asia/Kolkata',
+  });
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'notice-desk-signatures-'));
+  const pki = createTestPki(dir);
+  const key = loadSigningKey(pki.p12(), 'p12-pass');
+  ours = signerWith(key);
+  stamped = signerWith(key, true);
+  trusted = new TrustedSigner(key.chain);
+  // Another advocate's certificate from the same CA: a valid signature, not ours.
+  stranger = signerWith(loadSigningKey(pki.p12({ name: 'Mallory Advocate' }), 'p12-pass'));
+  const document = await PDFDocument.create();
+  document.addPage().drawText('Legal notice');
+  // A classic xref table, as the renderer writes: the signature goes on as an incremental update.
+  pdf = Buffer.from(await document.save({ useObjectStreams: false }));
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const CHANGED = 'The file was changed after it was signed.';
+
+describe('checking every signature of a file against our signing certificate', () => {
+  it('our signature over the whole file: valid, naming the signer', async () => {
+    for (const signer of [ours, stamped])
+      expect(await checkPdfSignature(await signer.sign(pdf), trusted)).toEqual({
+        signed: true,
+        valid: true,
+        signer: 'Advocate Asha Rao',
+        reason: null,
+      });
+  });
+
+  it('a file without a signature: not signed', async () => {
+    expect(await checkPdfSignature(pdf, trusted)).toMatchObject({ signed: false, valid: false });
+  });
+
+  it('the notice signed by another key (a certificate of the same CA): a valid CMS, not ours', async () => {
+    expect(await checkPdfSignature(await stranger.sign(pdf), trusted)).toEqual({
+      signed: true,
+      valid: false,
+      signer: 'Mallory Advocate',
+      reason: 'It was not signed with our signing key.',
+    });
+    // With no signing certificate set, no signature is ours.
+    expect(await checkPdfSignature(await ours.sign(pdf), undefined)).toMatchObject({
+      valid: false,
+      reason: 'No signing certificate is set here to check it against.',
+    });
+  });
+
+  it('bytes appended after our signature: changed after signing', async () => {
+    const signed = await ours.sign(pdf);
+    const update = '\n9 0 obj\n<< /Type /Annot /Subtype /Text /Contents (paid) >>\nendobj\n%%EOF\n';
+    for (const extra of ['\n', update])
+      expect(await checkPdfSignature(Buffer.concat([signed, Buffer.from(extra)]), trusted)).toEqual({
+        signed: true,
+        valid: false,
+        signer: 'Advocate Asha Rao',
+        reason: CHANGED,
+      });
+  });
+
+  it('a second signature after ours, by another key or ours: the first no longer covers the file', async () => {
+    const signed = await ours.sign(pdf);
+    for (const second of [stranger, ours]) {
+      const twice = await second.sign(signed);
+      // Both signatures are there, each over its own byte range, the first one's bytes untouched.
+      expect(twice.subarray(0, signed.length).equals(signed)).toBe(true);
+      expect(twice.toString('latin1').match(/\/ByteRange \[0 \d+/g)).toHaveLength(2);
+      expect(await checkPdfSignature(twice, trusted)).toEqual({
+        signed: true,
+        valid: false,
+        signer: 'Advocate Asha Rao',
+        reason: CHANGED,
+      });
+    }
+  });
+
+  it('one changed byte, in the signed bytes or in the signature: it does not match', async () => {
+    const signed = await ours.sign(pdf);
+    const contents = signed.indexOf('/Contents <') + 20;
+    for (const at of [10, Math.floor(pdf.length / 2), contents]) {
+      const changed = Buffer.from(signed);
+      changed[at] = changed[at] === 0x30 ? 0x31 : 0x30;
+      expect(await checkPdfSignature(changed, trusted)).toMatchObject({ signed: true, valid: false });
+    }
+  });
+
+  it('our key, at a time its certificate was not valid: the chain does not hold', async () => {
+    const backdated = await ours.sign(pdf, new Date(Date.now() - 3 * 86_400_000));
+    expect(await checkPdfSignature(backdated, trusted)).toMatchObject({
+      valid: false,
+      reason: 'Its certificate does not chain to our signing certificate.',
+    });
+  });
+});
+
+it("the signed bytes are @signpdf's SignPdf's, on the plain and the pdf-lib placeholder", async () => {
+  for (const signer of [ours, stamped]) {
+    const signed = await signer.sign(pdf);
+    // Back to the placeholder SignPdf fills: the byte range's stars, the room's zeros.
+    const range = /\/ByteRange \[0 (\d+) (\d+) \d+\]/.exec(signed.toString('latin1'))!;
+    const [start, end] = [Number(range[1]), Number(range[2])];
+    const prepared = Buffer.from(signed);
+    prepared.write('/ByteRange [0 /********** /********** /**********]', range.index, 'latin1');
+    prepared.fill(0x30, start + 1, end - 1);
+    const hex = signed.subarray(start + 1, end - 1).toString('latin1');
+    const der = Buffer.from(hex, 'hex');
+    const cms = der.subarray(0, asn1js.fromBER(new Uint8Array(der)).offset);
+    const theirs = await new SignPdf().sign(
+      prepared,
+      new (class extends Signer {
+        override sign = async () => cms;
+      })(),
+    );
+    expect(theirs.equals(signed)).toBe(true);
+  }
+});
