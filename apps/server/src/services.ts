@@ -399,7 +399,13 @@ export async function createServices(
     }),
     jobList: new JobsService(db, config.timeZone),
     ready: () =>
-      readiness({ db, dataDir: config.dataDir, redis, renderer: config.runJobs ? renderer : undefined }),
+      readiness({
+        db,
+        store,
+        dataDir: config.dataDir,
+        redis,
+        renderer: config.runJobs ? renderer : undefined,
+      }),
     metrics: () => metricsText([queue]),
     async close() {
       await wakeups?.close();

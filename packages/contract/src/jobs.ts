@@ -2,11 +2,14 @@ import { z } from 'zod';
 import { pagingQuery } from './paging.ts';
 
 export const jobStates = ['queued', 'running', 'done', 'failed'] as const;
+export type JobState = (typeof jobStates)[number];
+export const jobKinds = ['import', 'send'] as const;
+export type JobKind = (typeof jobKinds)[number];
 
 /** GET /api/jobs: the ADMIN's job list, newest first, optionally of one kind or state. */
 export const jobListQuery = pagingQuery({ limit: 25, limitMax: 100 }).extend({
   kind: z
-    .enum(['import', 'send'], { error: 'kind must be import or send.' })
+    .enum(jobKinds, { error: 'kind must be import or send.' })
     .optional()
     .describe('Only jobs of this kind.'),
   state: z
@@ -17,7 +20,7 @@ export const jobListQuery = pagingQuery({ limit: 25, limitMax: 100 }).extend({
 export type JobListQuery = z.infer<typeof jobListQuery>;
 
 export const jobListItem = z.object({
-  id: z.string(),
+  _id: z.string(),
   kind: z.string(),
   state: z.enum(jobStates),
   attempts: z.number().int(),

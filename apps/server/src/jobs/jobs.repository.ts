@@ -245,55 +245,6 @@ export async function pruneJobs(db: Database, before: string, limit: number): Pr
   return Number(result.numDeletedRows);
 }
 
-export interface JobFilter {
-  kind?: string | undefined;
-  status?: JobStatus | undefined;
-}
-
-/** The ADMIN's job list: newest first, a page at a time, optionally of one kind or status. */
-export function listJobs(
-  db: Database,
-  filter: JobFilter,
-  { offset, limit }: { offset: number; limit: number },
-): Promise<
-  Pick<
-    JobRow,
-    | 'id'
-    | 'kind'
-    | 'status'
-    | 'attempts'
-    | 'max_attempts'
-    | 'error'
-    | 'progress'
-    | 'created_at'
-    | 'updated_at'
-  >[]
-> {
-  let query = db
-    .selectFrom('jobs')
-    .select([
-      'id',
-      'kind',
-      'status',
-      'attempts',
-      'max_attempts',
-      'error',
-      'progress',
-      'created_at',
-      'updated_at',
-    ]);
-  if (filter.kind) query = query.where('kind', '=', filter.kind);
-  if (filter.status) query = query.where('status', '=', filter.status);
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
-}
-
-export async function countJobs(db: Database, filter: JobFilter): Promise<number> {
-  let query = db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n'));
-  if (filter.kind) query = query.where('kind', '=', filter.kind);
-  if (filter.status) query = query.where('status', '=', filter.status);
-  return Number((await query.executeTakeFirstOrThrow()).n);
-}
-
 /** Per kind: jobs queued (due or not), and the queued time of the oldest one due now (for /metrics). */
 export async function queueStats(
   db: Database,

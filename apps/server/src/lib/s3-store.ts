@@ -243,8 +243,11 @@ export class S3Store implements FileStore {
     return Promise.resolve(Infinity);
   }
 
-  /** Lists one key under the prefix: the bucket is there, the credentials hold, the store answers. */
-  async check(): Promise<void> {
+  /**
+   * Lists one key under the prefix: the bucket is there, the credentials hold, the store answers. A
+   * request with no answer within `timeoutMs` is aborted (readiness probes come every few seconds).
+   */
+  async check(timeoutMs?: number): Promise<void> {
     try {
       await this.client.send(
         new ListObjectsV2Command({
@@ -252,6 +255,7 @@ export class S3Store implements FileStore {
           Prefix: this.settings.prefix ? `${this.settings.prefix}/` : undefined,
           MaxKeys: 1,
         }),
+        timeoutMs === undefined ? {} : { abortSignal: AbortSignal.timeout(timeoutMs) },
       );
     } catch (err) {
       const why = err instanceof Error ? `${err.name}: ${err.message}` : String(err);

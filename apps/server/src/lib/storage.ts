@@ -40,8 +40,11 @@ export interface FileStore {
   localCopy(key: string): Promise<LocalCopy>;
   /** Bytes this store may still write (Infinity for an object store). */
   freeBytes(): Promise<number>;
-  /** Throws, saying why, when the store cannot be reached or written (at start, and for readiness). */
-  check(): Promise<void>;
+  /**
+   * Throws, saying why, when the store cannot be reached or written (at start, and for readiness, which
+   * gives up on an answer after `timeoutMs`).
+   */
+  check(timeoutMs?: number): Promise<void>;
   /** Lets go of connections (an S3 client's sockets). */
   close(): void;
 }

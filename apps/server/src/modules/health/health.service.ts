@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { Database } from '../../db/database.ts';
 import type { PdfRenderer } from '../../lib/pdf/renderer.ts';
+import type { FileStore } from '../../lib/storage.ts';
 import type { RedisClient } from '../limits/redis.ts';
 import { pingDatabase } from './health.repository.ts';
 
@@ -30,19 +31,26 @@ async function check(run: () => Promise<string | undefined>): Promise<Check> {
 }
 
 /**
- * Whether this process can do its work (GET /api/ready): the database answers, the data folder takes
- * writes, Redis answers when REDIS_URL is set, and, in a process that renders (one running jobs),
- * Chromium is there or connected. A load balancer sends traffic only to a ready process.
+ * Whether this process can do its work (GET /api/ready): the database answers, the file store answers
+ * (the bucket is listed when STORAGE_URL is set) and the data folder takes writes (S3 or not, temporary
+ * copies go there), Redis answers when REDIS_URL is set, and, in a process that renders (one running
+ * jobs), Chromium is there or connected. A load balancer sends traffic only to a ready process.
  */
 export async function readiness(parts: {
   db: Database;
+  store: FileStore;
   dataDir: string;
   redis: RedisClient | undefined;
   renderer: PdfRenderer | undefined;
 }): Promise<Readiness> {
   const [database, storage, redis, browser] = await Promise.all([
     check(async () => void (await pingDatabase(parts.db))),
-    check(async () => void (await fs.promises.access(parts.dataDir, fs.constants.W_OK))),
+    check(async () => {
+      // The store's own timeout ends its request; the race in check() answers the probe either way.
+      await parts.store.check(CHECK_TIMEOUT_MS - 500);
+      await fs.promises.access(parts.dataDir, fs.constants.W_OK);
+      return undefined;
+    }),
     parts.redis ? check(async () => void (await parts.redis!.ping())) : Promise.resolve('not used'),
     parts.renderer ? check(() => parts.renderer!.problem()) : Promise.resolve('not used'),
   ]);

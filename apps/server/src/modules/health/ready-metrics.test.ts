@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueJob } from '../../jobs/jobs.repository.ts';
 import { openDatabase, type Database } from '../../db/database.ts';
 import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
+import { startS3Peer } from '../../test/s3-peer.ts';
 import { freePort, startWorkerProcess } from '../../test/server-process.ts';
+import type { JobListQuery } from '@notice-desk/contract/jobs';
 import { JobsService } from '../jobs/jobs.service.ts';
 
 /** Issue 32's deploy shape: /api/ready, /metrics (METRICS_PORT or METRICS_TOKEN), the ADMIN's job list. */
@@ -72,6 +74,36 @@ describe('GET /api/ready', () => {
       expect((await other.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
     } finally {
       await other.close();
+    }
+  });
+
+  it('with STORAGE_URL lists the bucket: ready while the S3 peer answers, 503 naming storage once it is stopped', async () => {
+    const peer = await startS3Peer();
+    const other = await createTestApp({ ...peer.env('ready'), RUN_JOBS: 'false' });
+    try {
+      const lists = () => peer.requests.filter((r) => r.method === 'GET' && r.path === '/notice-desk-test/');
+      const before = lists().length;
+      const up = await other.app.inject({ method: 'GET', url: '/api/ready' });
+      expect(up.statusCode, up.body).toBe(200);
+      expect(up.json().checks.storage).toBe('ok');
+      expect(lists().length).toBe(before + 1);
+      await peer.close();
+      const down = await other.app.inject({ method: 'GET', url: '/api/ready' });
+      expect(down.statusCode).toBe(503);
+      expect(down.json()).toEqual({
+        status: 'not ready',
+        checks: {
+          database: 'ok',
+          storage: expect.stringMatching(/^STORAGE_URL s3:\/\/notice-desk-test\/ready cannot be read: /),
+          redis: 'not used',
+          browser: 'not used',
+        },
+      });
+      // Alive all the same: the balancer stops sending work here, the orchestrator does not restart it.
+      expect((await other.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    } finally {
+      await other.close();
+      await peer.close().catch(() => undefined);
     }
   });
 });
@@ -190,7 +222,7 @@ describe('GET /api/jobs', () => {
     const body = res.json();
     expect(body.total).toBe(3);
     expect(body.timeZone).toBe('Asia/Kolkata');
-    expect(body.items.map((j: { id: string }) => j.id)).toEqual([...jobIds].reverse());
+    expect(body.items.map((j: { _id: string }) => j._id)).toEqual([...jobIds].reverse());
     expect(body.items[0]).toMatchObject({
       kind: 'import',
       state: 'failed',
@@ -201,7 +233,32 @@ describe('GET /api/jobs', () => {
     expect(body.items[1]).toMatchObject({ kind: 'send', state: 'queued', attempts: 0, lastError: null });
     const narrowed = (await list('?kind=send&state=queued&limit=1&page=2')).json();
     expect(narrowed.total).toBe(2);
-    expect(narrowed.items.map((j: { id: string }) => j.id)).toEqual([jobIds[0]]);
+    expect(narrowed.items.map((j: { _id: string }) => j._id)).toEqual([jobIds[0]]);
+  });
+
+  it('pages deep lists from cached keys, read again when a job joins the state listed', async () => {
+    // A stride of 1: every page past the first starts from a boundary key.
+    const keyed = new JobsService(db, 'Asia/Kolkata', Date.now, 1);
+    const ids = async (query: Partial<JobListQuery>, pages: number) => {
+      const found: string[] = [];
+      for (let page = 1; page <= pages; page++)
+        found.push(...(await keyed.list({ page, limit: 1, ...query })).items.map((j) => j._id));
+      return found;
+    };
+    expect(await ids({}, 4)).toEqual([...jobIds].reverse());
+    expect(await ids({ state: 'queued' }, 2)).toEqual([jobIds[1], jobIds[0]]);
+    const setState = (status: 'queued' | 'failed') =>
+      db
+        .updateTable('jobs')
+        .set({ status, updated_at: new Date().toISOString() })
+        .where('id', '=', jobIds[2]!)
+        .execute();
+    await setState('queued');
+    try {
+      expect(await ids({ state: 'queued' }, 3)).toEqual([...jobIds].reverse());
+    } finally {
+      await setState('failed');
+    }
   });
 
   it('reads ages on the clock it is given', async () => {

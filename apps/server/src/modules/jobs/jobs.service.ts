@@ -1,25 +1,40 @@
 import type { JobList, JobListQuery } from '@notice-desk/contract/jobs';
 import type { Database } from '../../db/database.ts';
-import * as jobs from '../../jobs/jobs.repository.ts';
+import { DeepPages, PAGE_STRIDE } from '../../lib/deep-pages.ts';
+import * as jobs from './jobs.repository.ts';
 
 /** The ADMIN's job list (GET /api/jobs): every owner's imports and sends, newest first. */
 export class JobsService {
+  /** Deep pages per filter. */
+  private readonly deepPages: DeepPages<jobs.JobKey>;
+
   constructor(
     private readonly db: Database,
     private readonly timeZone: string,
     /** The clock ages are read on; injected by tests. */
     private readonly now: () => number = Date.now,
-  ) {}
+    pageStride = PAGE_STRIDE,
+  ) {
+    this.deepPages = new DeepPages(pageStride);
+  }
 
   async list({ page, limit, kind, state }: JobListQuery): Promise<JobList> {
-    const filter = { kind, status: state };
+    const filter: jobs.JobFilter = { kind, status: state };
+    const { total, version } = await jobs.jobListState(this.db, filter);
     const offset = (page - 1) * limit;
-    const total = await jobs.countJobs(this.db, filter);
-    const rows = offset >= total ? [] : await jobs.listJobs(this.db, filter, { offset, limit });
+    const rows =
+      offset >= total
+        ? []
+        : await this.deepPages.page(JSON.stringify(filter), version, offset, limit, {
+            fromTop: (skip, size) => jobs.listJobs(this.db, filter, { offset: skip, limit: size }),
+            boundaries: (stride) => jobs.jobBoundaries(this.db, filter, stride),
+            fromKey: (from, skip, size) =>
+              jobs.listJobs(this.db, filter, { offset: skip, limit: size, from }),
+          });
     const now = this.now();
     return {
       items: rows.map((row) => ({
-        id: row.id,
+        _id: row.id,
         kind: row.kind,
         state: row.status,
         attempts: row.attempts,
