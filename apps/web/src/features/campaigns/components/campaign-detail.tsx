@@ -32,6 +32,7 @@ import { useGetFailedRowsQuery, type FailedRowsShow } from '../api/failed-rows-a
 import { FAILED_STATUSES, useResendFailed } from '../hooks/use-resend-failed.ts';
 import { useSendNotices } from '../hooks/use-send-notices.ts';
 import { CampaignLegalBasis } from './campaign-legal-basis.tsx';
+import { CampaignLadder } from './campaign-ladder.tsx';
 import { DuplicatesNote } from './duplicates-note.tsx';
 import { FailedRows, FAILED_ROWS_PAGE } from './failed-rows.tsx';
 import { SendConfirmDialog } from './send-confirm-dialog.tsx';
@@ -336,6 +337,7 @@ export function CampaignDetail({ type, campaignId, panels }: CampaignDetailProps
       <CampaignFunnel campaignId={campaignId} />
       {data?.serviceCounts && <ServiceCounts counts={data.serviceCounts} />}
       {data && <CampaignLegalBasis campaignId={campaignId} basis={data.legalBasis ?? null} />}
+      {data && <CampaignLadder campaignId={campaignId} />}
       {data && panels?.(data.name)}
       <DuplicatesNote duplicates={data?.duplicates} />
       <DeliveryStatusLegend />
