@@ -39,6 +39,7 @@ describe('app routes', () => {
     ['/change-password', 'Change Password'],
     ['/audit-log', 'Audit Log'],
     ['/users', 'Users'],
+    ['/jobs', 'Jobs'],
   ])('serves %s to an ADMIN with the heading %s', async (path, title) => {
     renderApp(path, sessionOf(adminUser));
     expect(await heading(title)).toBeTruthy();

@@ -122,6 +122,7 @@ export const routes: RouteObject[] = [
                       { path: paths.auditLog.path, lazy: screen(() => import('./routes/audit-log.tsx')) },
                       { path: paths.archive.path, lazy: screen(() => import('./routes/archive.tsx')) },
                       { path: paths.users.path, lazy: screen(() => import('./routes/users.tsx')) },
+                      { path: paths.jobs.path, lazy: screen(() => import('./routes/jobs.tsx')) },
                     ],
                   },
                   // An unknown path shows its 404 inside the frame, with the sidebar to go on from.

@@ -50,6 +50,7 @@ export const paths = {
   auditLog: { path: '/audit-log', getHref: () => '/audit-log' },
   archive: { path: '/archive', getHref: () => '/archive' },
   users: { path: '/users', getHref: () => '/users' },
+  jobs: { path: '/jobs', getHref: () => '/jobs' },
   responses: { path: '/responses', getHref: () => '/responses' },
   phoneCall: {
     path: '/phonecall',

@@ -93,6 +93,15 @@ describe('SidebarNav', () => {
     expect(screen.getByRole('link', { name: 'Users', current: 'page' }).getAttribute('href')).toBe('/users');
   });
 
+  it('links Jobs for an ADMIN only', () => {
+    const { unmount } = renderNav('/', { user: plainUser });
+    expect(screen.queryByRole('link', { name: 'Jobs' })).toBeNull();
+    unmount();
+
+    renderNav('/jobs', { user: adminUser });
+    expect(screen.getByRole('link', { name: 'Jobs', current: 'page' }).getAttribute('href')).toBe('/jobs');
+  });
+
   it('links the Archive for an ADMIN only', () => {
     const { unmount } = renderNav('/', { user: plainUser });
     expect(screen.queryByRole('link', { name: 'Archive' })).toBeNull();

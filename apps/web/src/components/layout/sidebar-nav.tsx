@@ -10,6 +10,7 @@ import {
   FormsIcon,
   HistoryIcon,
   HomeIcon,
+  JobsIcon,
   KeyIcon,
   ResponsesIcon,
   TemplatesIcon,
@@ -101,6 +102,14 @@ export function SidebarNav({ variant, onNavigate }: SidebarNavProps) {
             <NavLink to={paths.auditLog.getHref()} className={linkClass} onClick={onNavigate}>
               <AuditIcon />
               Audit Log
+            </NavLink>
+          </li>
+        )}
+        {isAdmin && (
+          <li>
+            <NavLink to={paths.jobs.getHref()} className={linkClass} onClick={onNavigate}>
+              <JobsIcon />
+              Jobs
             </NavLink>
           </li>
         )}

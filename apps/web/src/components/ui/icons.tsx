@@ -65,6 +65,14 @@ export const AuditIcon = (props: IconProps) => (
   </Icon>
 );
 
+/** A queue moving on: the background jobs (imports and sends). */
+export const JobsIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M4 6h10M4 12h16M4 18h7" />
+    <path d="M17 4l3 2-3 2M14 16l3 2-3 2" />
+  </Icon>
+);
+
 export const UsersIcon = (props: IconProps) => (
   <Icon {...props}>
     <path d="M9 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM2 21v-1a6 6 0 0 1 12 0v1" />
