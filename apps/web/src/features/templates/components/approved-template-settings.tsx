@@ -1,16 +1,12 @@
-import toast from 'react-hot-toast';
 import type { ApprovedTemplate, ApprovedTemplates } from '@notice-desk/contract/whatsapp-approved';
 import { approvedTemplateUpdate } from '@notice-desk/contract/whatsapp-approved';
 import { z } from 'zod';
 import { TextField } from '../../../components/ui/text-field.tsx';
-import { useSchemaForm } from '../../../hooks/use-form.ts';
-import { showApiProblem } from '../../../lib/api-error.ts';
 import {
   useGetApprovedTemplatesQuery,
   useSetApprovedTemplateMutation,
 } from '../api/approved-templates-api.ts';
-
-const kindLabels = { notice: 'Notices', 'credit-card': 'Credit cards' } as const;
+import { KindTemplateForm, kindLabels } from './kind-template-form.tsx';
 
 const modeNotes: Record<ApprovedTemplates['mode'], string> = {
   template: 'WhatsApp notices go as these approved templates, the notice PDF as the header document.',
@@ -59,51 +55,38 @@ function linkText(template: ApprovedTemplate): string | null {
 /** One kind's template: name and language at Meta, the fields for {{1}}, {{2}}…, and its status. */
 function ApprovedTemplateForm({ template }: { template: ApprovedTemplate }) {
   const [save, { isLoading }] = useSetApprovedTemplateMutation();
-  const { formRef, field, handleSubmit, showFieldErrors } = useSchemaForm<ApprovedTemplateValues>({
-    defaultValues: {
-      name: template.name ?? '',
-      language: template.language ?? '',
-      bodyFields: template.bodyFields.join(', '),
-    },
-    parts: [approvedTemplateForm],
-  });
-  const submit = handleSubmit(async (values) => {
-    try {
-      await save({
-        kind: template.kind,
-        body: { name: values.name, language: values.language, bodyFields: fieldList(values.bodyFields) },
-      }).unwrap();
-      toast.success('Updated Successfully.');
-    } catch (error) {
-      showApiProblem(error, {
-        fields: ['name', 'language', 'bodyFields'],
-        onFieldErrors: showFieldErrors,
-        fallback: 'The template could not be saved.',
-      });
-    }
-  });
   return (
-    <form
-      ref={formRef}
-      className="panel form-stack"
-      onSubmit={submit}
-      noValidate
-      aria-label={kindLabels[template.kind]}
+    <KindTemplateForm<ApprovedTemplateValues>
+      title={kindLabels[template.kind]}
+      defaultValues={{
+        name: template.name ?? '',
+        language: template.language ?? '',
+        bodyFields: template.bodyFields.join(', '),
+      }}
+      schema={approvedTemplateForm}
+      save={(values) =>
+        save({
+          kind: template.kind,
+          body: { name: values.name, language: values.language, bodyFields: fieldList(values.bodyFields) },
+        }).unwrap()
+      }
+      failure="The template could not be saved."
+      saving={isLoading}
     >
-      <h2>{kindLabels[template.kind]}</h2>
-      <TextField label="Approved template name" {...field('name')} />
-      <TextField label="Language" {...field('language')} />
-      <TextField
-        label="Body fields, in order of {{1}}, {{2}}…"
-        hint="Field keys separated by commas, such as custName, loanNo"
-        {...field('bodyFields')}
-      />
-      <p role="status">Status at Meta: {statusText(template)}</p>
-      {linkText(template) && <p>{linkText(template)}</p>}
-      <button type="submit" className="button" disabled={isLoading}>
-        Save
-      </button>
-    </form>
+      {(field) => (
+        <>
+          <TextField label="Approved template name" {...field('name')} />
+          <TextField label="Language" {...field('language')} />
+          <TextField
+            label="Body fields, in order of {{1}}, {{2}}…"
+            hint="Field keys separated by commas, such as custName, loanNo"
+            {...field('bodyFields')}
+          />
+          <p role="status">Status at Meta: {statusText(template)}</p>
+          {linkText(template) && <p>{linkText(template)}</p>}
+        </>
+      )}
+    </KindTemplateForm>
   );
 }
 

@@ -6,8 +6,7 @@ import {
   useGetLegalBasisQuery,
   useSetLegalBasisMutation,
 } from '../api/legal-basis-api.ts';
-
-const kindLabels: Record<CampaignType, string> = { notice: 'Notices', 'credit-card': 'Credit cards' };
+import { kindLabels } from './kind-template-form.tsx';
 
 /** One record kind's default, saved for the kind. */
 function KindLegalBasis({ kind, basis }: { kind: CampaignType; basis: LegalBasis | null }) {

@@ -1,13 +1,9 @@
-import toast from 'react-hot-toast';
 import type { SmsTemplate, SmsTemplates } from '@notice-desk/contract/sms-templates';
 import { smsTemplateUpdate, type SmsTemplateUpdate } from '@notice-desk/contract/sms-templates';
 import { TextAreaField } from '../../../components/ui/text-area-field.tsx';
 import { TextField } from '../../../components/ui/text-field.tsx';
-import { useSchemaForm } from '../../../hooks/use-form.ts';
-import { showApiProblem } from '../../../lib/api-error.ts';
 import { useGetSmsTemplatesQuery, useSetSmsTemplateMutation } from '../api/sms-templates-api.ts';
-
-const kindLabels = { notice: 'Notices', 'credit-card': 'Credit cards' } as const;
+import { KindTemplateForm, kindLabels } from './kind-template-form.tsx';
 
 const viaNotes: Record<SmsTemplates['via'], string> = {
   msg91: 'SMS go by MSG91 on these DLT templates.',
@@ -25,61 +21,46 @@ function lengthText({ length }: SmsTemplate): string {
 /** One kind's DLT template: its id, the registered text, and the SMS text with a placeholder per slot. */
 function SmsTemplateForm({ template }: { template: SmsTemplate }) {
   const [save, { isLoading }] = useSetSmsTemplateMutation();
-  const { formRef, field, handleSubmit, showFieldErrors } = useSchemaForm<SmsTemplateUpdate>({
-    defaultValues: {
-      dltTemplateId: template.dltTemplateId ?? '',
-      registeredText: template.registeredText,
-      text: template.text,
-    },
-    parts: [smsTemplateUpdate],
-  });
-  const submit = handleSubmit(async (values) => {
-    try {
-      await save({ kind: template.kind, body: values }).unwrap();
-      toast.success('Updated Successfully.');
-    } catch (error) {
-      showApiProblem(error, {
-        fields: ['dltTemplateId', 'registeredText', 'text'],
-        onFieldErrors: showFieldErrors,
-        fallback: 'The DLT template could not be saved.',
-      });
-    }
-  });
   return (
-    <form
-      ref={formRef}
-      className="panel form-stack"
-      onSubmit={submit}
-      noValidate
-      aria-label={`${kindLabels[template.kind]} SMS`}
+    <KindTemplateForm<SmsTemplateUpdate>
+      title={`${kindLabels[template.kind]} SMS`}
+      defaultValues={{
+        dltTemplateId: template.dltTemplateId ?? '',
+        registeredText: template.registeredText,
+        text: template.text,
+      }}
+      schema={smsTemplateUpdate}
+      save={(values) => save({ kind: template.kind, body: values }).unwrap()}
+      failure="The DLT template could not be saved."
+      saving={isLoading}
     >
-      <h2>{kindLabels[template.kind]} SMS</h2>
-      <TextField label="DLT template id" {...field('dltTemplateId')} />
-      <TextAreaField
-        label="Registered text, a {#var#} for each variable"
-        rows={3}
-        {...field('registeredText')}
-      />
-      <TextAreaField
-        label="SMS text: the registered text with a placeholder where each {#var#} is"
-        rows={3}
-        {...field('text')}
-      />
-      <p>
-        Placeholders: the record&apos;s fields (such as {'{{loanNo}}'}), {'{{noticeLink}}'} for the notice
-        page&apos;s address, or {'{{noticeCode}}'} after the address registered in the text. Each slot takes
-        at most 30 characters.
-      </p>
-      {template.dltTemplateId && (
+      {(field) => (
         <>
-          <p>Slots: {template.slotFields.map((f, i) => `${i + 1}: {{${f}}}`).join(', ') || 'none'}</p>
-          <p role="status">{lengthText(template)}</p>
+          <TextField label="DLT template id" {...field('dltTemplateId')} />
+          <TextAreaField
+            label="Registered text, a {#var#} for each variable"
+            rows={3}
+            {...field('registeredText')}
+          />
+          <TextAreaField
+            label="SMS text: the registered text with a placeholder where each {#var#} is"
+            rows={3}
+            {...field('text')}
+          />
+          <p>
+            Placeholders: the record&apos;s fields (such as {'{{loanNo}}'}), {'{{noticeLink}}'} for the notice
+            page&apos;s address, or {'{{noticeCode}}'} after the address registered in the text. Each slot
+            takes at most 30 characters.
+          </p>
+          {template.dltTemplateId && (
+            <>
+              <p>Slots: {template.slotFields.map((f, i) => `${i + 1}: {{${f}}}`).join(', ') || 'none'}</p>
+              <p role="status">{lengthText(template)}</p>
+            </>
+          )}
         </>
       )}
-      <button type="submit" className="button" disabled={isLoading}>
-        Save
-      </button>
-    </form>
+    </KindTemplateForm>
   );
 }
 
