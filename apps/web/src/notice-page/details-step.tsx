@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { NoticePageDetails } from '@notice-desk/contract/notice-page';
 import { saveFile } from '../utils/save-file.ts';
+import { LoadFailed, Loading } from './load-states.tsx';
 import { NoticeAnswers } from './notice-answers.tsx';
 import { getDetails, getPdf } from './notice-page-api.ts';
 import { fontsLoadedFor } from './script-fonts.ts';
@@ -47,28 +48,16 @@ export function DetailsStep({ code, token, words, ends }: DetailsStepProps) {
 
   if (failed) {
     return (
-      <div className={styles.state} role="alert">
-        <p>{words.loadFailed}</p>
-        <button
-          type="button"
-          className="button button-secondary"
-          onClick={() => {
-            setFailed(false);
-            setAttempt((count) => count + 1);
-          }}
-        >
-          {words.tryAgain}
-        </button>
-      </div>
+      <LoadFailed
+        words={words}
+        onRetry={() => {
+          setFailed(false);
+          setAttempt((count) => count + 1);
+        }}
+      />
     );
   }
-  if (!details) {
-    return (
-      <p className={styles.state} role="status">
-        {words.loading}
-      </p>
-    );
-  }
+  if (!details) return <Loading words={words} />;
 
   return (
     <>

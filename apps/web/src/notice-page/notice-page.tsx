@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { NoticePageIntro } from '@notice-desk/contract/notice-page';
 import { CheckStep } from './check-step.tsx';
 import { DetailsStep } from './details-step.tsx';
+import { LoadFailed, Loading } from './load-states.tsx';
 import { getIntro } from './notice-page-api.ts';
 import { fontsLoadedFor } from './script-fonts.ts';
 import { primaryLanguage, wordsFor } from './words.ts';
@@ -96,25 +97,15 @@ export function NoticePage({ code, channel }: NoticePageProps) {
       className={primaryLanguage(language) === 'en' ? styles.page : `${styles.page} ${styles.oneWeight}`}
     >
       <div className={styles.card}>
-        {step.name === 'loading' && (
-          <p className={styles.state} role="status">
-            {words.loading}
-          </p>
-        )}
+        {step.name === 'loading' && <Loading words={words} />}
         {step.name === 'load-failed' && (
-          <div className={styles.state} role="alert">
-            <p>{words.loadFailed}</p>
-            <button
-              type="button"
-              className="button button-secondary"
-              onClick={() => {
-                setStep({ name: 'loading' });
-                setAttempt((count) => count + 1);
-              }}
-            >
-              {words.tryAgain}
-            </button>
-          </div>
+          <LoadFailed
+            words={words}
+            onRetry={() => {
+              setStep({ name: 'loading' });
+              setAttempt((count) => count + 1);
+            }}
+          />
         )}
         {step.name === 'unavailable' && <h1 className={styles.title}>{words.unavailable}</h1>}
         {intro && (
