@@ -1,5 +1,11 @@
 import { useId } from 'react';
-import { funnelStepLabels, type Funnel, type FunnelRow, type FunnelStep } from '@notice-desk/contract/funnel';
+import {
+  funnelStepLabels,
+  funnelSteps,
+  type Funnel,
+  type FunnelRow,
+  type FunnelStep,
+} from '@notice-desk/contract/funnel';
 import styles from './funnel-chart.module.css';
 
 export const NOTHING_SENT = 'Nothing sent yet. The funnel fills in as notices go out.';
@@ -11,17 +17,6 @@ const channelLabels: Record<FunnelRow['channel'], string> = {
   sms: 'SMS',
   any: 'Any channel',
 };
-
-const steps: FunnelStep[] = [
-  'sent',
-  'delivered',
-  'read',
-  'opened',
-  'verified',
-  'acknowledged',
-  'disputed',
-  'settleRequested',
-];
 
 /** E-mail has no read receipts: its Read row says so rather than show a 0 that reads as none read. */
 const unknownStep = (channel: FunnelRow['channel'], step: FunnelStep) =>
@@ -74,7 +69,7 @@ function ChannelFunnel({ row }: { row: FunnelRow }) {
           </tr>
         </thead>
         <tbody>
-          {steps.map((step) => {
+          {funnelSteps.map((step) => {
             if (unknownStep(row.channel, step))
               return (
                 <tr key={step} className={styles.unknown}>

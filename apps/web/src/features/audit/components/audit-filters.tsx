@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { auditActionLabels, auditActions, type AuditAction } from '@notice-desk/contract/audit';
 import { SelectField } from '../../../components/ui/select-field.tsx';
 import { TextField } from '../../../components/ui/text-field.tsx';
@@ -34,6 +34,13 @@ export function AuditFilters({ applied, onApply }: AuditFiltersProps) {
     if (key === 'from' || key === 'to') setDateError(undefined);
   };
 
+  /** A typed-in filter's input: its name, its draft value, and each edit into the draft. */
+  const typed = (key: 'actor' | 'from' | 'to') => ({
+    name: key,
+    value: draft[key],
+    onChange: (event: ChangeEvent<HTMLInputElement>) => set(key, event.target.value),
+  });
+
   const apply = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     // YYYY-MM-DD strings order as the days do.
@@ -61,31 +68,9 @@ export function AuditFilters({ applied, onApply }: AuditFiltersProps) {
         value={draft.action}
         onChange={(event) => set('action', isAuditAction(event.target.value) ? event.target.value : '')}
       />
-      <TextField
-        label="Who (username)"
-        name="actor"
-        value={draft.actor}
-        autoComplete="off"
-        spellCheck={false}
-        onChange={(event) => set('actor', event.target.value)}
-      />
-      <TextField
-        label="From"
-        name="from"
-        type="date"
-        value={draft.from}
-        max={draft.to || undefined}
-        onChange={(event) => set('from', event.target.value)}
-      />
-      <TextField
-        label="To"
-        name="to"
-        type="date"
-        value={draft.to}
-        min={draft.from || undefined}
-        error={dateError}
-        onChange={(event) => set('to', event.target.value)}
-      />
+      <TextField label="Who (username)" {...typed('actor')} autoComplete="off" spellCheck={false} />
+      <TextField label="From" type="date" {...typed('from')} max={draft.to || undefined} />
+      <TextField label="To" type="date" {...typed('to')} min={draft.from || undefined} error={dateError} />
       <div className={styles.filterButtons}>
         <button type="submit" className="button button-primary">
           Apply filters
