@@ -1490,6 +1490,63 @@ const cases: BadInput[] = [
     message: /'respond_by_within_8_days' is none of them/,
     fields: ['status'],
   },
+  // Fallback ladders (issue 31): a campaign's channels and steps.
+  {
+    area: 'fallback ladder',
+    sent: "a step on 'fax', which is no channel",
+    send: () =>
+      ask('PUT', `/api/campaigns/${mine.campaign}/ladder`, {
+        who: asha,
+        json: { channels: ['email'], steps: [{ channel: 'fax', after: 24 }] },
+      }),
+    status: 400,
+    message: /steps\.0\.channel: channel must be one of 'email', 'whatsapp', 'sms', 'post'/,
+    fields: ['steps.0.channel'],
+  },
+  {
+    area: 'fallback ladder',
+    sent: 'a step 2.5 hours after the first send',
+    send: () =>
+      ask('PUT', `/api/campaigns/${mine.campaign}/ladder`, {
+        who: asha,
+        json: { channels: ['email', 'sms'], steps: [{ channel: 'sms', after: 2.5 }] },
+      }),
+    status: 400,
+    message: /steps\.0\.after: after must be a whole number of hours/,
+    fields: ['steps.0.after'],
+  },
+  {
+    area: 'fallback ladder',
+    sent: 'an SMS step when SMS is not among the channels',
+    send: () =>
+      ask('PUT', `/api/campaigns/${mine.campaign}/ladder`, {
+        who: asha,
+        json: { channels: ['email'], steps: [{ channel: 'sms', after: 24, unless: 'delivered' }] },
+      }),
+    status: 400,
+    message: /sms is not one of the campaign's channels/,
+    fields: ['steps.0.channel'],
+  },
+  {
+    area: 'fallback ladder',
+    sent: "a step unless 'paid', which is no condition",
+    send: () =>
+      ask('PUT', `/api/campaigns/${mine.campaign}/ladder`, {
+        who: asha,
+        json: { channels: ['post'], steps: [{ channel: 'post', after: 168, unless: 'paid' }] },
+      }),
+    status: 400,
+    message: /unless must be one of 'delivered', 'read', 'opened', 'acknowledged'/,
+    fields: ['steps.0.unless'],
+  },
+  {
+    area: 'fallback ladder',
+    sent: "a record kind's default set by a plain user",
+    send: () =>
+      ask('PUT', '/api/ladder-defaults/notice', { who: asha, json: { channels: ['email'], steps: [] } }),
+    status: 403,
+    message: /Only an ADMIN can do this/,
+  },
   // Templates.
   {
     area: 'templates',
