@@ -23,6 +23,7 @@ const databaseSubjects = [
   'src/modules/auth/sessions.routes.test.ts',
   'src/modules/dashboard/mail-details.routes.test.ts',
   'src/modules/evidence/*.test.ts',
+  'src/modules/fallback/fallback-claims.test.ts',
   'src/modules/funnel/funnel.routes.test.ts',
   'src/modules/imports/import-crash.test.ts',
   'src/modules/imports/import-duplicates.test.ts',
