@@ -184,7 +184,7 @@ export class FallbackService {
       const campaign = byId.get(claim.campaign_id);
       const step = campaign && ladderOf(campaign)?.steps.find((s) => s.channel === claim.channel);
       if (!campaign || !step || !(await fallback.reclaimStep(this.deps.db, claim, nowText))) continue;
-      await this.take(campaign, step, [claim.record_id], now, result);
+      await this.take(campaign, step, [claim.record_id], now, result, claim.claimed_at);
     }
     for (const campaign of campaigns) {
       const ladder = ladderOf(campaign);
@@ -230,6 +230,8 @@ export class FallbackService {
     ids: string[],
     now: Date,
     result: TurnResult,
+    /** A stale claim's time: a message on the channel since then is the one its worker sent. */
+    claimedAt?: string,
   ): Promise<void> {
     const { db } = this.deps;
     const kind = campaign.kind;
@@ -277,6 +279,14 @@ export class FallbackService {
       }
       // The ladder never repeats a channel the record went on (a resend is a person's to ask).
       const went = mine.filter((d) => d.channel === step.channel).at(-1);
+      if (went && claimedAt !== undefined && went.created_at >= claimedAt) {
+        await decide(recordId, {
+          outcome: 'taken',
+          words: `${ladderChannelWords[step.channel]} sent because ${cause}`,
+          delivery: went,
+        });
+        continue;
+      }
       if (went) {
         await decide(recordId, {
           outcome: 'skipped',

@@ -8,6 +8,7 @@ import { createServices, type Services } from '../../services.ts';
 import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
 import { startMsg91Peer, startWhatsappPeer } from '../../test/peers.ts';
 import { multipart } from '../../test/xlsx.ts';
+import { unzip } from '../../test/zip.ts';
 import { creditCardKind, noticeKind } from '../records/record-kinds.ts';
 import * as deliveries from '../sending/deliveries.repository.ts';
 import { FallbackService } from './fallback.service.ts';
@@ -217,6 +218,23 @@ describe('a ladder WhatsApp → SMS → post on a clock the test moves', () => {
     const overview = (await call('GET', `/api/campaigns/${campaignId}/post`)).json<PostOverview>();
     expect(overview.records.map((r) => r._id).sort()).toEqual([a.id, b.id].sort());
     expect(sms.messages).toHaveLength(2);
+    // The evidence bundle's delivery log carries each decision in the trail of its delivery.
+    const bundle = await call('GET', `/api/notices/${a.id}/evidence`);
+    const log = (await unzip(bundle.rawPayload)).find((f) => f.name === 'deliveries.json')!.data.toString();
+    const history = (
+      JSON.parse(log) as {
+        records: { deliveries: { channel: string; history: { detail: string | null }[] }[] }[];
+      }
+    ).records[0]!.deliveries.flatMap((d) => d.history.map((h) => `${d.channel}: ${h.detail ?? ''}`));
+    expect(history).toEqual(
+      expect.arrayContaining([
+        'sms: SMS sent because WhatsApp failed: 131026',
+        'sms: Speed Post because the notice was not opened within 7 days',
+        expect.stringMatching(
+          /^whatsapp: WhatsApp skipped: the record went by WhatsApp on .* already \(failed\)$/,
+        ),
+      ]),
+    );
   }, 90_000);
 });
 
