@@ -1,38 +1,22 @@
-import { z } from 'zod';
-import { campaignType } from '@notice-desk/contract/campaigns';
 import { smsTemplateUpdate } from '@notice-desk/contract/sms-templates';
 import type { App, AppContext } from '../../app-context.ts';
-import { guardRoutes } from '../../plugins/authenticate.ts';
-
-const tags = ['templates'];
+import { kindTemplateRoutes } from '../templates/kind-template-routes.ts';
 
 /** The DLT template per record kind for SMS: ADMIN only, like the templates screen that shows it. */
-export function smsTemplatesRoutes(app: App, { smsTemplates, guards }: AppContext): void {
-  guardRoutes(app, guards.requireAdmin);
-  app.get(
-    '/api/smstemplates/dlt',
-    {
-      schema: {
-        tags,
-        summary: 'DLT templates for SMS',
-        description:
-          "For each record kind: the DLT template its SMS go on (the DLT template id, the text as registered with {#var#} slots, the SMS text with a placeholder where each slot is, and the placeholder filling each slot), and how long the SMS can be: segments and whether it needs Unicode (UCS-2), with every slot at its 30 characters. via is msg91, or outbox without MSG91's settings.",
-      },
+export function smsTemplatesRoutes(app: App, context: AppContext): void {
+  kindTemplateRoutes(app, context, {
+    url: '/api/smstemplates/dlt',
+    list: {
+      summary: 'DLT templates for SMS',
+      description:
+        "For each record kind: the DLT template its SMS go on (the DLT template id, the text as registered with {#var#} slots, the SMS text with a placeholder where each slot is, and the placeholder filling each slot), and how long the SMS can be: segments and whether it needs Unicode (UCS-2), with every slot at its 30 characters. via is msg91, or outbox without MSG91's settings.",
     },
-    () => smsTemplates.list(),
-  );
-  app.put(
-    '/api/smstemplates/dlt/:kind',
-    {
-      schema: {
-        tags,
-        summary: 'Set the DLT template of a record kind',
-        description:
-          "Sets the DLT template a kind's SMS go on. text must be registeredText character for character, with a placeholder ({{loanNo}}, {{noticeDate | date}}, or {{noticeLink}} / {{noticeCode}} for the notice page) where each {#var#} is: the first difference is refused (422 DLT_TEXT_MISMATCH) with its position and both characters (code points shown, so a look-alike letter is seen). A placeholder that names no field of the kind is refused (400). Each slot's value is checked again at every send: at most 30 characters.",
-        params: z.object({ kind: campaignType }),
-        body: smsTemplateUpdate,
-      },
+    update: {
+      summary: 'Set the DLT template of a record kind',
+      description:
+        "Sets the DLT template a kind's SMS go on. text must be registeredText character for character, with a placeholder ({{loanNo}}, {{noticeDate | date}}, or {{noticeLink}} / {{noticeCode}} for the notice page) where each {#var#} is: the first difference is refused (422 DLT_TEXT_MISMATCH) with its position and both characters (code points shown, so a look-alike letter is seen). A placeholder that names no field of the kind is refused (400). Each slot's value is checked again at every send: at most 30 characters.",
+      body: smsTemplateUpdate,
     },
-    (req) => smsTemplates.update(req.user._id, req.params.kind, req.body),
-  );
+    service: context.smsTemplates,
+  });
 }

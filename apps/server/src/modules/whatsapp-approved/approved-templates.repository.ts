@@ -1,40 +1,15 @@
 import type { Database } from '../../db/database.ts';
 import type { RecordKind, WhatsappApprovedTemplatesTable } from '../../db/schema.ts';
+import { kindTemplatesIn } from '../templates/kind-templates.repository.ts';
 
 export type ApprovedTemplateRow = WhatsappApprovedTemplatesTable;
 
-export function listApprovedTemplates(db: Database): Promise<ApprovedTemplateRow[]> {
-  return db.selectFrom('whatsapp_approved_templates').selectAll().execute();
-}
-
-export function findApprovedTemplate(
-  db: Database,
-  kind: RecordKind,
-): Promise<ApprovedTemplateRow | undefined> {
-  return db
-    .selectFrom('whatsapp_approved_templates')
-    .selectAll()
-    .where('record_kind', '=', kind)
-    .executeTakeFirst();
-}
-
-/** Sets a kind's template, replacing the one it had. */
-export async function saveApprovedTemplate(db: Database, row: ApprovedTemplateRow): Promise<void> {
-  await db
-    .insertInto('whatsapp_approved_templates')
-    .values(row)
-    .onConflict((oc) =>
-      oc.column('record_kind').doUpdateSet({
-        name: row.name,
-        language: row.language,
-        body_fields: row.body_fields,
-        updated_at: row.updated_at,
-        link_by: row.link_by,
-        link_button_index: row.link_button_index,
-      }),
-    )
-    .execute();
-}
+/** The approved template of each record kind: every kind's, one kind's, and a kind's set in place of the one it had. */
+export const {
+  list: listApprovedTemplates,
+  find: findApprovedTemplate,
+  save: saveApprovedTemplate,
+} = kindTemplatesIn('whatsapp_approved_templates');
 
 /** How the kind's template carries the notice page's link, as Meta's copy of it says now. */
 export async function saveLinkBy(
