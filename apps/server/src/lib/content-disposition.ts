@@ -1,4 +1,6 @@
+import type { Readable } from 'node:stream';
 import { create } from 'content-disposition';
+import type { FastifyReply } from 'fastify';
 
 /**
  * The plain-ASCII name for clients that cannot read `filename*`: Latin letters keep their base letter
@@ -22,3 +24,7 @@ export const attachment = (name: string): string => create(name, { fallback: asc
 /** The same, for a file the browser shows in its tab (a notice PDF). */
 export const inline = (name: string): string =>
   create(name, { type: 'inline', fallback: asciiFallback(name) });
+
+/** A file sent as a download: its type, the Content-Disposition that names it, its bytes as they come. */
+export const sendDownload = (reply: FastifyReply, type: string, file: { name: string; stream: Readable }) =>
+  reply.type(type).header('content-disposition', attachment(file.name)).send(file.stream);

@@ -3,7 +3,7 @@ import { archivedCampaignList, archivedRecordList } from '@notice-desk/contract/
 import { pagingQuery } from '@notice-desk/contract/paging';
 import { recordId } from '@notice-desk/contract/record-fields';
 import type { App, AppContext } from '../../app-context.ts';
-import { attachment } from '../../lib/content-disposition.ts';
+import { sendDownload } from '../../lib/content-disposition.ts';
 import { guardRoutes } from '../../plugins/authenticate.ts';
 import { recordKinds } from '../records/record-kinds.ts';
 
@@ -43,10 +43,12 @@ export function archiveRoutes(app: App, { archive, guards }: AppContext): void {
           params,
         },
       },
-      async (req, reply) => {
-        const { name, stream } = await archive.recordEvidence(req.user._id, info.kind, req.params.id);
-        return reply.type('application/zip').header('content-disposition', attachment(name)).send(stream);
-      },
+      async (req, reply) =>
+        sendDownload(
+          reply,
+          'application/zip',
+          await archive.recordEvidence(req.user._id, info.kind, req.params.id),
+        ),
     );
   }
 
@@ -76,9 +78,7 @@ export function archiveRoutes(app: App, { archive, guards }: AppContext): void {
         params,
       },
     },
-    async (req, reply) => {
-      const { name, stream } = await archive.campaignEvidence(req.user._id, req.params.id);
-      return reply.type('application/zip').header('content-disposition', attachment(name)).send(stream);
-    },
+    async (req, reply) =>
+      sendDownload(reply, 'application/zip', await archive.campaignEvidence(req.user._id, req.params.id)),
   );
 }

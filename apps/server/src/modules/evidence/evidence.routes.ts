@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { recordId } from '@notice-desk/contract/record-fields';
 import type { App, AppContext } from '../../app-context.ts';
-import { attachment } from '../../lib/content-disposition.ts';
+import { sendDownload } from '../../lib/content-disposition.ts';
 import { guardRoutes } from '../../plugins/authenticate.ts';
 import { recordKinds } from '../records/record-kinds.ts';
 
@@ -21,10 +21,12 @@ export function evidenceRoutes(app: App, { evidence, guards }: AppContext): void
           params,
         },
       },
-      async (req, reply) => {
-        const { name, stream } = await evidence.forRecord(req.user._id, info.kind, req.params.id);
-        return reply.type('application/zip').header('content-disposition', attachment(name)).send(stream);
-      },
+      async (req, reply) =>
+        sendDownload(
+          reply,
+          'application/zip',
+          await evidence.forRecord(req.user._id, info.kind, req.params.id),
+        ),
     );
   }
 
@@ -39,9 +41,7 @@ export function evidenceRoutes(app: App, { evidence, guards }: AppContext): void
         params,
       },
     },
-    async (req, reply) => {
-      const { name, stream } = await evidence.forCampaign(req.user._id, req.params.id);
-      return reply.type('application/zip').header('content-disposition', attachment(name)).send(stream);
-    },
+    async (req, reply) =>
+      sendDownload(reply, 'application/zip', await evidence.forCampaign(req.user._id, req.params.id)),
   );
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { campaignType } from '@notice-desk/contract/campaigns';
 import type { App, AppContext } from '../../app-context.ts';
-import { attachment } from '../../lib/content-disposition.ts';
+import { sendDownload } from '../../lib/content-disposition.ts';
 import { guardRoutes } from '../../plugins/authenticate.ts';
 
 const params = z.object({ type: campaignType });
@@ -39,12 +39,11 @@ export function exportsRoutes(app: App, { exports, guards }: AppContext): void {
   guardRoutes(app, guards.requireUser);
 
   for (const { url, summary, description, contentType, streamed } of downloads)
-    app.get(
-      url,
-      { schema: { tags, summary, description, params, querystring: query } },
-      async (req, reply) => {
-        const { name, stream } = await exports[streamed](req.user._id, req.params.type, req.query.campaignid);
-        return reply.type(contentType).header('content-disposition', attachment(name)).send(stream);
-      },
+    app.get(url, { schema: { tags, summary, description, params, querystring: query } }, async (req, reply) =>
+      sendDownload(
+        reply,
+        contentType,
+        await exports[streamed](req.user._id, req.params.type, req.query.campaignid),
+      ),
     );
 }
