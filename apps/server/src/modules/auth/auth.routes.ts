@@ -33,6 +33,31 @@ const openRoutes = new Set([
   '/api/auth/reset-password/:token',
 ]);
 
+/**
+ * The two forms that set a new password given the current one: update-password, and the dashboard's
+ * Change Password. The change is the same; the URL, the words and the new password's field differ.
+ */
+const passwordForms = [
+  {
+    method: 'PUT',
+    url: '/api/auth/update-password',
+    summary: 'Set my password',
+    description:
+      'Sets a new password for the signed-in user after checking the current one (oldPassword), so a stolen session token alone cannot. Every other session of the user ends; this one goes on.',
+    body: updatePasswordBody,
+    field: 'password',
+  },
+  {
+    method: 'POST',
+    url: '/api/dashboard/change-password',
+    summary: 'Change my password',
+    description:
+      'Changes the signed-in user’s password after checking the old one (the dashboard’s Change Password form). Every other session of the user ends; this one goes on.',
+    body: changePasswordBody,
+    field: 'newPassword',
+  },
+] as const;
+
 export function authRoutes(app: App, { auth, guards }: AppContext): void {
   guardRoutesBy(app, (route) => (openRoutes.has(route.url) ? null : guards.requireUser));
   app.post(
@@ -168,39 +193,22 @@ export function authRoutes(app: App, { auth, guards }: AppContext): void {
     },
   );
 
-  app.put(
-    '/api/auth/update-password',
-    {
+  for (const form of passwordForms)
+    app.route({
+      method: form.method,
+      url: form.url,
       schema: {
         tags,
-        summary: 'Set my password',
-        description:
-          'Sets a new password for the signed-in user after checking the current one (oldPassword), so a stolen session token alone cannot. Every other session of the user ends; this one goes on.',
-        body: updatePasswordBody,
+        summary: form.summary,
+        description: form.description,
+        body: form.body,
         response: { 200: messageResponse },
       },
-    },
-    async (req) => {
-      await auth.setPassword(session(req), req.body.oldPassword, req.body.password, req.ip);
-      return { message: 'Password updated successfully.' };
-    },
-  );
-
-  app.post(
-    '/api/dashboard/change-password',
-    {
-      schema: {
-        tags,
-        summary: 'Change my password',
-        description:
-          'Changes the signed-in user’s password after checking the old one (the dashboard’s Change Password form). Every other session of the user ends; this one goes on.',
-        body: changePasswordBody,
-        response: { 200: messageResponse },
+      handler: async (req) => {
+        // The type provider cannot see through the two forms' schemas; Fastify has parsed the body by its own.
+        const body = req.body as { oldPassword: string } & Record<typeof form.field, string>;
+        await auth.changePassword(session(req), body.oldPassword, body[form.field], req.ip, form.field);
+        return { message: 'Password updated successfully.' };
       },
-    },
-    async (req) => {
-      await auth.changePassword(session(req), req.body.oldPassword, req.body.newPassword, req.ip);
-      return { message: 'Password updated successfully.' };
-    },
-  );
+    });
 }

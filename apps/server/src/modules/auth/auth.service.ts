@@ -368,21 +368,13 @@ export class AuthService {
     this.forgetCheckedSessions();
   }
 
-  /** update-password: a new password, given the current one. */
-  setPassword(session: Session, oldPassword: string, password: string, address: string): Promise<void> {
-    return this.replacePassword(session, oldPassword, password, address, 'password');
-  }
-
-  /** The dashboard's Change Password. */
-  changePassword(session: Session, oldPassword: string, newPassword: string, address: string): Promise<void> {
-    return this.replacePassword(session, oldPassword, newPassword, address, 'newPassword');
-  }
-
   /**
    * Checks the current password, sets the new one, and ends every other session of the user: a token
-   * someone else holds stops working, the session making the change goes on.
+   * someone else holds stops working, the session making the change goes on. `field` names the new
+   * password in the form's body: `password` (update-password) or `newPassword` (the dashboard's
+   * Change Password), for the message that names it.
    */
-  private async replacePassword(
+  async changePassword(
     { user, sessionId }: Session,
     oldPassword: string,
     newPassword: string,
