@@ -1,5 +1,5 @@
 import type { PDFDocument, PDFObject, PDFRef } from 'pdf-lib';
-import { pageEntries, pdfLib } from './split.ts';
+import { arrayText, dictText, leafText, pageEntries, pdfLib } from './split.ts';
 
 type PdfLib = Awaited<ReturnType<typeof pdfLib>>;
 
@@ -126,39 +126,17 @@ class DocumentCopier {
     return `${number} 0 R`;
   }
 
-  copy(value: PDFObject): string {
-    const {
-      PDFArray,
-      PDFDict,
-      PDFRef,
-      PDFStream,
-      PDFBool,
-      PDFHexString,
-      PDFName,
-      PDFNull,
-      PDFNumber,
-      PDFString,
-    } = this.lib;
+  copy = (value: PDFObject): string => {
+    const { PDFArray, PDFDict, PDFRef, PDFStream } = this.lib;
     if (value instanceof PDFRef) return this.reference(value);
     if (value instanceof PDFDict) return this.dict(value.entries());
-    if (value instanceof PDFArray)
-      return `[ ${value
-        .asArray()
-        .map((item) => `${this.copy(item)} `)
-        .join('')}]`;
+    if (value instanceof PDFArray) return arrayText(value.asArray(), this.copy);
     if (value instanceof PDFStream) throw new Error('a stream inside another object');
-    if ([PDFNumber, PDFName, PDFString, PDFHexString, PDFBool].some((type) => value instanceof type))
-      return value.toString();
-    if (value === PDFNull) return 'null';
-    const bytes = new Uint8Array(value.sizeInBytes());
-    value.copyBytesInto(bytes, 0);
-    return Buffer.from(bytes).toString('latin1');
-  }
+    return leafText(this.lib, value);
+  };
 
   dict(entries: [PDFObject, PDFObject][]): string {
-    let text = '<<\n';
-    for (const [key, value] of entries) text += `${key.toString()} ${this.copy(value)}\n`;
-    return `${text}>>`;
+    return dictText(entries, this.copy);
   }
 
   indirect(target: PDFObject): (string | Uint8Array)[] {

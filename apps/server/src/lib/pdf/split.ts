@@ -181,42 +181,25 @@ class RecordFile {
     );
   }
 
-  private copy(value: PDFObject): string {
+  // An arrow, so that dictText and arrayText call it on this file.
+  private readonly copy = (value: PDFObject): string => {
     const { PDFArray, PDFDict, PDFPageLeaf, PDFRef, PDFStream } = this.lib;
     if (value instanceof PDFRef) return this.reference(value);
     if (value instanceof PDFPageLeaf) return this.dict(pageEntries(this.lib, value));
     if (value instanceof PDFStream) throw new UnexpectedObject();
-    if (!(value instanceof PDFDict || value instanceof PDFArray)) return this.leaf(value);
+    if (!(value instanceof PDFDict || value instanceof PDFArray)) return leafText(this.lib, value);
     const known = this.written.get(value) ?? this.shared.get(value);
     if (known !== undefined) return known;
     const before = this.references;
     const text =
-      value instanceof PDFDict
-        ? this.dict(value.entries())
-        : `[ ${value
-            .asArray()
-            .map((item) => `${this.copy(item)} `)
-            .join('')}]`;
+      value instanceof PDFDict ? this.dict(value.entries()) : arrayText(value.asArray(), this.copy);
     this.written.set(value, text);
     if (this.references === before) this.shared.set(value, text);
     return text;
-  }
-
-  /** A number, name, string and the like, as pdf-lib writes it. */
-  private leaf(value: PDFObject): string {
-    const { PDFBool, PDFHexString, PDFName, PDFNull, PDFNumber, PDFString } = this.lib;
-    if ([PDFNumber, PDFName, PDFString, PDFHexString, PDFBool].some((type) => value instanceof type))
-      return value.toString();
-    if (value === PDFNull) return 'null';
-    const bytes = new Uint8Array(value.sizeInBytes());
-    value.copyBytesInto(bytes, 0);
-    return Buffer.from(bytes).toString('latin1');
-  }
+  };
 
   private dict(entries: [PDFName, PDFObject][]): string {
-    let text = '<<\n';
-    for (const [key, value] of entries) text += `${key.toString()} ${this.copy(value)}\n`;
-    return `${text}>>`;
+    return dictText(entries, this.copy);
   }
 
   /** A reference's new number; the object it names is written the first time it is met. */
@@ -258,6 +241,28 @@ export function pageEntries({ PDFName, PDFPageLeaf }: PdfLib, leaf: PDFPageLeaf)
   entries.delete(PDFName.of('Parent'));
   return [...entries];
 }
+
+/** A number, name, string and the like, as pdf-lib writes it. */
+export function leafText(lib: PdfLib, value: PDFObject): string {
+  const { PDFBool, PDFHexString, PDFName, PDFNull, PDFNumber, PDFString } = lib;
+  if ([PDFNumber, PDFName, PDFString, PDFHexString, PDFBool].some((type) => value instanceof type))
+    return value.toString();
+  if (value === PDFNull) return 'null';
+  const bytes = new Uint8Array(value.sizeInBytes());
+  value.copyBytesInto(bytes, 0);
+  return Buffer.from(bytes).toString('latin1');
+}
+
+/** A dictionary as pdf-lib writes it, each value written by `copy` (which renumbers what it names). */
+export function dictText(entries: [PDFObject, PDFObject][], copy: (value: PDFObject) => string): string {
+  let text = '<<\n';
+  for (const [key, value] of entries) text += `${key.toString()} ${copy(value)}\n`;
+  return `${text}>>`;
+}
+
+/** An array as pdf-lib writes it, each item written by `copy`. */
+export const arrayText = (items: PDFObject[], copy: (value: PDFObject) => string): string =>
+  `[ ${items.map((item) => `${copy(item)} `).join('')}]`;
 
 const byteLength = (chunk: string | Uint8Array) =>
   typeof chunk === 'string' ? chunk.length : chunk.byteLength;
