@@ -54,10 +54,16 @@ export function startOfDayIn(day: string, timeZone: string, days = 0): string | 
 
 const zoneNames = new Map<string, Intl.DateTimeFormat>();
 
-/** '12-05-2024 10:41:07 IST': an instant as people are shown it, in `timeZone` (TIME_ZONE). */
-export function shownAt(iso: string, timeZone: string): string {
+/**
+ * An instant as people are shown it in `timeZone` (TIME_ZONE): day '12-05-2024', time '10:41:07' and
+ * the zone's short name 'IST'. Undefined for text that is no instant.
+ */
+export function shownParts(
+  iso: string,
+  timeZone: string,
+): { day: string; time: string; zone: string } | undefined {
   const instant = Date.parse(iso);
-  if (!Number.isFinite(instant)) return iso;
+  if (!Number.isFinite(instant)) return undefined;
   const wall = new Date(wallClockMs(instant, timeZone)).toISOString();
   let names = zoneNames.get(timeZone);
   if (!names) {
@@ -65,5 +71,15 @@ export function shownAt(iso: string, timeZone: string): string {
     zoneNames.set(timeZone, names);
   }
   const zone = names.formatToParts(instant).find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
-  return `${wall.slice(8, 10)}-${wall.slice(5, 7)}-${wall.slice(0, 4)} ${wall.slice(11, 19)} ${zone}`;
+  return {
+    day: `${wall.slice(8, 10)}-${wall.slice(5, 7)}-${wall.slice(0, 4)}`,
+    time: wall.slice(11, 19),
+    zone,
+  };
+}
+
+/** '12-05-2024 10:41:07 IST': an instant as people are shown it, in `timeZone` (TIME_ZONE). */
+export function shownAt(iso: string, timeZone: string): string {
+  const shown = shownParts(iso, timeZone);
+  return shown ? `${shown.day} ${shown.time} ${shown.zone}` : iso;
 }

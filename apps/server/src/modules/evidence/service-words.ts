@@ -3,22 +3,12 @@ import type {
   EvidenceNoticeResponse,
   EvidenceRecord,
 } from '@notice-desk/contract/evidence';
-import { wallClockMs } from '../../lib/time.ts';
-
-const zoneNames = new Map<string, Intl.DateTimeFormat>();
+import { shownParts } from '../../lib/time.ts';
 
 /** 'on 12-05-2024 at 10:41:07 IST': an instant in TIME_ZONE, as a sentence says it. */
 export function onAt(iso: string, timeZone: string): string {
-  const instant = Date.parse(iso);
-  if (!Number.isFinite(instant)) return `at ${iso}`;
-  const wall = new Date(wallClockMs(instant, timeZone)).toISOString();
-  let names = zoneNames.get(timeZone);
-  if (!names) {
-    names = new Intl.DateTimeFormat('en-IN', { timeZone, timeZoneName: 'short' });
-    zoneNames.set(timeZone, names);
-  }
-  const zone = names.formatToParts(instant).find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
-  return `on ${wall.slice(8, 10)}-${wall.slice(5, 7)}-${wall.slice(0, 4)} at ${wall.slice(11, 19)} ${zone}`;
+  const shown = shownParts(iso, timeZone);
+  return shown ? `on ${shown.day} at ${shown.time} ${shown.zone}` : `at ${iso}`;
 }
 
 const channelWords: Record<string, string> = {
