@@ -9,6 +9,13 @@ export type DeleteScope =
   | { campaignId: string; recordId?: undefined }
   | { all: true; campaignId?: undefined; recordId?: undefined };
 
+/** What a delete takes: the owner's live records of a kind in the scope. */
+export interface DeleteTarget {
+  info: RecordKindInfo;
+  ownerId: string;
+  scope: DeleteScope;
+}
+
 type RecordTable = RecordKindInfo['table'];
 
 /**
@@ -51,9 +58,7 @@ export async function lockOutClaims(db: Database): Promise<void> {
 /** How many live records in the scope a delete would archive (served) and erase (never sent). */
 export async function countForDelete(
   db: Database,
-  info: RecordKindInfo,
-  ownerId: string,
-  scope: DeleteScope,
+  { info, ownerId, scope }: DeleteTarget,
 ): Promise<{ archive: number; erase: number }> {
   const table = info.table;
   const { rows } = await sql<{ total: number | string; served: number | string | null }>`
@@ -70,12 +75,7 @@ export async function countForDelete(
  * records have none left, and every live record of the scope goes, so a whole campaign's terms can go.
  * (Matching them against the records instead took PostgreSQL over 5 minutes for 100,000 notices.)
  */
-export async function unindexForDelete(
-  db: Database,
-  info: RecordKindInfo,
-  ownerId: string,
-  scope: DeleteScope,
-): Promise<void> {
+export async function unindexForDelete(db: Database, { info, ownerId, scope }: DeleteTarget): Promise<void> {
   let query = db.deleteFrom('record_search').where('owner_id', '=', ownerId).where('kind', '=', info.kind);
   if (scope.recordId !== undefined)
     query = query.where('campaign_id', '=', scope.campaignId).where('record_id', '=', scope.recordId);
@@ -96,9 +96,7 @@ export async function unindexForDelete(
 /** Archives the served live records in the scope; answers how many. */
 export async function archiveServed(
   db: Database,
-  info: RecordKindInfo,
-  ownerId: string,
-  scope: DeleteScope,
+  { info, ownerId, scope }: DeleteTarget,
   now: string,
 ): Promise<number> {
   const table = info.table;
@@ -112,12 +110,7 @@ export async function archiveServed(
  * Erases the live records left in the scope (archiveServed went first, so none of them was served),
  * with the deliveries that failed before any attempt and their events; answers how many records.
  */
-export async function eraseUnserved(
-  db: Database,
-  info: RecordKindInfo,
-  ownerId: string,
-  scope: DeleteScope,
-): Promise<number> {
+export async function eraseUnserved(db: Database, { info, ownerId, scope }: DeleteTarget): Promise<number> {
   const table = info.table;
   const records = sql`select id from ${sql.table(table)} where ${live(table, ownerId, scope)}`;
   await sql`
@@ -143,9 +136,7 @@ function liveCampaigns(kind: RecordKind, ownerId: string, scope: DeleteScope): R
  */
 export async function archiveEmptiedCampaigns(
   db: Database,
-  info: RecordKindInfo,
-  ownerId: string,
-  scope: DeleteScope,
+  { info, ownerId, scope }: DeleteTarget,
   now: string,
 ): Promise<number> {
   const records = sql.table(info.table);
@@ -162,9 +153,7 @@ export async function archiveEmptiedCampaigns(
 /** Deletes the campaigns in the scope that hold no record at all any more; answers how many. */
 export async function deleteEmptyCampaigns(
   db: Database,
-  info: RecordKindInfo,
-  ownerId: string,
-  scope: DeleteScope,
+  { info, ownerId, scope }: DeleteTarget,
 ): Promise<number> {
   const result = await sql`
     delete from campaigns

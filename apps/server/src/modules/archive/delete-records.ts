@@ -26,15 +26,15 @@ export async function deleteRecords(
   scope: archive.DeleteScope,
   now: string,
 ): Promise<DeleteOutcome> {
+  const target = { info, ownerId, scope };
   await archive.lockOutClaims(trx);
-  await archive.unindexForDelete(trx, info, ownerId, scope);
-  const archived = await archive.archiveServed(trx, info, ownerId, scope, now);
-  const erased = await archive.eraseUnserved(trx, info, ownerId, scope);
+  await archive.unindexForDelete(trx, target);
+  const archived = await archive.archiveServed(trx, target, now);
+  const erased = await archive.eraseUnserved(trx, target);
   await adjustRecordCount(trx, ownerId, info.kind, -(archived + erased));
-  const campaignsArchived = await archive.archiveEmptiedCampaigns(trx, info, ownerId, scope, now);
+  const campaignsArchived = await archive.archiveEmptiedCampaigns(trx, target, now);
   // A row's Delete leaves its campaign in the list, as before, even when that was its last record.
-  const campaignsDeleted =
-    scope.recordId === undefined ? await archive.deleteEmptyCampaigns(trx, info, ownerId, scope) : 0;
+  const campaignsDeleted = scope.recordId === undefined ? await archive.deleteEmptyCampaigns(trx, target) : 0;
   return { archived, erased, campaignsArchived, campaignsDeleted };
 }
 
@@ -45,7 +45,7 @@ export async function previewDelete(
   ownerId: string,
   scope: archive.DeleteScope,
 ): Promise<{ archive: number; erase: number }> {
-  return archive.countForDelete(db, info, ownerId, scope);
+  return archive.countForDelete(db, { info, ownerId, scope });
 }
 
 /** 'archived 2 (served, kept as evidence), erased 3': how the audit log words a delete's counts. */
