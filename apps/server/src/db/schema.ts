@@ -340,14 +340,18 @@ export interface VerifyCodesTable {
   created_at: string;
 }
 
-/** What a visitor did on a notice page; appended, never changed (contract/notice-page.ts names them). */
-export interface NoticePageEventsTable {
+/** The notice page a visitor acted on (its code) and the record it shows, on each row of what they did. */
+interface NoticePageActionColumns {
   id: string;
   code: string;
   owner_id: string;
   record_kind: RecordKind;
   record_id: string;
   campaign_id: string;
+}
+
+/** What a visitor did on a notice page; appended, never changed (contract/notice-page.ts names them). */
+export interface NoticePageEventsTable extends NoticePageActionColumns {
   event: NoticePageEvent;
   channel: string | null;
   at: string;
@@ -372,13 +376,7 @@ export interface RecordServiceFactsTable {
 }
 
 /** A dispute, a request to settle or a call-back request from a notice page. */
-export interface NoticeResponsesTable {
-  id: string;
-  code: string;
-  owner_id: string;
-  record_kind: RecordKind;
-  record_id: string;
-  campaign_id: string;
+export interface NoticeResponsesTable extends NoticePageActionColumns {
   kind: NoticeResponseKind;
   text: string;
   file_key: string | null;
