@@ -19,9 +19,24 @@ const noticePageEntry: Plugin = {
   configurePreviewServer: (server) => void server.middlewares.use(noticePageRewrite),
 };
 
+/** The head both pages share, the staff app's (index.html) and the notice page's (notice.html), written once. */
+const icon =
+  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='6' fill='%230b3a8c'/%3E%3Ctext x='16' y='21' font-family='Arial,sans-serif' font-size='11' font-weight='700' fill='white' text-anchor='middle'%3ELND%3C/text%3E%3C/svg%3E";
+const sharedHead: Plugin = {
+  name: 'shared-head',
+  transformIndexHtml: () =>
+    [
+      { tag: 'meta', attrs: { charset: 'UTF-8' } },
+      { tag: 'meta', attrs: { name: 'viewport', content: 'width=device-width, initial-scale=1.0' } },
+      { tag: 'meta', attrs: { name: 'theme-color', content: '#0b3a8c' } },
+      { tag: 'link', attrs: { rel: 'icon', href: icon } },
+    ].map((tag) => ({ ...tag, injectTo: 'head-prepend' as const })),
+};
+
 export default defineConfig({
   plugins: [
     react(),
+    sharedHead,
     noticePageEntry,
     // Each text file also as .br and .gz beside it, which the server sends to a browser that takes
     // them (@fastify/static's preCompressed): the notice page's first view is 85 KB so, 280 KB not.
