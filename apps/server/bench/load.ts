@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -7,11 +8,13 @@ import { noticeFields } from '@notice-desk/contract/notice';
 import { openDatabase } from '../src/db/database.ts';
 import { creditCardKind, noticeKind } from '../src/modules/records/record-kinds.ts';
 import { startSmtpListener, startWhatsappPeer } from '../src/test/peers.ts';
+import { startS3Peer } from '../src/test/s3-peer.ts';
 import {
   type ServerProcess,
   signUpOver,
   startNoticeImportOver,
   startServerProcess,
+  startWorkerProcess,
 } from '../src/test/server-process.ts';
 import { recordSheet, writeSheet } from '../src/test/xlsx.ts';
 import { benchTarget, seedCampaign, seedSendableNotices, type BenchTarget } from './support.ts';
@@ -23,6 +26,12 @@ export const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
 export const IMPORT_ROWS = 20_000;
 export const SEND = Number(process.env.BENCH_LOAD_SEND ?? 3000);
 const SEND_CHUNK = 100;
+/** Fresh notices (none rendered) sent after the browsing, with nothing else running: the end-to-end rate. */
+export const THROUGHPUT = Number(process.env.BENCH_LOAD_THROUGHPUT ?? 2000);
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** One process doing it all (the embedded default), or issue 32's shape: two API processes and two workers. */
+export type LoadShape = 'one process' | 'two APIs, two workers';
 
 interface Account {
   authorization: string;
@@ -75,7 +84,7 @@ function get(agent: http.Agent, baseUrl: string, url: string, authorization: str
 }
 
 /** Each user asks for the next page the moment the last one arrived, round the endpoints, until the time is up. */
-async function runUsers(server: ServerProcess, accounts: Account[], seconds: number) {
+async function runUsers(servers: ServerProcess[], accounts: Account[], seconds: number) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: accounts.length });
   const samples = new Map(
     Object.keys(endpoints).map((name) => [name, { latencies: [], errors: 0, unanswered: 0 } as Sample]),
@@ -90,7 +99,9 @@ async function runUsers(server: ServerProcess, accounts: Account[], seconds: num
         const sample = samples.get(name)!;
         const begin = performance.now();
         try {
-          const status = await get(agent, server.baseUrl, endpoints[name]!(account), account.authorization);
+          // Each user stays on one API process, as a load balancer with sticky sessions would keep them.
+          const { baseUrl } = servers[u % servers.length]!;
+          const status = await get(agent, baseUrl, endpoints[name]!(account), account.authorization);
           sample.latencies.push(performance.now() - begin);
           if (status !== 200) {
             sample.errors += 1;
@@ -125,6 +136,7 @@ export interface LoadEndpointFigures {
 
 export interface LoadFigures {
   database: string;
+  shape: LoadShape;
   endpoints: LoadEndpointFigures[];
   'requests/s': number;
   errors: number;
@@ -132,6 +144,24 @@ export interface LoadFigures {
   problems: string[];
   'import s': number;
   'send s': number;
+  /** THROUGHPUT fresh notices rendered and sent on both channels, nothing else running: per hour. */
+  'notices/hour': number;
+  'per worker/hour': number;
+}
+
+/** Whether something listens at the Redis URL's port (this machine and CI run a Redis; elsewhere none). */
+function redisAnswers(): Promise<boolean> {
+  const { hostname, port } = new URL(REDIS_URL);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname, port: Number(port || 6379), timeout: 1000 });
+    const done = (answer: boolean) => {
+      socket.destroy();
+      resolve(answer);
+    };
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+    socket.once('timeout', () => done(false));
+  });
 }
 
 /**
@@ -139,12 +169,20 @@ export interface LoadFigures {
  * the dashboard and the template lists for 60 s, while one more user imports 20,000 rows and sends
  * 3,000 notices by e-mail and WhatsApp.
  */
-export async function benchLoad(label: BenchTarget['label']): Promise<LoadFigures> {
+export async function benchLoad(
+  label: BenchTarget['label'],
+  shape: LoadShape = 'one process',
+): Promise<LoadFigures> {
   const smtp = await startSmtpListener();
   const peer = await startWhatsappPeer();
-  const target = await benchTarget(label, 'load');
-  const server = await startServerProcess({
+  const many = shape === 'two APIs, two workers';
+  const target = await benchTarget(label, many ? 'load_many' : 'load');
+  // Before any process starts: the S3 peer puts its credentials in the environment they inherit.
+  const s3 = many ? await startS3Peer() : undefined;
+  const env = {
     ...target.env,
+    ...s3?.env(`bench-load-${process.pid}`),
+    ...(many && (await redisAnswers()) ? { REDIS_URL } : {}),
     SMTP_URL: smtp.url,
     WHATSAPP_API_URL: peer.apiUrl,
     WHATSAPP_TOKEN: 'peer-token',
@@ -153,7 +191,23 @@ export async function benchLoad(label: BenchTarget['label']): Promise<LoadFigure
     SMTP_RATE: '100000',
     WHATSAPP_RATE: '100000',
     LOG_LEVEL: 'error',
-  });
+  };
+  /** A DATA_DIR of its own for each process of the many shape: nothing is shared but the database and bucket. */
+  const dataDir = (name: string) => ({ DATA_DIR: path.join(target.env.DATA_DIR!, name) });
+  const apis = many
+    ? [
+        await startServerProcess({ ...env, ...dataDir('api-1'), RUN_JOBS: 'false' }),
+        await startServerProcess({ ...env, ...dataDir('api-2'), RUN_JOBS: 'false' }),
+      ]
+    : [await startServerProcess(env)];
+  const workers = many
+    ? [
+        startWorkerProcess({ ...env, ...dataDir('worker-1') }),
+        startWorkerProcess({ ...env, ...dataDir('worker-2') }),
+      ]
+    : [];
+  const server = apis[0]!;
+  const sender = apis.at(-1)!;
   try {
     const sheet = await importSheet();
     const accounts: Account[] = [];
@@ -173,7 +227,7 @@ export async function benchLoad(label: BenchTarget['label']): Promise<LoadFigure
 
     const problems: string[] = [];
     const post = (url: string, body: unknown) =>
-      fetch(`${server.baseUrl}${url}`, {
+      fetch(`${sender.baseUrl}${url}`, {
         method: 'POST',
         headers: { ...background.headers, 'content-type': 'application/json' },
         body: JSON.stringify(body),
@@ -213,9 +267,30 @@ export async function benchLoad(label: BenchTarget['label']): Promise<LoadFigure
       return (performance.now() - start) / 1000;
     })();
 
-    const { samples, elapsed } = await runUsers(server, accounts, SECONDS);
+    const { samples, elapsed } = await runUsers(apis, accounts, SECONDS);
     const [importSeconds, sendSeconds] = await Promise.all([importing, sending]);
-    if (server.child.exitCode !== null) problems.push('the server process exited');
+    if (apis.some((api) => api.child.exitCode !== null)) problems.push('an API process exited');
+    if (workers.some((worker) => worker.child.exitCode !== null)) problems.push('a worker process exited');
+
+    // End to end with nothing else running: fresh notices rendered, sent on both channels, recorded.
+    const fresh = await seedSendableNotices(target, background.userId, THROUGHPUT);
+    const [mailsBefore, messagesBefore] = [smtp.mails.length, peer.messages.length];
+    const throughputStart = performance.now();
+    for (let i = 0; i < THROUGHPUT; i += 500) {
+      // The same loan numbers as the first send's (seeded alike): served again on purpose.
+      const res = await post('/api/campaigns/send-mail', {
+        data: fresh.ids.slice(i, i + 500),
+        type: 'notice',
+        confirmServedRecently: true,
+      });
+      if (res.status !== 200) problems.push(`a send answered ${res.status}: ${await res.text()}`);
+      else await res.arrayBuffer();
+    }
+    const arrived = () =>
+      Math.min(smtp.mails.length - mailsBefore, peer.messages.length - messagesBefore) >= THROUGHPUT;
+    for (let i = 0; i < 6000 && !arrived(); i++) await new Promise((r) => setTimeout(r, 100));
+    if (!arrived()) problems.push(`the end-to-end send did not reach all ${THROUGHPUT} notices in 10 min`);
+    const perHour = Math.round((THROUGHPUT / ((performance.now() - throughputStart) / 1000)) * 3600);
 
     const rows: LoadEndpointFigures[] = [...samples].map(([endpoint, sample]) => {
       const sorted = sample.latencies.sort((a, b) => a - b);
@@ -242,17 +317,21 @@ export async function benchLoad(label: BenchTarget['label']): Promise<LoadFigure
     });
     return {
       database: label,
+      shape,
       endpoints: rows,
       'requests/s': Math.round(requests / elapsed),
       errors: rows.at(-1)!.errors,
       problems,
       'import s': Number(importSeconds.toFixed(1)),
       'send s': Number(sendSeconds.toFixed(1)),
+      'notices/hour': perHour,
+      'per worker/hour': Math.round(perHour / Math.max(1, workers.length)),
     };
   } finally {
-    await server.stop();
+    await Promise.all([...apis, ...workers].map((p) => p.stop()));
     await target.cleanup();
     await smtp.close();
     await peer.close();
+    await s3?.close();
   }
 }
