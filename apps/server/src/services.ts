@@ -181,6 +181,7 @@ export async function createServices(
   const limiters = redis ? redisLimiters(redis) : databaseLimiters(db);
   const serviceDates = new ServiceDatesService(db, {
     deemedServiceDays: config.deemedServiceDays,
+    postDeemedServiceDays: config.postDeemedServiceDays,
     timeZone: config.timeZone,
   });
   const noticePages = new NoticePagesService({

@@ -230,6 +230,14 @@ const envSchema = z.object({
     .min(0, 'DEEMED_SERVICE_DAYS must be a whole number of days, 0 (never deemed) to 365')
     .max(365, 'DEEMED_SERVICE_DAYS must be a whole number of days, 0 (never deemed) to 365')
     .default(30),
+  // Deemed service of a letter booked by post that nothing came back for (General Clauses Act s.27; the
+  // 30 days of CPC Order V rule 9(5): docs/sending.md, "Post").
+  POST_DEEMED_SERVICE_DAYS: z.coerce
+    .number({ error: 'POST_DEEMED_SERVICE_DAYS must be a whole number of days, 0 (never deemed) to 365' })
+    .int('POST_DEEMED_SERVICE_DAYS must be a whole number of days, 0 (never deemed) to 365')
+    .min(0, 'POST_DEEMED_SERVICE_DAYS must be a whole number of days, 0 (never deemed) to 365')
+    .max(365, 'POST_DEEMED_SERVICE_DAYS must be a whole number of days, 0 (never deemed) to 365')
+    .default(30),
   // Post (docs/sending.md, "Post"): the window envelope the print file's address block is placed for,
   // the sender printed on carriers and the booking list, the weight the booking list gives.
   POST_ENVELOPE: z.enum(['DL', 'C5'], { error: 'POST_ENVELOPE must be DL or C5' }).default('DL'),
@@ -452,6 +460,8 @@ export interface Config {
   reserveWarnDays: number;
   /** A record is deemed served this many days after its first dispatch when nothing came back (0: never). */
   deemedServiceDays: number;
+  /** …and this many days after a letter's booking by post when it was not returned (0: never by post). */
+  postDeemedServiceDays: number;
   /** Post: the print file's envelope, the sender, the weight a letter is booked at. */
   post: { envelope: 'DL' | 'C5'; sender: string; weightGrams: number };
   /** How long a worker may go silent before another takes its job over (at least 5 s). */
@@ -649,6 +659,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bulkSendConfirmThreshold: e.BULK_SEND_CONFIRM_THRESHOLD,
     reserveWarnDays: e.RESERVE_WARN_DAYS,
     deemedServiceDays: e.DEEMED_SERVICE_DAYS,
+    postDeemedServiceDays: e.POST_DEEMED_SERVICE_DAYS,
     post: {
       envelope: e.POST_ENVELOPE,
       sender: e.POST_SENDER,

@@ -33,6 +33,7 @@ import * as noticeLinks from './migrations/20261129_receipt_01_notice_links.ts';
 import * as approvedTemplateLink from './migrations/20261129_receipt_02_approved_template_link.ts';
 import * as funnelIndexes from './migrations/20261129_receipt_05_funnel_indexes.ts';
 import * as serviceFacts from './migrations/20261130_service_01_record_facts.ts';
+import * as servicePostDeemed from './migrations/20261130_service_02_post_deemed.ts';
 import * as smsDltTemplates from './migrations/20261130_sms_01_dlt_templates.ts';
 import * as legalBasis from './migrations/20261129_receipt_02_legal_basis.ts';
 import * as verifyCodes from './migrations/20261130_verify_01_verify_codes.ts';
@@ -77,6 +78,7 @@ export const migrations: Record<string, Migration> = {
   '20261130_sms_01_dlt_templates': smsDltTemplates,
   '20261129_receipt_02_legal_basis': legalBasis,
   '20261130_service_01_record_facts': serviceFacts,
+  '20261130_service_02_post_deemed': servicePostDeemed,
   '20261130_verify_01_verify_codes': verifyCodes,
   '20261129_deploy_01_jobs_list_index': jobsListIndex,
   '20261130_post_01_articles': postArticles,

@@ -194,7 +194,7 @@ export interface WhatsappApprovedTemplatesTable {
   updated_at: string;
   /** How it carries the notice page's link: 'button', 'body' or 'none' (null: set before issue 29, none). */
   link_by: 'button' | 'body' | 'none' | null;
-  /** The URL button whose dynamic suffix is the page's code, when link_by is 'button'. */
+  /** The URL button whose dynamic suffix is the page's code (with link_by 'button', or 'body' too). */
   link_button_index: number | null;
 }
 
@@ -367,10 +367,12 @@ export interface NoticePageEventsTable extends NoticePageActionColumns {
 export interface RecordServiceFactsTable {
   campaign_id: string;
   record_id: string;
-  /** The first sent, delivered or read on any channel (ISO). */
+  /** The first sent, delivered or read on any channel but post (ISO). */
   dispatch_at: string | null;
   /** The first delivered or read on any channel (ISO). */
   receipt_at: string | null;
+  /** The first booking (sent) of a letter by post that was not returned (ISO). */
+  post_dispatch_at: string | null;
   /** The notice page's first verified or acknowledged (ISO). */
   page_receipt_at: string | null;
 }

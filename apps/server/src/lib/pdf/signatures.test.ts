@@ -1,12 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { plainAddPlaceholder } from '@signpdf/placeholder-plain';
 import { SignPdf } from '@signpdf/signpdf';
-import { Signer } from '@signpdf/utils';
+import { Signer, SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
 import * as asn1js from 'asn1js';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument, PDFName } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestPki } from '../../test/signing-certs.ts';
+import { appendSignaturePlaceholder } from './signature-placeholder.ts';
 import { loadSigningKey, NoticeSigner, type SigningKey } from './signing.ts';
 import { checkPdfSignature, TrustedSigner } from './verify-signature.ts';
 
@@ -142,4 +144,32 @@ it("the signed bytes are @signpdf's SignPdf's, on the plain and the pdf-lib plac
     );
     expect(theirs.equals(signed)).toBe(true);
   }
+});
+
+it("the placeholder's bytes are @signpdf/placeholder-plain's, and a file with a form goes to it", async () => {
+  // Two pages, the first with a link annotation already: the widget joins the first page's /Annots.
+  const document = await PDFDocument.load(pdf);
+  const link = document.context.register(
+    document.context.obj({ Type: 'Annot', Subtype: 'Link', Rect: [0, 0, 10, 10] }),
+  );
+  document.getPages()[0]!.node.set(PDFName.of('Annots'), document.context.obj([link]));
+  document.addPage().drawText('Page two');
+  const annotated = Buffer.from(await document.save({ useObjectStreams: false }));
+  const options = {
+    reason: 'Legal notice (s.13)',
+    contactInfo: '',
+    name: 'Advocate Asha Rao',
+    location: 'Pune',
+    signingTime: new Date('2026-11-29T10:00:00Z'),
+    signatureLength: 4096,
+    subFilter: SUBFILTER_ETSI_CADES_DETACHED,
+    appName: 'Notice Desk',
+  };
+  for (const file of [pdf, annotated, Buffer.concat([pdf, Buffer.from('\n')])]) {
+    const ours = appendSignaturePlaceholder(file, options);
+    const theirs = plainAddPlaceholder({ ...options, pdfBuffer: file, widgetRect: [0, 0, 0, 0] });
+    expect(ours?.toString('latin1')).toBe(theirs.toString('latin1'));
+  }
+  // A signed file has an AcroForm: the library adds to it.
+  expect(appendSignaturePlaceholder(await ours.sign(pdf), options)).toBeUndefined();
 });

@@ -13,6 +13,7 @@ import * as asn1js from 'asn1js';
 import forge from 'node-forge';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import * as pkijs from 'pkijs';
+import { appendSignaturePlaceholder } from './signature-placeholder.ts';
 
 const OID = {
   data: '1.2.840.113549.1.7.1',
@@ -165,7 +166,9 @@ export class NoticeSigner {
       // An incremental update after the render's bytes: no rewrite of the file. It reads classic xref
       // tables (the renderer's); a file with an xref stream goes through pdf-lib below.
       try {
-        prepared = plainAddPlaceholder({ ...placeholder, pdfBuffer: pdf, widgetRect: [0, 0, 0, 0] });
+        prepared =
+          appendSignaturePlaceholder(pdf, placeholder) ??
+          plainAddPlaceholder({ ...placeholder, pdfBuffer: pdf, widgetRect: [0, 0, 0, 0] });
       } catch {
         prepared = undefined;
       }

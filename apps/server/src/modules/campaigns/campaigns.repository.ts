@@ -10,6 +10,7 @@ import {
   recordsServedWithin,
   recordsWithPageEvent,
   servedRecords,
+  type ServedRules,
   type ServiceFilter,
 } from '../service-dates/service-dates.repository.ts';
 
@@ -275,13 +276,13 @@ export async function countServedWithin(
   info: RecordKindInfo,
   ownerId: string,
   campaignId: string,
-  { deemedServiceDays, now }: Pick<ServiceFilter, 'deemedServiceDays' | 'now'>,
+  rules: ServedRules,
   windows: readonly { from?: string; before: string }[],
 ): Promise<number[]> {
   if (windows.length === 0) return [];
   const live = ownedRecords(db, info, ownerId).where('campaign_id', '=', campaignId).select('id');
   const row = await db
-    .selectFrom(servedRecords(db, campaignId, deemedServiceDays, now).as('s'))
+    .selectFrom(servedRecords(db, campaignId, rules).as('s'))
     .where('s.record_id', 'in', live)
     .select(
       windows.map((window, i) =>

@@ -1,9 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { plainAddPlaceholder } from '@signpdf/placeholder-plain';
+import { SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
 import { PDFDocument } from 'pdf-lib';
 import * as pkijs from 'pkijs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/env.ts';
+import { appendSignaturePlaceholder } from '../../lib/pdf/signature-placeholder.ts';
 import { loadSigningKey, NoticeSigner, SigningUnavailableError } from '../../lib/pdf/signing.ts';
 import { FolderStore } from '../../lib/storage.ts';
 import { opensslDate } from '../../test/signing-certs.ts';
@@ -185,6 +188,21 @@ describe('signing without a TSA, and a TSA that fails', () => {
       expect(await bed.pdfsig(signed)).toContain('Signature is Valid.');
       expect(await verifyInNode(signed)).toMatchObject({ ok: true, stamped: undefined, certificates: 2 });
     }
+    // The placeholder written on the renderer's files is, byte for byte, @signpdf/placeholder-plain's.
+    const options = {
+      reason: 'Legal notice',
+      contactInfo: '',
+      name: 'Advocate Asha Rao',
+      location: 'Mumbai',
+      signingTime: new Date(),
+      signatureLength: 4096,
+      subFilter: SUBFILTER_ETSI_CADES_DETACHED,
+      appName: 'Notice Desk',
+    };
+    for (const pdf of notices)
+      expect(
+        appendSignaturePlaceholder(pdf, options)?.equals(plainAddPlaceholder({ ...options, pdfBuffer: pdf })),
+      ).toBe(true);
     // A rendered notice's bytes stay as they were, the signature appended after them.
     const [first] = notices;
     expect((await signer(undefined).sign(first!)).subarray(0, first!.length).equals(first!)).toBe(true);

@@ -9,7 +9,7 @@ const tags = ['legal basis'];
 const kindParams = z.object({ kind: campaignType });
 const campaignParams = z.object({ id: recordId });
 const bodyDoc =
-  "`basis`: 'ni-138' (NI Act s.138, 15 days from receipt), 'sarfaesi-13-2' (SARFAESI s.13(2), 60 days) or 'other' with `periodDays` (1 to 365) and a `label` such as Conciliation; `servedWhen`: 'first-event' (the first of delivered or read on any channel, or the notice page's verified or acknowledged; else deemed DEEMED_SERVICE_DAYS after the first dispatch).";
+  "`basis`: 'ni-138' (NI Act s.138, 15 days from receipt), 'sarfaesi-13-2' (SARFAESI s.13(2), 60 days) or 'other' with `periodDays` (1 to 365) and a `label` such as Conciliation; `servedWhen`: 'first-event' (the first of delivered or read on any channel, or the notice page's verified or acknowledged; else deemed DEEMED_SERVICE_DAYS after the first e-mail, WhatsApp or SMS dispatch, or POST_DEEMED_SERVICE_DAYS after the booking of a letter not returned, whichever is first).";
 
 /** The legal basis of notices and the response period it starts: reads for anyone signed in, changes for ADMINs. */
 export function legalBasisRoutes(app: App, { serviceDates, guards }: AppContext): void {

@@ -9,7 +9,7 @@ import type {
   NoticeResponsesTable,
   RecordKind,
 } from '../../db/schema.ts';
-import { DISPATCH_STATUSES } from './service-dates.ts';
+import { DISPATCH_STATUSES, RETURN_STATUS } from './service-dates.ts';
 
 export type LegalBasisRow = LegalBasesTable;
 
@@ -22,8 +22,12 @@ export interface ServiceFilter {
   /** A service status was asked for: a filter whose windows came to none (no legal basis) keeps no record. */
   asked: boolean;
   deemedServiceDays: number;
+  postDeemedServiceDays: number;
   now: string;
 }
+
+/** What a served-on date is read with: the two deemed-service settings and the instant it is read at. */
+export type ServedRules = Pick<ServiceFilter, 'deemedServiceDays' | 'postDeemedServiceDays' | 'now'>;
 
 /** The defaults per record kind. */
 export function kindLegalBases(db: Database): Promise<LegalBasisRow[]> {
@@ -92,12 +96,22 @@ export async function deleteLegalBasis(
   return Number(result.numDeletedRows) > 0;
 }
 
-/** The records' delivery events with their delivery's record and channel: what service is read from. */
+/**
+ * The records' delivery events with their delivery's record and channel: what service is read from
+ * (dispatches and receipts, and the returns that keep a letter from being deemed served).
+ */
 export async function deliveryFactsForRecords(
   db: Database,
   recordIds: readonly string[],
 ): Promise<
-  { record_id: string; channel: Channel; status: DeliveryStatus; at: string; refused: string | null }[]
+  {
+    record_id: string;
+    delivery_id: string;
+    channel: Channel;
+    status: DeliveryStatus;
+    at: string;
+    refused: string | null;
+  }[]
 > {
   const rows = [];
   for (let i = 0; i < recordIds.length; i += 500)
@@ -105,9 +119,9 @@ export async function deliveryFactsForRecords(
       ...(await db
         .selectFrom('deliveries as d')
         .innerJoin('delivery_events as e', 'e.delivery_id', 'd.id')
-        .select(['d.record_id', 'd.channel', 'e.status', 'e.at', 'e.refused'])
+        .select(['d.record_id', 'e.delivery_id', 'd.channel', 'e.status', 'e.at', 'e.refused'])
         .where('d.record_id', 'in', recordIds.slice(i, i + 500))
-        .where('e.status', 'in', DISPATCH_STATUSES)
+        .where('e.status', 'in', [...DISPATCH_STATUSES, RETURN_STATUS])
         .execute()),
     );
   return rows;
@@ -168,22 +182,32 @@ function isoDaysAfter(db: Database, at: RawBuilder<string | null>, days: number)
     : sql`strftime('%Y-%m-%dT%H:%M:%fZ', ${at}, '+' || ${whole} || ' days')`;
 }
 
+/** The earlier of two ISO texts, either of which may be null. */
+const earliest = (a: RawBuilder<string | null>, b: RawBuilder<string | null>) =>
+  sql<
+    string | null
+  >`case when ${a} is null then ${b} when ${b} is null or ${a} <= ${b} then ${a} else ${b} end`;
+
 /**
  * The campaign's records with the instant each was served (`served_on`, ISO), the rule of
  * service-dates.ts in SQL: the earliest receipt (delivered or read on any channel, out-of-order ones
  * too; the notice page's verified or acknowledged) on or before the deemed date, else the deemed date
- * (`deemedServiceDays` after the first dispatch) once it has come. Records never served are left out.
- * Read from `record_service_facts`, one row per record that triggers keep as events are written
- * (migration 20261130_service_01), not from the events themselves.
+ * (`deemedServiceDays` after the first electronic dispatch, or `postDeemedServiceDays` after the first
+ * booking of a letter not returned, whichever is first) once it has come. Records never served are
+ * left out. Read from `record_service_facts`, one row per record that triggers keep as events are
+ * written (migrations 20261130_service_01 and _02), not from the events themselves.
  */
-export function servedRecords(db: Database, campaignId: string, deemedServiceDays: number, now: string) {
-  const receipt = sql<
-    string | null
-  >`case when f.receipt_at is null then f.page_receipt_at when f.page_receipt_at is null or f.receipt_at <= f.page_receipt_at then f.receipt_at else f.page_receipt_at end`;
-  const deemed =
-    deemedServiceDays > 0
-      ? isoDaysAfter(db, sql`f.dispatch_at`, deemedServiceDays)
-      : sql<string | null>`cast(null as text)`;
+export function servedRecords(
+  db: Database,
+  campaignId: string,
+  { deemedServiceDays, postDeemedServiceDays, now }: ServedRules,
+) {
+  const none = sql<string | null>`cast(null as text)`;
+  const receipt = earliest(sql`f.receipt_at`, sql`f.page_receipt_at`);
+  const deemed = earliest(
+    deemedServiceDays > 0 ? isoDaysAfter(db, sql`f.dispatch_at`, deemedServiceDays) : none,
+    postDeemedServiceDays > 0 ? isoDaysAfter(db, sql`f.post_dispatch_at`, postDeemedServiceDays) : none,
+  );
   const facts = db
     .selectFrom('record_service_facts as f')
     .where('f.campaign_id', '=', campaignId)
@@ -204,15 +228,10 @@ export function servedRecords(db: Database, campaignId: string, deemedServiceDay
 export function recordsServedWithin(
   db: Database,
   campaignId: string,
-  {
-    deemedServiceDays,
-    now,
-    from,
-    before,
-  }: { deemedServiceDays: number; now: string; from?: string; before?: string },
+  { from, before, ...rules }: ServedRules & { from?: string; before?: string },
 ) {
   let query = db
-    .selectFrom(servedRecords(db, campaignId, deemedServiceDays, now).as('served'))
+    .selectFrom(servedRecords(db, campaignId, rules).as('served'))
     .select('served.record_id')
     .where('served.served_on', 'is not', null);
   if (from !== undefined) query = query.where('served.served_on', '>=', from);

@@ -20,8 +20,19 @@ import { dayIn, serviceDates } from './service-dates.ts';
 
 type LegalBasisInput = z.infer<typeof legalBasisBody>;
 
-/** DEEMED_SERVICE_DAYS and TIME_ZONE as they are unset: for services built without the config (tests). */
-export const SERVICE_DEFAULTS = { deemedServiceDays: 30, timeZone: 'Asia/Kolkata' } as const;
+/** The settings service is read with (DEEMED_SERVICE_DAYS, POST_DEEMED_SERVICE_DAYS, TIME_ZONE). */
+export interface ServiceOptions {
+  deemedServiceDays: number;
+  postDeemedServiceDays: number;
+  timeZone: string;
+}
+
+/** The settings as they are unset: for services built without the config (tests). */
+export const SERVICE_DEFAULTS: ServiceOptions = {
+  deemedServiceDays: 30,
+  postDeemedServiceDays: 30,
+  timeZone: 'Asia/Kolkata',
+};
 
 /** How many days ahead 'respond_by_within_7_days' looks, today included as day 0. */
 const SOON_DAYS = 7;
@@ -33,7 +44,7 @@ const SOON_DAYS = 7;
 export class ServiceDatesService {
   constructor(
     private readonly db: Database,
-    private readonly options: { deemedServiceDays: number; timeZone: string },
+    private readonly options: ServiceOptions,
   ) {}
 
   async settings(): Promise<LegalBasisSettings> {
@@ -189,6 +200,7 @@ export class ServiceDatesService {
       servedWithin: [],
       asked: statuses.length > 0,
       deemedServiceDays: this.options.deemedServiceDays,
+      postDeemedServiceDays: this.options.postDeemedServiceDays,
       now,
     };
     if (statuses.includes('opened')) filter.pageEvents.push('link_opened');

@@ -4,11 +4,17 @@ import { serviceDates, type DeliveryFact, type PageFact, type ServiceRules } fro
 const rules = (overrides: Partial<ServiceRules> = {}): ServiceRules => ({
   periodDays: 15,
   deemedServiceDays: 30,
+  postDeemedServiceDays: 30,
   timeZone: 'Asia/Kolkata',
   now: '2024-12-31T00:00:00.000Z',
   ...overrides,
 });
-const sent = (at: string, channel: DeliveryFact['channel'] = 'email'): DeliveryFact => ({
+const sent = (
+  at: string,
+  channel: DeliveryFact['channel'] = 'email',
+  delivery = `${channel}-1`,
+): DeliveryFact => ({
+  delivery_id: delivery,
   channel,
   status: 'sent',
   at,
@@ -18,7 +24,9 @@ const event = (
   status: DeliveryFact['status'],
   at: string,
   channel: DeliveryFact['channel'] = 'whatsapp',
-) => ({
+  delivery = `${channel}-1`,
+): DeliveryFact => ({
+  delivery_id: delivery,
   channel,
   status,
   at,
@@ -166,5 +174,66 @@ describe('serviceDates', () => {
       rules({ timeZone: 'America/New_York' }),
     );
     expect(inNewYork.shown.servedOn).toBe('11-05-2024');
+  });
+});
+
+describe('serviceDates by post (POST_DEEMED_SERVICE_DAYS)', () => {
+  const booked = (at: string, letter = 'post-1') => sent(at, 'post', letter);
+  const returned = (at: string, letter = 'post-1') => event('bounced', at, 'post', letter);
+
+  it('deems a letter nothing came back for served POST_DEEMED_SERVICE_DAYS after its booking', () => {
+    const dates = serviceDates(
+      { deliveries: [booked('2024-05-01T05:00:00.000Z')], page: [] },
+      rules({ postDeemedServiceDays: 10 }),
+    );
+    expect(dates).toMatchObject({
+      servedOn: '2024-05-11T05:00:00.000Z',
+      servedBy: 'deemed (10 days after booking by post)',
+      respondBy: '2024-05-26',
+    });
+  });
+
+  it('does not deem a returned letter served, but does a second letter that was not returned', () => {
+    const first = [booked('2024-05-01T05:00:00.000Z'), returned('2024-05-04T05:00:00.000Z')];
+    expect(serviceDates({ deliveries: first, page: [] }, rules()).servedOn).toBeNull();
+    const again = [...first, booked('2024-05-06T05:00:00.000Z', 'post-2')];
+    expect(serviceDates({ deliveries: again, page: [] }, rules())).toMatchObject({
+      servedOn: '2024-06-05T05:00:00.000Z',
+      servedBy: 'deemed (30 days after booking by post)',
+    });
+  });
+
+  it('keeps the two clocks apart: a booking does not start the electronic one, the earlier deemed date serves', () => {
+    const postOnly = [booked('2024-05-01T05:00:00.000Z')];
+    expect(
+      serviceDates({ deliveries: postOnly, page: [] }, rules({ postDeemedServiceDays: 0 })).servedOn,
+    ).toBeNull();
+    const both = [sent('2024-05-01T05:00:00.000Z'), booked('2024-05-03T05:00:00.000Z')];
+    expect(serviceDates({ deliveries: both, page: [] }, rules({ postDeemedServiceDays: 7 }))).toMatchObject({
+      servedOn: '2024-05-10T05:00:00.000Z',
+      servedBy: 'deemed (7 days after booking by post)',
+    });
+    expect(serviceDates({ deliveries: both, page: [] }, rules({ deemedServiceDays: 7 }))).toMatchObject({
+      servedOn: '2024-05-08T05:00:00.000Z',
+      servedBy: 'deemed (7 days after dispatch)',
+    });
+    // 0: never by post; the electronic clock still runs.
+    expect(serviceDates({ deliveries: both, page: [] }, rules({ postDeemedServiceDays: 0 })).servedBy).toBe(
+      'deemed (30 days after dispatch)',
+    );
+  });
+
+  it('takes an AD card’s date as actual receipt, before the deemed date', () => {
+    const dates = serviceDates(
+      {
+        deliveries: [
+          booked('2024-05-01T05:00:00.000Z'),
+          event('delivered', '2024-05-04T18:30:00.000Z', 'post', 'post-1'),
+        ],
+        page: [],
+      },
+      rules(),
+    );
+    expect(dates).toMatchObject({ servedBy: 'post: delivered', shown: { servedOn: '05-05-2024' } });
   });
 });

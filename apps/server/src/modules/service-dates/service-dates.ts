@@ -1,10 +1,14 @@
+import type { DeliveryChannel } from '@notice-desk/contract/sending';
 import type { ServiceDates } from '@notice-desk/contract/service-dates';
-import type { Channel, DeliveryStatus } from '../../db/schema.ts';
+import type { DeliveryStatus } from '../../db/schema.ts';
 import { wallClockMs } from '../../lib/time.ts';
 
-/** A delivery event as the trail keeps it, with its delivery's channel. */
+/** A delivery event as the trail keeps it, with its delivery and that delivery's channel. */
 export interface DeliveryFact {
-  channel: Channel;
+  /** Its delivery: a letter returned (a bounced event on a post delivery) is told by it. */
+  delivery_id: string;
+  /** Post included: its deliveries are rows like the others' (modules/post). */
+  channel: DeliveryChannel;
   status: DeliveryStatus;
   at: string;
   /** Why the event did not move the status (deliveries.repository.ts refusalOf), or null. */
@@ -20,8 +24,13 @@ export interface PageFact {
 export interface ServiceRules {
   /** The legal basis's response period; null when none is set (no respond-by date). */
   periodDays: number | null;
-  /** DEEMED_SERVICE_DAYS: deemed served this many days after the first dispatch; 0: never deemed. */
+  /** DEEMED_SERVICE_DAYS: deemed served this many days after the first electronic dispatch; 0: never. */
   deemedServiceDays: number;
+  /**
+   * POST_DEEMED_SERVICE_DAYS: deemed served this many days after the first booking of a letter that was
+   * not returned (no AD card, no return); 0: never deemed by post.
+   */
+  postDeemedServiceDays: number;
   timeZone: string;
   /** ISO: a deemed date still to come has not served the record yet. */
   now: string;
@@ -38,6 +47,8 @@ export const RECEIPT_STATUSES: readonly DeliveryStatus[] = ['delivered', 'read']
 export const RECEIPT_PAGE_EVENTS = ['verified', 'acknowledged'] as const;
 /** Events that mean a provider took the message: the first of them starts the deemed-service clock. */
 export const DISPATCH_STATUSES: readonly DeliveryStatus[] = ['sent', 'delivered', 'read'];
+/** A post delivery's return (returned letters are not deemed served: a person reads the reason). */
+export const RETURN_STATUS: DeliveryStatus = 'bounced';
 
 const DAY_MS = 86_400_000;
 
@@ -48,7 +59,9 @@ const counts = (fact: DeliveryFact) => fact.refused === null || fact.refused.sta
  * that follow from service"):
  * - actual receipt is the earliest delivered or read on any channel, or the notice page's verified or
  *   acknowledged;
- * - deemed service is `deemedServiceDays` after the first dispatch (sent, delivered or read);
+ * - deemed service is `deemedServiceDays` after the first electronic dispatch (sent, delivered or
+ *   read), or `postDeemedServiceDays` after the first booking of a letter not returned, whichever
+ *   comes first (General Clauses Act s.27 for post: docs/sending.md);
  * - actual receipt on or before the deemed date sets the date; otherwise the deemed date does, once it
  *   has come (a receipt after it does not move it: the record was already served);
  * - the period counts whole days in TIME_ZONE from the day after service (General Clauses Act s.9:
@@ -60,10 +73,20 @@ export function serviceDates(
 ): ServiceDates {
   let receipt: { at: string; by: string } | null = null;
   let dispatch: string | null = null;
+  let posted: string | null = null;
   const earlier = (at: string, than: string | null) => than === null || Date.parse(at) < Date.parse(than);
+  const returned = new Set(
+    facts.deliveries
+      .filter((fact) => fact.channel === 'post' && fact.status === RETURN_STATUS && counts(fact))
+      .map((fact) => fact.delivery_id),
+  );
   for (const fact of facts.deliveries) {
     if (!counts(fact)) continue;
-    if (DISPATCH_STATUSES.includes(fact.status) && earlier(fact.at, dispatch)) dispatch = fact.at;
+    if (DISPATCH_STATUSES.includes(fact.status)) {
+      if (fact.channel !== 'post') {
+        if (earlier(fact.at, dispatch)) dispatch = fact.at;
+      } else if (!returned.has(fact.delivery_id) && earlier(fact.at, posted)) posted = fact.at;
+    }
     if (RECEIPT_STATUSES.includes(fact.status) && earlier(fact.at, receipt?.at ?? null))
       receipt = { at: fact.at, by: `${fact.channel}: ${fact.status}` };
   }
@@ -74,14 +97,20 @@ export function serviceDates(
     )
       receipt = { at: fact.at, by: `notice page: ${fact.event}` };
 
-  const deemed =
-    dispatch !== null && rules.deemedServiceDays > 0
-      ? new Date(Date.parse(dispatch) + rules.deemedServiceDays * DAY_MS).toISOString()
+  const deemedAfter = (from: string | null, days: number, by: string) =>
+    from !== null && days > 0
+      ? {
+          at: new Date(Date.parse(from) + days * DAY_MS).toISOString(),
+          by: `deemed (${days} days after ${by})`,
+        }
       : null;
+  const electronic = deemedAfter(dispatch, rules.deemedServiceDays, 'dispatch');
+  const byPost = deemedAfter(posted, rules.postDeemedServiceDays, 'booking by post');
+  const deemed =
+    electronic && (!byPost || Date.parse(electronic.at) <= Date.parse(byPost.at)) ? electronic : byPost;
   let served: { at: string; by: string } | null = null;
-  if (receipt && (deemed === null || Date.parse(receipt.at) <= Date.parse(deemed))) served = receipt;
-  else if (deemed !== null && Date.parse(deemed) <= Date.parse(rules.now))
-    served = { at: deemed, by: `deemed (${rules.deemedServiceDays} days after dispatch)` };
+  if (receipt && (deemed === null || Date.parse(receipt.at) <= Date.parse(deemed.at))) served = receipt;
+  else if (deemed !== null && Date.parse(deemed.at) <= Date.parse(rules.now)) served = deemed;
   if (!served)
     return { servedOn: null, servedBy: null, respondBy: null, shown: { servedOn: null, respondBy: null } };
 

@@ -91,6 +91,10 @@ const send = (who: SignedIn, data: string[]) =>
     payload: { data, type: 'notice' },
   });
 
+/** The record's notice page link, as its send made it. */
+const pageLinkOf = (recordId: string) =>
+  db.selectFrom('notice_links').select('code').where('record_id', '=', recordId).executeTakeFirstOrThrow();
+
 const deliveryCount = async () =>
   Number(
     (
@@ -208,16 +212,12 @@ describe('WhatsApp by approved template', () => {
     expect(await linkOf()).toBe('button');
     const record = await notice(staff, 1, { modeOfDispatch: 'WhatsApp' });
     expect((await send(staff, [record._id])).json()).toMatchObject({ sent: 1, failed: 0 });
-    const [link] = await db
-      .selectFrom('notice_links')
-      .select('code')
-      .where('record_id', '=', record._id)
-      .execute();
+    const link = await pageLinkOf(record._id);
     expect(peer.messages[0]!.template).toEqual({
       name: 'notice_with_link',
       language: 'en',
       bodyParameters: ['custName-1', 'loanNo-1'],
-      buttonSuffixes: { '1': `${link!.code}?c=w` },
+      buttonSuffixes: { '1': `${link.code}?c=w` },
     });
 
     expect(
@@ -235,7 +235,7 @@ describe('WhatsApp by approved template', () => {
     expect(peer.messages[1]!.template).toEqual({
       name: 'three_params',
       language: 'en',
-      bodyParameters: ['custName-1', 'loanNo-1', `http://localhost:3000/n/${link!.code}?c=w`],
+      bodyParameters: ['custName-1', 'loanNo-1', `http://localhost:3000/n/${link.code}?c=w`],
     });
   });
 
@@ -255,16 +255,12 @@ describe('WhatsApp by approved template', () => {
       .execute();
     const record = await notice(staff, 1, { modeOfDispatch: 'WhatsApp' });
     expect((await send(staff, [record._id])).json()).toMatchObject({ sent: 1, failed: 0 });
-    const [link] = await db
-      .selectFrom('notice_links')
-      .select('code')
-      .where('record_id', '=', record._id)
-      .execute();
+    const link = await pageLinkOf(record._id);
     expect(peer.messages[0]!.template).toEqual({
       name: 'notice_link_twice',
       language: 'en',
-      bodyParameters: ['custName-1', 'loanNo-1', `http://localhost:3000/n/${link!.code}?c=w`],
-      buttonSuffixes: { '0': `${link!.code}?c=w` },
+      bodyParameters: ['custName-1', 'loanNo-1', `http://localhost:3000/n/${link.code}?c=w`],
+      buttonSuffixes: { '0': `${link.code}?c=w` },
     });
   });
 
