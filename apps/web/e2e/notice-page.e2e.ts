@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvidenceRecord } from '@notice-desk/contract/evidence';
 import { noticeFields } from '@notice-desk/contract/notice';
+import { pdftotext } from '../../server/src/test/pdf-text.ts';
 import { startSmtpListener, startWhatsappPeer } from '../../server/src/test/peers.ts';
+import { createTestPki } from '../../server/src/test/signing-certs.ts';
 import { unzip } from '../../server/src/test/zip.ts';
 import { createAccount, createRecord, signedInContext, type Account } from './accounts.ts';
 import { describeViolations, seriousViolations } from './axe.ts';
@@ -21,11 +24,15 @@ let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
 let whatsapp: Awaited<ReturnType<typeof startWhatsappPeer>>;
 let product: Awaited<ReturnType<typeof startProduct>>;
 let browser: Browser;
+/** A throwaway CA and signing certificate: the notices are signed, as the verification page expects. */
+const pkiDir = fs.mkdtempSync(path.join(os.tmpdir(), 'notice-page-pki-'));
 
 beforeAll(async () => {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   [smtp, whatsapp, browser] = await Promise.all([startSmtpListener(), startWhatsappPeer(), launchBrowser()]);
   product = await startProduct({
+    NOTICE_SIGNING_P12: createTestPki(pkiDir).p12().toString('base64'),
+    NOTICE_SIGNING_PASSWORD: 'p12-pass',
     SMTP_URL: smtp.url,
     WHATSAPP_API_URL: whatsapp.apiUrl,
     WHATSAPP_TOKEN: 'peer-token',
@@ -43,6 +50,7 @@ afterAll(async () => {
   await product?.stop();
   await smtp?.close();
   await whatsapp?.close();
+  fs.rmSync(pkiDir, { recursive: true, force: true });
 });
 
 /** Waits until `find` answers something (the messages arrive after the send's answer). */
@@ -126,8 +134,41 @@ async function sendNotice(account: Account, changes: Record<string, string> = {}
   return notice;
 }
 
+/**
+ * The verification page of the served notice (issue 30), on a phone: what it says of the notice, then
+ * the served file dropped on it, and a copy with one byte changed.
+ */
+async function verifyOnPhone(page: Page, served: Buffer, servedSha: string) {
+  const code = /\/v\/([A-Za-z0-9_-]{22})/.exec((await pdftotext(served)).replace(/\s+/g, ''))![1]!;
+  await page.goto(`/v/${code}`);
+  const facts = page.locator('dl');
+  await facts.getByText(FIRM.name).waitFor();
+  const shown = await facts.innerText();
+  expect(shown).toContain('Loan ending ••••0077');
+  expect(shown).toMatch(
+    /\d\d-\d\d-\d{4} \d\d:\d\d:\d\d IST\s+by (e-mail and WhatsApp|WhatsApp and e-mail)$/m,
+  );
+  expect(shown).toContain('Valid, signed by Advocate Asha Rao');
+  await page.getByText(servedSha).waitFor();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+
+  const file = page.getByLabel('The notice PDF to check');
+  await file.setInputFiles({ name: 'notice.pdf', mimeType: 'application/pdf', buffer: served });
+  await page
+    .getByText(
+      /^This is the notice served on \d\d-\d\d-\d{4} by (e-mail and WhatsApp|WhatsApp and e-mail)\.$/,
+    )
+    .waitFor();
+  const changed = Buffer.from(served);
+  const at = Math.floor(changed.length / 2);
+  changed[at] = changed[at]! ^ 0x01;
+  await file.setInputFiles({ name: 'changed.pdf', mimeType: 'application/pdf', buffer: changed });
+  await page.getByText('This file is not a notice we served.').waitFor();
+  await page.getByText(/^Signature: Not valid/).waitFor();
+}
+
 describe('the notice page (issue 29)', () => {
-  it('follows the e-mail and WhatsApp links at 390 px: check, PDF, acknowledge, dispute, then the Responses screen', async () => {
+  it('follows the e-mail and WhatsApp links at 390 px: check, PDF, acknowledge, dispute, the verification page, then the Responses screen', async () => {
     const account = await createAccount(product.baseUrl, 'page');
     const notice = await sendNotice(account);
 
@@ -198,6 +239,7 @@ describe('the notice page (issue 29)', () => {
       .setInputFiles({ name: 'receipt.pdf', mimeType: 'application/pdf', buffer: pdf.bytes });
     await byWhatsapp.getByRole('button', { name: 'Send my dispute' }).click();
     await byWhatsapp.getByText(/^We received your dispute on \d\d-\d\d-\d{4} \d\d:\d\d IST\./).waitFor();
+    await verifyOnPhone(byWhatsapp, attached!.content, servedSha);
     expect(whatsappSurprises).toEqual([]);
     await phone.close();
 
