@@ -123,16 +123,18 @@ export async function listCampaigns(
 /** Text a LIKE pattern matches as written: its wildcards and the escape character (!) escaped. */
 const escapeLike = (text: string) => text.replace(/[!%_]/g, (char) => `!${char}`);
 
-/** One of the owner's live campaigns (an archived one is gone from every screen but the ADMIN's archive). */
-export function findCampaign(db: Database, ownerId: string, id: string): Promise<CampaignRow | undefined> {
-  return db
+/** The owner's campaign with this id, once its import is done (live or archived), as a query. */
+const ownedCampaign = (db: Database, ownerId: string, id: string) =>
+  db
     .selectFrom('campaigns')
     .selectAll()
     .where('id', '=', id)
     .where('owner_id', '=', ownerId)
-    .where('status', '=', 'ready')
-    .where('archived_at', 'is', null)
-    .executeTakeFirst();
+    .where('status', '=', 'ready');
+
+/** One of the owner's live campaigns (an archived one is gone from every screen but the ADMIN's archive). */
+export function findCampaign(db: Database, ownerId: string, id: string): Promise<CampaignRow | undefined> {
+  return ownedCampaign(db, ownerId, id).where('archived_at', 'is', null).executeTakeFirst();
 }
 
 /** One of the owner's campaigns, live or archived: for its evidence, which outlives a delete. */
@@ -141,13 +143,7 @@ export function findCampaignIncludingArchived(
   ownerId: string,
   id: string,
 ): Promise<CampaignRow | undefined> {
-  return db
-    .selectFrom('campaigns')
-    .selectAll()
-    .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
-    .where('status', '=', 'ready')
-    .executeTakeFirst();
+  return ownedCampaign(db, ownerId, id).executeTakeFirst();
 }
 
 /**
@@ -222,19 +218,29 @@ function recordsWithLatestStatus(db: Database, campaignId: string, { statuses, c
   return query;
 }
 
+/** One campaign's live records of its owner: what the campaign page's queries read. */
+export interface CampaignRecords {
+  info: RecordKindInfo;
+  ownerId: string;
+  campaignId: string;
+}
+
+/** The campaign's live records, as a query. */
+const liveRecordsOf = (db: Database, { info, ownerId, campaignId }: CampaignRecords) =>
+  ownedRecords(db, info, ownerId).where('campaign_id', '=', campaignId);
+
 /**
  * The owner's live records of the campaign that the status filter keeps, and that the Search... box
  * found when it has lookups: the campaign detail's rows when its status filter is set.
  */
 function filteredRecords(
   db: Database,
-  info: RecordKindInfo,
-  ownerId: string,
-  campaignId: string,
+  campaign: CampaignRecords,
   filter: StatusFilter,
   lookups?: readonly Lookup[],
 ) {
-  let query = ownedRecords(db, info, ownerId).where('campaign_id', '=', campaignId);
+  const { info, ownerId, campaignId } = campaign;
+  let query = liveRecordsOf(db, campaign);
   // No status keeps every record (of the search); a record in any status asked for is kept.
   if (filters(filter)) {
     const { service } = filter;
@@ -264,7 +270,7 @@ export function countFilteredRecords(
   campaignId: string,
   filter: StatusFilter,
 ): Promise<number> {
-  return countRecords(filteredRecords(db, info, ownerId, campaignId, filter));
+  return countRecords(filteredRecords(db, { info, ownerId, campaignId }, filter));
 }
 
 /**
@@ -273,16 +279,14 @@ export function countFilteredRecords(
  */
 export async function countServedWithin(
   db: Database,
-  info: RecordKindInfo,
-  ownerId: string,
-  campaignId: string,
+  campaign: CampaignRecords,
   rules: ServedRules,
   windows: readonly { from?: string; before: string }[],
 ): Promise<number[]> {
   if (windows.length === 0) return [];
-  const live = ownedRecords(db, info, ownerId).where('campaign_id', '=', campaignId).select('id');
+  const live = liveRecordsOf(db, campaign).select('id');
   const row = await db
-    .selectFrom(servedRecords(db, campaignId, rules).as('s'))
+    .selectFrom(servedRecords(db, campaign.campaignId, rules).as('s'))
     .where('s.record_id', 'in', live)
     .select(
       windows.map((window, i) =>
@@ -298,15 +302,13 @@ export async function countServedWithin(
 /** A page of the filtered records, in campaign order, and how many there are in all. */
 export async function listFilteredRecords(
   db: Database,
-  info: RecordKindInfo,
-  ownerId: string,
-  campaignId: string,
+  campaign: CampaignRecords,
   filter: StatusFilter,
   lookups: readonly Lookup[] | undefined,
   offset: number,
   limit: number,
 ): Promise<{ rows: RecordRow[]; total: number }> {
-  const filtered = filteredRecords(db, info, ownerId, campaignId, filter, lookups);
+  const filtered = filteredRecords(db, campaign, filter, lookups);
   const [rows, total] = await Promise.all([
     pageOfRecords(filtered, 'asc', offset, limit),
     countRecords(filtered),
@@ -317,13 +319,11 @@ export async function listFilteredRecords(
 /** Every id the filter keeps, in campaign order. */
 export async function filteredRecordIds(
   db: Database,
-  info: RecordKindInfo,
-  ownerId: string,
-  campaignId: string,
+  campaign: CampaignRecords,
   filter: StatusFilter,
   lookups?: readonly Lookup[],
 ): Promise<string[]> {
-  const rows = await filteredRecords(db, info, ownerId, campaignId, filter, lookups)
+  const rows = await filteredRecords(db, campaign, filter, lookups)
     .select('id')
     .orderBy('id', 'asc')
     .execute();
@@ -333,30 +333,24 @@ export async function filteredRecordIds(
 /** The campaign's live records in campaign order: `offset` rows on from the record `fromId` (included). */
 export function listCampaignRecordsFrom(
   db: Database,
-  info: RecordKindInfo,
-  ownerId: string,
-  campaignId: string,
+  campaign: CampaignRecords,
   fromId: string,
   offset: number,
   limit: number,
 ): Promise<RecordRow[]> {
-  const query = ownedRecords(db, info, ownerId)
-    .where('campaign_id', '=', campaignId)
-    .where('id', '>=', fromId);
-  return pageOfRecords(query, 'asc', offset, limit);
+  return pageOfRecords(liveRecordsOf(db, campaign).where('id', '>=', fromId), 'asc', offset, limit);
 }
 
 /** The ids at positions 0, stride, 2·stride, … of the campaign's live records, in campaign order. */
 export async function campaignRecordBoundaries(
   db: Database,
-  info: RecordKindInfo,
-  ownerId: string,
-  campaignId: string,
+  campaign: CampaignRecords,
   stride: number,
 ): Promise<string[]> {
-  const ranked = ownedRecords(db, info, ownerId)
-    .where('campaign_id', '=', campaignId)
-    .select(['id', sql<number>`row_number() over (order by id)`.as('position')]);
+  const ranked = liveRecordsOf(db, campaign).select([
+    'id',
+    sql<number>`row_number() over (order by id)`.as('position'),
+  ]);
   const rows = await db
     .selectFrom(ranked.as('ranked'))
     .select('ranked.id')
@@ -385,14 +379,11 @@ export async function campaignNamesOf(
 /** What the campaign's live records say about where their sends go: e-mail, mobile, Mode Of Dispatch (notices). */
 export async function listCampaignAddresses(
   db: Database,
-  info: RecordKindInfo,
-  ownerId: string,
-  campaignId: string,
+  campaign: CampaignRecords,
 ): Promise<{ emailId: string; custMobileNo: string; modeOfDispatch?: string }[]> {
-  const rows = await ownedRecords(db, info, ownerId)
-    .where('campaign_id', '=', campaignId)
+  const rows = await liveRecordsOf(db, campaign)
     .select(['emailId', 'custMobileNo'])
-    .$if(info.kind === 'notice', (query) =>
+    .$if(campaign.info.kind === 'notice', (query) =>
       query.select(sql<string>`${sql.ref('modeOfDispatch')}`.as('modeOfDispatch')),
     )
     .execute();

@@ -87,7 +87,7 @@ export class CampaignsService {
       count('opened'),
       count('acknowledged'),
       count('disputed'),
-      campaigns.countServedWithin(this.db, info, ownerId, campaignId, passed, windows),
+      campaigns.countServedWithin(this.db, { info, ownerId, campaignId }, passed, windows),
     ]);
     // No legal basis: no windows, and no record has a respond-by date.
     return {
@@ -136,9 +136,10 @@ export class CampaignsService {
     const { version } = await records.getRecordCount(this.db, ownerId, info.kind);
     return this.deepPages.page(`${campaignId}:${ownerId}`, String(version), offset, limit, {
       fromTop: (skip, size) => records.listCampaignRecords(this.db, info, ownerId, campaignId, skip, size),
-      boundaries: (stride) => campaigns.campaignRecordBoundaries(this.db, info, ownerId, campaignId, stride),
+      boundaries: (stride) =>
+        campaigns.campaignRecordBoundaries(this.db, { info, ownerId, campaignId }, stride),
       fromKey: (fromId, skip, size) =>
-        campaigns.listCampaignRecordsFrom(this.db, info, ownerId, campaignId, fromId, skip, size),
+        campaigns.listCampaignRecordsFrom(this.db, { info, ownerId, campaignId }, fromId, skip, size),
     });
   }
 
@@ -156,9 +157,7 @@ export class CampaignsService {
     const found = status
       ? campaigns.listFilteredRecords(
           this.db,
-          info,
-          ownerId,
-          id,
+          { info, ownerId, campaignId: id },
           await this.statusFilter(campaign.kind, id, status, channel),
           lookups,
           offset,
@@ -177,7 +176,7 @@ export class CampaignsService {
         found,
         campaigns.countSentLiveRecords(this.db, info.table, id),
         campaigns.countLatestStatuses(this.db, id),
-        campaigns.listCampaignAddresses(this.db, info, ownerId, id),
+        campaigns.listCampaignAddresses(this.db, { info, ownerId, campaignId: id }),
         this.serviceCounts(info, ownerId, id),
         this.serviceDates.forCampaign(campaign.kind, id),
       ]);
@@ -262,9 +261,7 @@ export class CampaignsService {
     const lookups = search ? queryLookups(search) : undefined;
     const ids = await campaigns.filteredRecordIds(
       this.db,
-      recordKinds[campaign.kind],
-      ownerId,
-      id,
+      { info: recordKinds[campaign.kind], ownerId, campaignId: id },
       await this.statusFilter(campaign.kind, id, status ?? [], channel),
       lookups,
     );
