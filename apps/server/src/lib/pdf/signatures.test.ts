@@ -65,8 +65,13 @@ describe('checking every signature of a file against our signing certificate', (
       });
   });
 
-  it('a file without a signature: not signed', async () => {
+  it('a file without a signature: not signed; one of many signatures: refused before any is checked', async () => {
     expect(await checkPdfSignature(pdf, trusted)).toMatchObject({ signed: false, valid: false });
+    const many = Buffer.concat([pdf, Buffer.from(' /ByteRange [0 10 20 30]'.repeat(9))]);
+    expect(await checkPdfSignature(many, trusted)).toMatchObject({
+      valid: false,
+      reason: 'It carries 9 signatures; a notice we served carries one.',
+    });
   });
 
   it('the notice signed by another key (a certificate of the same CA): a valid CMS, not ours', async () => {

@@ -16,6 +16,8 @@ export interface PdfSignatureCheck {
 const NONE: PdfSignatureCheck = { signed: false, valid: false, signer: null, reason: null };
 
 const CHANGED = 'The file was changed after it was signed.';
+/** More than a notice could carry (ours carry one), and few enough to check each at 20 MB. */
+const MAX_SIGNATURES = 8;
 const MISMATCH = 'The signature does not match the file.';
 
 /**
@@ -86,6 +88,14 @@ export async function checkPdfSignature(
   const text = pdf.toString('latin1');
   const dictionaries = [...text.matchAll(/\/ByteRange\s*\[([^\]]*)\]/g)];
   if (dictionaries.length === 0) return NONE;
+  // Each check hashes up to the whole file: a file of many signatures is refused before any.
+  if (dictionaries.length > MAX_SIGNATURES)
+    return {
+      signed: true,
+      valid: false,
+      signer: null,
+      reason: `It carries ${dictionaries.length} signatures; a notice we served carries one.`,
+    };
   const verdicts = await Promise.all(dictionaries.map((match) => verdictOf(pdf, text, match, trusted)));
   // The worst verdict speaks for the file: a broken signature, then a change, then a stranger's key.
   const order = ['unreadable', 'mismatch', 'changed', 'notOurs'] as const;
