@@ -24,11 +24,13 @@ export interface PlaceholderOptions {
  * AcroForm, the catalog and the first page written again, an xref section and a trailer after the
  * file's last byte), the same bytes, written in one piece. The library decodes the whole file as
  * UTF-8 to look for an /AcroForm (0.35 ms for a 26 KB notice; latin1 takes 8 µs) and copies the file
- * once for each object it adds: together two thirds of a notice's signing (docs/benchmarks.md). The
+ * once for each object it adds: more than half of a notice's signing (docs/benchmarks.md). The
  * objects are @signpdf/utils's PDFObject's, in the library's order and layout; the file is read as
- * latin1, and only its trailer, xref sections, catalog and page. Undefined for a file this reading does
- * not know (an xref stream, a catalog with an /AcroForm already, an object it cannot find): the caller
- * hands it to the library. `signatures.test.ts` compares the bytes with the library's.
+ * latin1, and only its trailer, xref sections, catalog and page. One difference: a reason, place or
+ * signer's name outside ASCII goes in as PDFObject writes it (UTF-16); the library encodes that
+ * string again as UTF-8, which garbles it. Undefined for a file this reading does not know (an xref
+ * stream, a catalog with an /AcroForm already, an object it cannot find): the caller hands it to the
+ * library. `signatures.test.ts` and `signed-notices.test.ts` compare the bytes with the library's.
  */
 export function appendSignaturePlaceholder(
   pdfBuffer: Buffer,
