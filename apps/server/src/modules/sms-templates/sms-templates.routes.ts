@@ -1,10 +1,12 @@
 import { smsTemplateUpdate } from '@notice-desk/contract/sms-templates';
 import type { App, AppContext } from '../../app-context.ts';
+import { guardRoutes } from '../../plugins/authenticate.ts';
 import { kindTemplateRoutes } from '../templates/kind-template-routes.ts';
 
 /** The DLT template per record kind for SMS: ADMIN only, like the templates screen that shows it. */
-export function smsTemplatesRoutes(app: App, context: AppContext): void {
-  kindTemplateRoutes(app, context, {
+export function smsTemplatesRoutes(app: App, { smsTemplates, guards }: AppContext): void {
+  guardRoutes(app, guards.requireAdmin);
+  kindTemplateRoutes(app, {
     url: '/api/smstemplates/dlt',
     list: {
       summary: 'DLT templates for SMS',
@@ -17,6 +19,6 @@ export function smsTemplatesRoutes(app: App, context: AppContext): void {
         "Sets the DLT template a kind's SMS go on. text must be registeredText character for character, with a placeholder ({{loanNo}}, {{noticeDate | date}}, or {{noticeLink}} / {{noticeCode}} for the notice page) where each {#var#} is: the first difference is refused (422 DLT_TEXT_MISMATCH) with its position and both characters (code points shown, so a look-alike letter is seen). A placeholder that names no field of the kind is refused (400). Each slot's value is checked again at every send: at most 30 characters.",
       body: smsTemplateUpdate,
     },
-    service: context.smsTemplates,
+    service: smsTemplates,
   });
 }

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { campaignType, type CampaignType } from '@notice-desk/contract/campaigns';
-import type { App, AppContext } from '../../app-context.ts';
-import { guardRoutes } from '../../plugins/authenticate.ts';
+import type { App } from '../../app-context.ts';
 
 const tags = ['templates'];
 const params = z.object({ kind: campaignType });
@@ -21,13 +20,11 @@ type KindTemplateRoutes<TUpdate extends z.ZodType> = {
   };
 };
 
-/** A channel's template per record kind: ADMIN only, like the templates screen that shows it. */
+/** A channel's template per record kind: every kind's, and one kind's set. The folder guards them. */
 export function kindTemplateRoutes<TUpdate extends z.ZodType>(
   app: App,
-  { guards }: AppContext,
   { url, list, update, service }: KindTemplateRoutes<TUpdate>,
 ): void {
-  guardRoutes(app, guards.requireAdmin);
   app.get(url, { schema: { tags, summary: list.summary, description: list.description } }, () =>
     service.list(),
   );
