@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { deleteAnswer, deletePreview } from '@notice-desk/contract/archive';
 import { campaignType } from '@notice-desk/contract/campaigns';
 import { listSearch, searchablePageQuery, searchablePagingQuery } from '@notice-desk/contract/paging';
 import { deliveryFilterQuery } from '@notice-desk/contract/sending';
 import { recordId } from '@notice-desk/contract/record-fields';
 import type { App, AppContext } from '../../app-context.ts';
 import { guardRoutes } from '../../plugins/authenticate.ts';
+import { deleteRoutes } from '../archive/delete-routes.ts';
 
 const idParams = z.object({ id: recordId });
 const tags = ['campaigns'];
@@ -58,33 +58,20 @@ export function campaignsRoutes(app: App, { campaigns, guards }: AppContext): vo
     (req) => campaigns.list(req.user._id, req.params.type, req.query),
   );
 
-  app.delete(
-    '/api/campaigns/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Delete a campaign',
-        description:
-          'Deletes one of the caller’s campaigns with every record in it. Records already served are archived (kept as evidence, out of every list), and the campaign with them; records never sent are erased. The answer counts both (archived, erased).',
-        params: idParams,
-        response: { 200: deleteAnswer },
-      },
+  deleteRoutes(app, {
+    url: '/api/campaigns/:id',
+    tags,
+    remove: {
+      summary: 'Delete a campaign',
+      description:
+        'Deletes one of the caller’s campaigns with every record in it. Records already served are archived (kept as evidence, out of every list), and the campaign with them; records never sent are erased. The answer counts both (archived, erased).',
+      run: (ownerId, id) => campaigns.remove(ownerId, id),
     },
-    (req) => campaigns.remove(req.user._id, req.params.id),
-  );
-
-  app.get(
-    '/api/campaigns/:id/delete-preview',
-    {
-      schema: {
-        tags,
-        summary: 'What deleting a campaign would do',
-        description:
-          'How many of the campaign’s records a delete would archive (already served: kept as evidence) and erase (never sent), for the confirmation to say so. Changes nothing.',
-        params: idParams,
-        response: { 200: deletePreview },
-      },
+    preview: {
+      summary: 'What deleting a campaign would do',
+      description:
+        'How many of the campaign’s records a delete would archive (already served: kept as evidence) and erase (never sent), for the confirmation to say so. Changes nothing.',
+      run: (ownerId, id) => campaigns.previewRemove(ownerId, id),
     },
-    (req) => campaigns.previewRemove(req.user._id, req.params.id),
-  );
+  });
 }

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { deleteAllAnswer, deleteAnswer, deletePreview } from '@notice-desk/contract/archive';
+import { deleteAllAnswer, deletePreview } from '@notice-desk/contract/archive';
 import { searchablePageQuery } from '@notice-desk/contract/paging';
 import { recordId } from '@notice-desk/contract/record-fields';
 import type { App, AppContext } from '../../app-context.ts';
 import { guardRoutes } from '../../plugins/authenticate.ts';
+import { deleteRoutes } from '../archive/delete-routes.ts';
 import { recordKinds, type RecordKindInfo } from './record-kinds.ts';
 
 const idParams = z.object({ id: recordId });
@@ -74,33 +75,20 @@ function kindRoutes(app: App, { records }: AppContext, info: RecordKindInfo): vo
     (req) => records.update(info, req.user._id, req.params.id, req.body as Record<string, string>),
   );
 
-  app.delete(
-    `${base}/:id`,
-    {
-      schema: {
-        tags,
-        summary: `Delete a ${one}`,
-        description: `Deletes one of the caller's ${many}. One already served (a delivery attempted or under way) is archived: it leaves every list, count and search but keeps its deliveries, events, PDFs and evidence bundle. One never sent is erased. The answer says which (archived, erased).`,
-        params: idParams,
-        response: { 200: deleteAnswer },
-      },
+  deleteRoutes(app, {
+    url: `${base}/:id`,
+    tags,
+    remove: {
+      summary: `Delete a ${one}`,
+      description: `Deletes one of the caller's ${many}. One already served (a delivery attempted or under way) is archived: it leaves every list, count and search but keeps its deliveries, events, PDFs and evidence bundle. One never sent is erased. The answer says which (archived, erased).`,
+      run: (ownerId, id) => records.remove(info, ownerId, id),
     },
-    (req) => records.remove(info, req.user._id, req.params.id),
-  );
-
-  app.get(
-    `${base}/:id/delete-preview`,
-    {
-      schema: {
-        tags,
-        summary: `What deleting a ${one} would do`,
-        description: `Whether deleting this ${one} would archive it (already served: kept as evidence) or erase it (never sent), for the confirmation to say so. Changes nothing.`,
-        params: idParams,
-        response: { 200: deletePreview },
-      },
+    preview: {
+      summary: `What deleting a ${one} would do`,
+      description: `Whether deleting this ${one} would archive it (already served: kept as evidence) or erase it (never sent), for the confirmation to say so. Changes nothing.`,
+      run: (ownerId, id) => records.previewRemove(info, ownerId, id),
     },
-    (req) => records.previewRemove(info, req.user._id, req.params.id),
-  );
+  });
 
   app.get(
     `${deleteAll}/preview`,
