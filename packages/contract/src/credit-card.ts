@@ -1,9 +1,10 @@
-import type { z } from 'zod';
 import {
-  fieldsSchema,
   languageField,
+  recordKindContract,
   type FieldDefinition,
+  type FieldsOf,
   type RecordListPage,
+  type RecordSteps,
   type StoredRecord,
 } from './record-fields.ts';
 import { emailFieldNote, mobileFieldNote } from './serviceable.ts';
@@ -13,6 +14,11 @@ const field = (key: string, label: string): FieldDefinition => ({
   label,
   required: `${label} is required!!`,
 });
+
+/** A credit-card record as stored and answered: its fields, each a string, with what the server adds. */
+export type CreditCardFields = FieldsOf<typeof creditCardSteps>;
+export type CreditCard = StoredRecord<CreditCardFields>;
+export type CreditCardList = RecordListPage<CreditCard>;
 
 /** The credit-card wizard's three steps, in order, with the spec's labels and messages. */
 export const creditCardSteps = [
@@ -44,14 +50,6 @@ export const creditCardSteps = [
     field('referenceNo', 'Reference No'),
     languageField,
   ],
-] as const satisfies readonly (readonly FieldDefinition[])[];
+] as const satisfies RecordSteps;
 
-export const creditCardFields = creditCardSteps.flat();
-export type CreditCardFieldKey = (typeof creditCardFields)[number]['key'];
-
-export const creditCardBody = fieldsSchema(creditCardFields);
-export type CreditCardBody = z.input<typeof creditCardBody>;
-export type CreditCardFields = Record<CreditCardFieldKey, string>;
-
-export type CreditCard = StoredRecord<CreditCardFields>;
-export type CreditCardList = RecordListPage<CreditCard>;
+export const { fields: creditCardFields, body: creditCardBody } = recordKindContract(creditCardSteps);

@@ -1,12 +1,17 @@
-import type { z } from 'zod';
 import {
-  fieldsSchema,
   languageField,
-  type FieldDefinition,
+  recordKindContract,
+  type FieldsOf,
   type RecordListPage,
+  type RecordSteps,
   type StoredRecord,
 } from './record-fields.ts';
 import { emailFieldNote, mobileFieldNote } from './serviceable.ts';
+
+/** A notice as stored and answered: its fields, each a string, with what the server adds. */
+export type NoticeFields = FieldsOf<typeof noticeSteps>;
+export type Notice = StoredRecord<NoticeFields>;
+export type NoticeList = RecordListPage<Notice>;
 
 /** The notice wizard's four steps, in order, with the spec's labels and messages verbatim. */
 export const noticeSteps = [
@@ -62,14 +67,6 @@ export const noticeSteps = [
     { key: 'modeOfDispatch', label: 'Mode Of Dispatch', required: 'Mode Of Dispatch is required!!' },
     languageField,
   ],
-] as const satisfies readonly (readonly FieldDefinition[])[];
+] as const satisfies RecordSteps;
 
-export const noticeFields = noticeSteps.flat();
-export type NoticeFieldKey = (typeof noticeFields)[number]['key'];
-
-export const noticeBody = fieldsSchema(noticeFields);
-export type NoticeBody = z.input<typeof noticeBody>;
-export type NoticeFields = Record<NoticeFieldKey, string>;
-
-export type Notice = StoredRecord<NoticeFields>;
-export type NoticeList = RecordListPage<Notice>;
+export const { fields: noticeFields, body: noticeBody } = recordKindContract(noticeSteps);

@@ -37,6 +37,18 @@ export function fieldsSchema<const F extends readonly FieldDefinition[]>(fields:
   }>;
 }
 
+/** A record kind's wizard: the fields of each step, in order. Its contract follows from it. */
+export type RecordSteps = readonly (readonly FieldDefinition[])[];
+
+/** A record kind's fields in wizard order, and the body schema that checks them (POST and PUT). */
+export function recordKindContract<const Steps extends RecordSteps>(steps: Steps) {
+  const fields = steps.flat() as Steps[number][number][];
+  return { fields, body: fieldsSchema(fields) };
+}
+
+/** A record's fields by key, each a string, for the kind whose wizard these steps are. */
+export type FieldsOf<Steps extends RecordSteps> = Record<Steps[number][number]['key'], string>;
+
 /**
  * The record's language, optional, on each wizard's last step: it picks the template's language variant.
  * A value that names no language is kept and prints the default template (the note says so).
