@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvidenceRecord } from '@notice-desk/contract/evidence';
+import { openDatabase } from '../../db/database.ts';
 import { createTestApp, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
 import { startSmtpListener, startWhatsappPeer } from '../../test/peers.ts';
 import { pdfPagesText } from '../../test/pdf-text.ts';
@@ -157,5 +160,29 @@ describe('an evidence bundle', () => {
       }),
       expect.objectContaining({ summary: 'Evidence for notice of Customer <b>0</b>' }),
     ]);
+  });
+
+  it('leaves out a kept PDF whose bytes changed since it was sent, and holds the others', async () => {
+    const { db } = await openDatabase(t.config, { checkpointer: false });
+    const kept = await db
+      .selectFrom('deliveries')
+      .select('pdf_key')
+      .where('record_id', '=', ids[1]!)
+      .where('pdf_key', 'is not', null)
+      .executeTakeFirstOrThrow();
+    await db.destroy();
+    // The folder store (this file does not run in the S3 project): the kept file on this DATA_DIR.
+    fs.appendFileSync(path.join(t.config.dataDir, kept.pdf_key!), '% altered');
+    const res = await download(`/api/campaigns/${campaignId}/evidence`);
+    expect(res.statusCode, res.body).toBe(200);
+    const files = await unzip(res.rawPayload);
+    const { records } = JSON.parse(files.find((f) => f.name === 'deliveries.json')!.data.toString()) as {
+      records: EvidenceRecord[];
+    };
+    const pdfs = files.filter((f) => f.name.startsWith('pdfs/'));
+    expect(pdfs).toHaveLength(1);
+    expect(pdfs.map((f) => `pdfs/${sha256(f.data)}.pdf`)).toEqual(pdfs.map((f) => f.name));
+    expect(records[1]!.deliveries.map((d) => d.pdfFile)).toEqual([null, null]);
+    expect(records[1]!.deliveries.every((d) => d.pdfSha256)).toBe(true);
   });
 });

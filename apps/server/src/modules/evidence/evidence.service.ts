@@ -133,15 +133,31 @@ export class EvidenceService {
     pages: () => AsyncGenerator<records.RecordRow[]>,
     info: RecordKindInfo,
   ): Bundle {
-    const { zip, stream, room } = zipStream();
+    const { zip, stream, addFile } = zipStream();
     const manifest: { file: string; sha256: string }[] = [];
     /** What each record produced is, for the certificate. */
     const produced: CertificateFacts['files'] = [];
-    const add = (file: string, data: Buffer, what?: string) => {
-      const hash = sha256(data);
+    const list = (file: string, hash: string, what?: string) => {
       manifest.push({ file, sha256: hash });
       if (what) produced.push({ file, what, sha256: hash });
+    };
+    const add = (file: string, data: Buffer, what?: string) => {
+      list(file, sha256(data), what);
       zip.addBuffer(data, file, { compress: !file.endsWith('.pdf') });
+    };
+    /** The kept file going into the zip now; the next one is read meanwhile. */
+    let writing = Promise.resolve();
+    /**
+     * A kept file (a served PDF, a post proof), checked against its recorded hash: the zip lets go of
+     * its bytes once written, and the next waits for that, so a bundle holds one or two files at a time,
+     * never the campaign's PDFs.
+     */
+    const addKept = async (file: string, data: Buffer, hash: string, what?: string) => {
+      await writing;
+      list(file, hash, what);
+      writing = addFile(file, data, { compress: !file.endsWith('.pdf') });
+      // Awaited by the next file or the end; until then its failure is not left unhandled.
+      writing.catch(() => undefined);
     };
     (async () => {
       const evidence: SummaryRecord[] = [];
@@ -189,14 +205,14 @@ export class EvidenceService {
                 if (pdf && sha256(pdf) === d.pdf_sha256) {
                   renderedAt = (await this.store.modifiedAt(d.pdf_key))?.toISOString() ?? null;
                   renderedAts.set(pdfFile, renderedAt);
-                  add(
+                  await addKept(
                     pdfFile,
                     pdf,
+                    d.pdf_sha256,
                     `The notice PDF served to ${reference(info, row) || 'the record'} ${row.custName ?? ''}`.trim() +
                       ` by ${channelLabel[d.channel]}, the very file sent.`,
                   );
                   addedPdfs.add(pdfFile);
-                  await room();
                 } else pdfFile = null;
               } else renderedAt = renderedAts.get(pdfFile) ?? null;
             }
@@ -207,9 +223,8 @@ export class EvidenceService {
               if (!addedPdfs.has(file)) {
                 const scan = await this.store.readBuffer(proof.file_key).catch(() => null);
                 if (!scan || sha256(scan) !== proof.sha256) continue;
-                add(file, scan);
+                await addKept(file, scan, proof.sha256);
                 addedPdfs.add(file);
-                await room();
               }
               postProofs.push({
                 file,
@@ -279,6 +294,7 @@ export class EvidenceService {
           });
         }
       }
+      await writing;
       const generatedAt = nowIso();
       const { timeZone } = this.where;
       const records = evidence.map(({ asks: _asks, ...record }) => record);
