@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ChangeEvent } from 'react';
 import {
   jobKinds,
   jobStates,
@@ -98,6 +98,23 @@ export function JobsList() {
   const timeZone = query.data?.timeZone;
   const columns = useMemo(() => jobColumns(timeZone), [timeZone]);
   const { setPage } = paging;
+  /** A filter's choice ('' for any, or a value it does not know), from the first page again. */
+  const choose =
+    <TValue extends string>(set: (value: TValue | '') => void, known: (value: string) => value is TValue) =>
+    (event: ChangeEvent<HTMLSelectElement>) => {
+      set(known(event.target.value) ? event.target.value : '');
+      setPage(1);
+    };
+  const filters = [
+    { label: 'Kind', name: 'kind', options: kindOptions, value: kind, onChange: choose(setKind, isKind) },
+    {
+      label: 'State',
+      name: 'state',
+      options: stateOptions,
+      value: state,
+      onChange: choose(setState, isState),
+    },
+  ];
 
   return (
     <>
@@ -106,26 +123,9 @@ export function JobsList() {
         aria-label="Job filters"
         onSubmit={(e) => e.preventDefault()}
       >
-        <SelectField
-          label="Kind"
-          name="kind"
-          options={kindOptions}
-          value={kind}
-          onChange={(event) => {
-            setKind(isKind(event.target.value) ? event.target.value : '');
-            setPage(1);
-          }}
-        />
-        <SelectField
-          label="State"
-          name="state"
-          options={stateOptions}
-          value={state}
-          onChange={(event) => {
-            setState(isState(event.target.value) ? event.target.value : '');
-            setPage(1);
-          }}
-        />
+        {filters.map((filter) => (
+          <SelectField key={filter.name} {...filter} />
+        ))}
         <button
           type="button"
           className={`button button-secondary ${styles.refresh}`}
