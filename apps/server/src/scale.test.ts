@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config/env.ts';
 import { openDatabase } from './db/database.ts';
 import { startSmtpListener, startWhatsappPeer } from './test/peers.ts';
+import { startS3Peer, type S3Peer } from './test/s3-peer.ts';
 import {
   type ServerProcess,
   signUpOver,
@@ -16,28 +17,81 @@ import {
   startWorkerProcess,
 } from './test/server-process.ts';
 import { recordSheet, writeSheet } from './test/xlsx.ts';
+import { unzip } from './test/zip.ts';
 
-// Two API processes (no jobs) and two worker processes on one PostgreSQL and one DATA_DIR: an import
-// and a send each happen exactly once, whichever process takes each job.
-const IMPORT_ROWS = 20_000;
-const SEND_RECORDS = 2_000;
+// Issue 32's shape: two API processes (no jobs) and two workers, each on a DATA_DIR of its own, on one
+// PostgreSQL, one bucket of the local S3 peer and Redis (when one answers). An import and a send each
+// happen exactly once whichever process takes each job, a worker killed mid-send loses nothing and
+// sends nothing twice, and what one process kept the others serve from the bucket.
+const IMPORT_ROWS = 5_000;
+const SEND_RECORDS = 1_000;
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-describe.skipIf(!process.env.DATABASE_URL)('several processes on one PostgreSQL', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scale-'));
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>, ms = 120_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Whether Redis answers at REDIS_URL: CI and this machine run one; elsewhere the test goes without. */
+async function redisAnswers(): Promise<boolean> {
+  const { Redis } = await import('ioredis');
+  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000 });
+  try {
+    await probe.connect();
+    return (await probe.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    probe.disconnect();
+  }
+}
+
+/** Files a process left on its own DATA_DIR (its folder for temporary copies may stay, empty). */
+const filesIn = (dataDir: string) =>
+  fs
+    .readdirSync(dataDir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dataDir, path.join(entry.parentPath, entry.name)));
+
+describe.skipIf(!process.env.DATABASE_URL)('several processes on one PostgreSQL and one bucket', () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'scale-'));
+  const dataDirs: string[] = [];
+  /** A DATA_DIR of its own for each process. */
+  const dataDir = (name: string) => {
+    const dir = path.join(root, name);
+    fs.mkdirSync(dir);
+    dataDirs.push(dir);
+    return dir;
+  };
   let env: Record<string, string>;
   let apis: ServerProcess[] = [];
   let workers: ReturnType<typeof startWorkerProcess>[] = [];
   let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
   let peer: Awaited<ReturnType<typeof startWhatsappPeer>>;
+  let s3: S3Peer;
 
   beforeAll(async () => {
     smtp = await startSmtpListener();
     peer = await startWhatsappPeer();
+    // Before any process starts: the peer puts its credentials in the environment they inherit.
+    s3 = await startS3Peer();
+    const redis = await redisAnswers();
+    if (!redis) console.warn(`scale test: no Redis at ${REDIS_URL}, the processes run without it`);
     env = {
-      DATA_DIR: dataDir,
       DATABASE_URL: process.env.DATABASE_URL!,
       DATABASE_SCHEMA: `test_${randomBytes(6).toString('hex')}`,
+      ...s3.env(`scale-${randomBytes(4).toString('hex')}`),
+      ...(redis ? { REDIS_URL } : {}),
       JWT_SECRET: 'scale-test-secret-scale-test-secret-000',
+      // One address for every process, as behind a load balancer: notices print it (their page's link).
+      APP_URL: 'https://notices.example.in',
       SMTP_URL: smtp.url,
       WHATSAPP_API_URL: peer.apiUrl,
       WHATSAPP_TOKEN: 'peer-token',
@@ -45,13 +99,17 @@ describe.skipIf(!process.env.DATABASE_URL)('several processes on one PostgreSQL'
       WHATSAPP_MODE: 'session', // free-form document messages, as these tests read them
       SMTP_RATE: '100000',
       WHATSAPP_RATE: '100000',
-      JOB_LEASE: '15s', // a starved CI machine must not lose a live lease
+      // A starved CI machine must not lose a live lease; the killed worker's jobs wait this long.
+      JOB_LEASE: '10s',
     };
     apis = [
-      await startServerProcess({ ...env, RUN_JOBS: 'false' }),
-      await startServerProcess({ ...env, RUN_JOBS: 'false' }),
+      await startServerProcess({ ...env, DATA_DIR: dataDir('api-1'), RUN_JOBS: 'false' }),
+      await startServerProcess({ ...env, DATA_DIR: dataDir('api-2'), RUN_JOBS: 'false' }),
     ];
-    workers = [startWorkerProcess(env), startWorkerProcess(env)];
+    workers = [
+      startWorkerProcess({ ...env, DATA_DIR: dataDir('worker-1') }),
+      startWorkerProcess({ ...env, DATA_DIR: dataDir('worker-2') }),
+    ];
   }, 120_000);
 
   afterAll(async () => {
@@ -61,10 +119,11 @@ describe.skipIf(!process.env.DATABASE_URL)('several processes on one PostgreSQL'
     await db.destroy();
     await smtp.close();
     await peer.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await s3.close();
+    fs.rmSync(root, { recursive: true, force: true });
   });
 
-  it('imports 20,000 rows once and sends 2,000 notices once per channel', async () => {
+  it('imports once, serves each PDF from the bucket, sends once per channel through a worker killed mid-send, and bundles evidence from the bucket', async () => {
     const [a, b] = apis as [ServerProcess, ServerProcess];
     const user = await signUpOver(a.baseUrl, 'asha');
     const rows = recordSheet(noticeFields, IMPORT_ROWS);
@@ -74,24 +133,41 @@ describe.skipIf(!process.env.DATABASE_URL)('several processes on one PostgreSQL'
       row[column('custMobileNo')] = `9${String(100_000_000 + i)}`;
       row[column('modeOfDispatch')] = 'Email and WhatsApp';
     });
-    const file = path.join(dataDir, 'notices.xlsx');
+    const file = path.join(root, 'notices.xlsx');
     await writeSheet(file, rows);
+    // Uploaded to one API, started on the other, imported by a worker: the sheet went through the bucket.
     const started = await startNoticeImportOver(a.baseUrl, user.headers, file, b.baseUrl);
     expect(started.status).toBe(202);
-    let progress: { status?: string; imported?: number; campaignId?: string } = {};
-    for (let i = 0; i < 600 && progress.status !== 'done' && progress.status !== 'failed'; i++) {
-      await new Promise((r) => setTimeout(r, 200));
-      progress = (await (
-        await fetch(`${apis[i % 2]!.baseUrl}/api/notices/by-user-id/progress-count`, {
+    let polls = 0;
+    const progress = await until('the import ends', async () => {
+      const body = (await (
+        await fetch(`${apis[polls++ % 2]!.baseUrl}/api/notices/by-user-id/progress-count`, {
           headers: user.headers,
         })
-      ).json()) as typeof progress;
-    }
+      ).json()) as { status?: string; imported?: number; campaignId?: string };
+      return body.status === 'done' || body.status === 'failed' ? body : undefined;
+    });
     expect(progress).toMatchObject({ status: 'done', imported: IMPORT_ROWS });
     const campaigns = (await (
       await fetch(`${a.baseUrl}/api/campaigns/notice`, { headers: user.headers })
     ).json()) as { total: number };
     expect(campaigns.total).toBe(1);
+
+    // A notice PDF rendered and kept by one API is the very file the other streams from the bucket.
+    const list = (await (
+      await fetch(`${a.baseUrl}/api/notices/by-user-id?limit=1`, { headers: user.headers })
+    ).json()) as { pdfUrl: string; items: { pdfLink: string }[] };
+    const pdfOf = async (api: ServerProcess) => {
+      const res = await fetch(`${api.baseUrl}${list.pdfUrl}${list.items[0]!.pdfLink}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/pdf');
+      return Buffer.from(await res.arrayBuffer());
+    };
+    const rendered = await pdfOf(a);
+    const gets = s3.requests.length;
+    // Chromium stamps each render with its time: equal bytes are the kept file, not a second render.
+    expect(sha256(await pdfOf(b))).toBe(sha256(rendered));
+    expect(s3.requests.slice(gets).some((r) => r.method === 'GET' && r.path.endsWith('.pdf'))).toBe(true);
 
     const detail = (await (
       await fetch(`${b.baseUrl}/api/campaigns/single-campaign/${progress.campaignId}?limit=${SEND_RECORDS}`, {
@@ -108,6 +184,18 @@ describe.skipIf(!process.env.DATABASE_URL)('several processes on one PostgreSQL'
         headers: { ...user.headers, 'content-type': 'application/json' },
         body: JSON.stringify({ data, type: 'notice' }),
       }).then((res) => res.json() as Promise<{ sent: number; skipped: number; queued: number }>);
+    // One worker dies mid-send; the other takes its jobs over once their lease runs out.
+    const killing = (async () => {
+      await until('a third of the mail is out', () =>
+        smtp.mails.length >= SEND_RECORDS / 3 ? true : undefined,
+      );
+      const killed = workers[0]!;
+      killed.child.kill('SIGKILL');
+      await new Promise((r) => killed.child.once('exit', r));
+      const atKill = { mails: smtp.mails.length, whatsapp: peer.messages.length };
+      return atKill;
+    })();
+    killing.catch(() => undefined); // awaited below, after the sends are posted
     const queue = [...chunks];
     await Promise.all(
       Array.from({ length: 4 }, async () => {
@@ -115,27 +203,79 @@ describe.skipIf(!process.env.DATABASE_URL)('several processes on one PostgreSQL'
           await Promise.all([send(a, chunk), send(b, chunk)]);
       }),
     );
-    for (
-      let i = 0;
-      i < 300 && (smtp.mails.length < SEND_RECORDS || peer.messages.length < SEND_RECORDS);
-      i++
-    ) {
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    await new Promise((r) => setTimeout(r, 500));
-    expect(smtp.mails).toHaveLength(SEND_RECORDS);
-    expect(new Set(smtp.mails.map((m) => m.to[0])).size).toBe(SEND_RECORDS);
-    expect(peer.messages).toHaveLength(SEND_RECORDS);
-    expect(new Set(peer.messages.map((m) => m.to)).size).toBe(SEND_RECORDS);
+    const atKill = await killing;
+    expect(atKill.mails).toBeLessThan(SEND_RECORDS); // killed mid-send, so the test proves something
 
+    await until('every mail and WhatsApp message is out', () =>
+      new Set(smtp.mails.map((m) => m.messageId)).size >= SEND_RECORDS &&
+      new Set(peer.messages.map((m) => m.reference)).size >= SEND_RECORDS
+        ? true
+        : undefined,
+    );
     const { db } = await openDatabase(loadConfig(env));
-    const perRecord = await db
-      .selectFrom('deliveries')
-      .select(['record_id', 'channel', (eb) => eb.fn.countAll<number>().as('n')])
-      .groupBy(['record_id', 'channel'])
-      .execute();
-    await db.destroy();
-    expect(perRecord).toHaveLength(SEND_RECORDS * 2);
-    expect(perRecord.every((row) => Number(row.n) === 1)).toBe(true);
-  }, 300_000);
+    try {
+      await until('every delivery is recorded', async () => {
+        const [row] = await db
+          .selectFrom('deliveries')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('status', '=', 'sent')
+          .execute();
+        return Number(row!.n) === SEND_RECORDS * 2 ? true : undefined;
+      });
+      // Each customer got one message per channel: one Message-ID, one WhatsApp reference. A repeat of
+      // the same message can only be one in flight at the kill, sent again under its own id.
+      const idsTo = (messages: { to: string; id: string | undefined }[]) => {
+        const byRecipient = new Map<string, Set<string | undefined>>();
+        for (const m of messages) byRecipient.set(m.to, (byRecipient.get(m.to) ?? new Set()).add(m.id));
+        return [...byRecipient.values()];
+      };
+      const mailIds = idsTo(smtp.mails.map((m) => ({ to: m.to[0]!, id: m.messageId })));
+      const whatsappRefs = idsTo(peer.messages.map((m) => ({ to: m.to, id: m.reference })));
+      expect(mailIds).toHaveLength(SEND_RECORDS);
+      expect(whatsappRefs).toHaveLength(SEND_RECORDS);
+      expect(mailIds.every((set) => set.size === 1)).toBe(true);
+      expect(whatsappRefs.every((set) => set.size === 1)).toBe(true);
+      const repeats = smtp.mails.length - SEND_RECORDS + (peer.messages.length - SEND_RECORDS);
+      console.info(
+        `scale test: worker killed after ${atKill.mails} mails and ${atKill.whatsapp} WhatsApp messages; ${repeats} in-flight message(s) repeated under their own id`,
+      );
+      // Up to 4 send jobs at once in the killed worker, 20 messages each in flight per channel.
+      expect(repeats).toBeLessThanOrEqual(4 * 2 * 20);
+
+      const perRecord = await db
+        .selectFrom('deliveries')
+        .select(['record_id', 'channel', (eb) => eb.fn.countAll<number>().as('n')])
+        .groupBy(['record_id', 'channel'])
+        .execute();
+      expect(perRecord).toHaveLength(SEND_RECORDS * 2);
+      expect(perRecord.every((row) => Number(row.n) === 1)).toBe(true);
+
+      // An evidence bundle built by an API that rendered and sent nothing: its PDFs come from the bucket
+      // and are the very files sent.
+      const sent = await db
+        .selectFrom('deliveries')
+        .select(['record_id', 'pdf_sha256'])
+        .where('record_id', '=', ids[1]!)
+        .execute();
+      const evidence = await fetch(`${b.baseUrl}/api/notices/${ids[1]}/evidence`, { headers: user.headers });
+      expect(evidence.status).toBe(200);
+      const files = await unzip(Buffer.from(await evidence.arrayBuffer()));
+      const pdfs = files.filter((f) => f.name.startsWith('pdfs/'));
+      expect(pdfs.map((f) => sha256(f.data))).toEqual([...new Set(sent.map((d) => d.pdf_sha256))]);
+    } finally {
+      await db.destroy();
+    }
+
+    // The ADMIN's job list, read through either API, shows what the workers did.
+    const jobs = async (query: string) =>
+      (await (await fetch(`${a.baseUrl}/api/jobs?${query}`, { headers: user.headers })).json()) as {
+        total: number;
+        items: { state: string; attempts: number }[];
+      };
+    expect((await jobs('kind=import')).items.map((j) => j.state)).toEqual(['done']);
+    expect((await jobs('state=failed')).total).toBe(0);
+
+    // Nothing any process needs was left on its own disk.
+    for (const dir of dataDirs) expect(filesIn(dir), dir).toEqual([]);
+  }, 400_000);
 });

@@ -1,14 +1,11 @@
-import { z } from 'zod';
 import { archivedCampaignList, archivedRecordList } from '@notice-desk/contract/archive';
 import { pagingQuery } from '@notice-desk/contract/paging';
-import { recordId } from '@notice-desk/contract/record-fields';
 import type { App, AppContext } from '../../app-context.ts';
-import { sendDownload } from '../../lib/content-disposition.ts';
 import { guardRoutes } from '../../plugins/authenticate.ts';
+import { bundleRoute } from '../evidence/bundle-route.ts';
 import { recordKinds } from '../records/record-kinds.ts';
 
 const tags = ['archive'];
-const params = z.object({ id: recordId });
 const query = pagingQuery({ limit: 25, limitMax: 100 });
 
 /** ADMIN only: the records and campaigns deletes archived because they were served, and their evidence. */
@@ -33,22 +30,15 @@ export function archiveRoutes(app: App, { archive, guards }: AppContext): void {
       (req) => archive.records(info.kind, req.query),
     );
 
-    app.get(
-      `/api/archive/${segment}/:id/evidence`,
+    bundleRoute(
+      app,
       {
-        schema: {
-          tags,
-          summary: `Download an archived ${info.label.toLowerCase()}'s evidence bundle`,
-          description: `ADMIN only. The evidence bundle (the exact PDFs sent, every delivery and its history, a manifest of SHA-256 hashes) of an archived ${info.label.toLowerCase()} record, whoever owns it. A record that is not archived answers 404.`,
-          params,
-        },
+        url: `/api/archive/${segment}/:id/evidence`,
+        tags,
+        summary: `Download an archived ${info.label.toLowerCase()}'s evidence bundle`,
+        description: `ADMIN only. The evidence bundle (the exact PDFs sent, every delivery and its history, a manifest of SHA-256 hashes) of an archived ${info.label.toLowerCase()} record, whoever owns it. A record that is not archived answers 404.`,
       },
-      async (req, reply) =>
-        sendDownload(
-          reply,
-          'application/zip',
-          await archive.recordEvidence(req.user._id, info.kind, req.params.id),
-        ),
+      (adminId, id) => archive.recordEvidence(adminId, info.kind, id),
     );
   }
 
@@ -67,18 +57,15 @@ export function archiveRoutes(app: App, { archive, guards }: AppContext): void {
     (req) => archive.campaigns(req.query),
   );
 
-  app.get(
-    '/api/archive/campaigns/:id/evidence',
+  bundleRoute(
+    app,
     {
-      schema: {
-        tags,
-        summary: "Download an archived campaign's evidence bundle",
-        description:
-          'ADMIN only. The evidence bundle of every record of an archived campaign, whoever owns it. A campaign that is not archived answers 404.',
-        params,
-      },
+      url: '/api/archive/campaigns/:id/evidence',
+      tags,
+      summary: "Download an archived campaign's evidence bundle",
+      description:
+        'ADMIN only. The evidence bundle of every record of an archived campaign, whoever owns it. A campaign that is not archived answers 404.',
     },
-    async (req, reply) =>
-      sendDownload(reply, 'application/zip', await archive.campaignEvidence(req.user._id, req.params.id)),
+    (adminId, id) => archive.campaignEvidence(adminId, id),
   );
 }
