@@ -125,7 +125,7 @@ export class ExportsService {
   ): Promise<{ name: string; stream: Readable }> {
     const campaign = await this.exportedCampaign(ownerId, kind, campaignId, 'export.zip', 'PDFs');
     const info = recordKinds[kind];
-    const { zip, stream, room } = zipStream();
+    const { zip, stream, room, addFile } = zipStream();
     const used = new Set<string>();
     const unique = (name: string) => {
       let candidate = name;
@@ -142,7 +142,8 @@ export class ExportsService {
         for (const [i, row] of page.entries()) {
           const pdf = pdfs[i]!;
           if ('refused' in pdf) notPrinted.push(`${pdfFileName(kind, row)}: ${pdf.refused}`);
-          else zip.addBuffer(pdf.pdf, unique(pdfFileName(kind, row)), { compress: false });
+          // addFile, not yazl's addBuffer: the zip lets go of each PDF once written (addBuffer keeps all).
+          else await addFile(unique(pdfFileName(kind, row)), pdf.pdf, { compress: false });
           // Let the client take what is queued before adding more: memory stays flat.
           await room();
         }
