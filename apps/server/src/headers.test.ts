@@ -14,6 +14,8 @@ import { createTestApp, signUp, type SignedIn, type TestApp } from './test/app.t
  * Chromium and fail on any policy violation.
  */
 
+const NOTICE_HTML = '<!doctype html><html><head><title>Notice</title></head><body></body></html>';
+
 let t: TestApp;
 let user: SignedIn;
 let webDist: string;
@@ -35,6 +37,9 @@ beforeAll(async () => {
     path.join(webDist, 'index.html.gz'),
     gzipSync(fs.readFileSync(path.join(webDist, 'index.html'))),
   );
+  fs.writeFileSync(path.join(webDist, 'notice.html'), NOTICE_HTML);
+  fs.writeFileSync(path.join(webDist, 'notice.html.br'), brotliCompressSync(NOTICE_HTML));
+  fs.writeFileSync(path.join(webDist, 'notice.html.gz'), gzipSync(NOTICE_HTML));
   t = await createTestApp({ WEB_DIST: webDist });
   user = await signUp(t.app, 'asha');
 });
@@ -106,6 +111,29 @@ describe('the web app build', () => {
     });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe('console.log("app");');
+  });
+
+  it('sends the notice page (kept in memory) as the browser takes it, and 304 for the copy it has', async () => {
+    const get = (headers: Record<string, string>) =>
+      t.app.inject({ method: 'GET', url: '/n/AbCdEfGhIjKlMnOpQrStUv?c=w', headers });
+    const br = await get({ 'accept-encoding': 'gzip, br' });
+    expect(br.headers).toMatchObject({
+      'content-encoding': 'br',
+      'cache-control': 'no-cache',
+      vary: 'accept-encoding',
+    });
+    expect(br.headers['content-type']).toMatch(/^text\/html/);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(NOTICE_HTML);
+    const gzip = await get({ 'accept-encoding': 'br;q=0, gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(NOTICE_HTML);
+    const plain = await get({ 'accept-encoding': 'identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(NOTICE_HTML);
+    const again = await get({ 'if-none-match': String(plain.headers.etag) });
+    expect(again.statusCode).toBe(304);
+    // The verification page is a view of the same entry.
+    expect((await t.app.inject({ method: 'GET', url: '/v/AbCdEfGhIjKl' })).body).toBe(NOTICE_HTML);
   });
 });
 

@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.ts';
 
 /**
@@ -12,7 +13,7 @@ import { AppError } from '../lib/errors.ts';
 export async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
   const index = path.join(webDist, 'index.html');
   const built = fs.existsSync(index);
-  const noticePageBuilt = fs.existsSync(path.join(webDist, 'notice.html'));
+  const noticePage = builtPage(path.join(webDist, 'notice.html'));
   if (built) {
     await app.register(fastifyStatic, {
       root: webDist,
@@ -37,8 +38,55 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
     if (path.extname(url) && url.startsWith('/static/')) {
       throw new AppError(404, 'NOT_FOUND', `No file ${url}.`);
     }
+    reply.header('cache-control', 'no-cache');
     // /v/<code>, a notice's verification page, is a view of the same small entry.
-    const page = /^\/[nv]\//.test(url) && noticePageBuilt ? 'notice.html' : 'index.html';
-    return reply.header('cache-control', 'no-cache').type('text/html').sendFile(page);
+    if (/^\/[nv]\//.test(url) && noticePage) return sendPage(request, reply, noticePage);
+    return reply.type('text/html').sendFile('index.html');
   });
+}
+
+/** A built page and its compressed siblings (the build writes .br and .gz), read once, with its ETag. */
+interface BuiltPage {
+  bodies: { identity: Buffer; br?: Buffer; gzip?: Buffer };
+  etag: string;
+}
+
+/**
+ * The public notice page is what every recipient's link opens, at once after a campaign: its HTML
+ * (a few hundred bytes) is kept in memory and sent without a file system call (stat, open and read
+ * through libuv's threads, which waited behind the database's own disk writes under load: p50 33 ms
+ * against 8 ms from memory, docs/benchmarks.md, "The notice page under load").
+ */
+function builtPage(file: string): BuiltPage | undefined {
+  if (!fs.existsSync(file)) return undefined;
+  const read = (suffix: string) =>
+    fs.existsSync(file + suffix) ? fs.readFileSync(file + suffix) : undefined;
+  const identity = fs.readFileSync(file);
+  const [br, gzip] = [read('.br'), read('.gz')];
+  return {
+    bodies: { identity, ...(br && { br }), ...(gzip && { gzip }) },
+    etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
+  };
+}
+
+function sendPage(request: FastifyRequest, reply: FastifyReply, page: BuiltPage) {
+  reply.header('etag', page.etag).header('vary', 'accept-encoding').type('text/html; charset=utf-8');
+  if (request.headers['if-none-match'] === page.etag) return reply.code(304).send();
+  const encoding = (['br', 'gzip'] as const).find(
+    (name) => page.bodies[name] && accepts(request.headers['accept-encoding'] ?? '', name),
+  );
+  if (encoding) reply.header('content-encoding', encoding);
+  return reply.send(page.bodies[encoding ?? 'identity']);
+}
+
+/** Whether an Accept-Encoding header takes an encoding: named, or by `*`, with a weight above 0. */
+function accepts(header: string, encoding: string): boolean {
+  const weights = new Map(
+    header.split(',').map((part) => {
+      const [name = '', ...params] = part.split(';').map((p) => p.trim().toLowerCase());
+      const q = params.find((p) => p.startsWith('q='));
+      return [name, q ? Number(q.slice(2)) : 1] as const;
+    }),
+  );
+  return (weights.get(encoding) ?? weights.get('*') ?? 0) > 0;
 }

@@ -168,7 +168,9 @@ export class NoticePagesService {
         `Those are not the last four digits of the ${check.asks === 'mobile' ? 'registered mobile number' : 'loan or account number'}. Check the number and try again (${left} ${left === 1 ? 'try' : 'tries'} left before the link locks for an hour).`,
       );
     }
-    await pages.resetFailedChecks(this.deps.db, code);
+    // A right answer ends a run of wrong ones; with none to end, no write (every visitor answers once).
+    if (Number(link.failed_checks) > 0 || link.locked_until)
+      await pages.resetFailedChecks(this.deps.db, code);
     await this.event(link, 'verified', visit, channel);
     const token = await this.deps.tokens.sign(code, channel, TOKEN_TTL_SECONDS);
     return { token, expiresAt: new Date(Date.now() + TOKEN_TTL_SECONDS * 1000).toISOString() };
