@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config/env.ts';
 import { serviceDates, type DeliveryFact, type PageFact, type ServiceRules } from './service-dates.ts';
 
 const rules = (overrides: Partial<ServiceRules> = {}): ServiceRules => ({
@@ -235,5 +236,20 @@ describe('serviceDates by post (POST_DEEMED_SERVICE_DAYS)', () => {
       rules(),
     );
     expect(dates).toMatchObject({ servedBy: 'post: delivered', shown: { servedOn: '05-05-2024' } });
+  });
+});
+
+describe('POST_DEEMED_SERVICE_DAYS', () => {
+  it('is 30 days unless set, 0 turns it off, and anything but a whole number of days to 365 is refused', () => {
+    expect(loadConfig({}).postDeemedServiceDays).toBe(30);
+    expect(loadConfig({ POST_DEEMED_SERVICE_DAYS: '0' }).postDeemedServiceDays).toBe(0);
+    expect(loadConfig({ POST_DEEMED_SERVICE_DAYS: '7', DEEMED_SERVICE_DAYS: '45' })).toMatchObject({
+      postDeemedServiceDays: 7,
+      deemedServiceDays: 45,
+    });
+    for (const wrong of ['-1', '2.5', '366', 'a week'])
+      expect(() => loadConfig({ POST_DEEMED_SERVICE_DAYS: wrong })).toThrow(
+        /POST_DEEMED_SERVICE_DAYS must be a whole number of days, 0 \(never deemed\) to 365/,
+      );
   });
 });
