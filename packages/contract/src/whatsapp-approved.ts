@@ -25,9 +25,10 @@ export interface ApprovedTemplate {
   /**
    * Added for the notice page (issue 29): how its messages carry the page's link. 'button': as the
    * dynamic suffix of its URL button; 'body': as its last body parameter (one more than the mapped
-   * fields); 'none': the template has no place for it. Absent where Meta could not be asked.
+   * fields); 'button and body': the code as the button's suffix and the whole address as the spare last
+   * body parameter; 'none': the template has no place for it. Absent where Meta could not be asked.
    */
-  linkBy?: 'button' | 'body' | 'none';
+  linkBy?: 'button' | 'body' | 'button and body' | 'none';
 }
 
 export interface ApprovedTemplates {

@@ -246,7 +246,11 @@ describe('WhatsApp by approved template', () => {
       language: 'en',
       bodyFields: ['custName', 'loanNo'],
     });
-    expect(set.json()).toMatchObject({ linkBy: 'button', usable: true, status: { bodyParameters: 3 } });
+    expect(set.json()).toMatchObject({
+      linkBy: 'button and body',
+      usable: true,
+      status: { bodyParameters: 3 },
+    });
     // A row kept before this was known (the button alone) is read again from Meta before a send.
     await db
       .updateTable('whatsapp_approved_templates')

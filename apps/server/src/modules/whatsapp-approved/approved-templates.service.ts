@@ -29,16 +29,20 @@ export interface TemplateToSend {
   linkButtonIndex: number | null;
 }
 
-type LinkBy = NonNullable<ApprovedTemplate['linkBy']>;
+/** Where the link goes, as kept: the button, the body or neither ('button and body' is only the API's word). */
+type LinkBy = 'button' | 'body' | 'none';
 
 /** A template as described for the screen, with what only the sends need. */
-type Described = ApprovedTemplate & { linkButtonIndex: number | null; linkInBody: boolean };
+type Described = Omit<ApprovedTemplate, 'linkBy'> & {
+  linkBy?: LinkBy;
+  linkButtonIndex: number | null;
+  linkInBody: boolean;
+};
 
 /** What the API answers of a described template: where the link goes in detail stays with the sends. */
-function answerOf({ linkButtonIndex, linkInBody, ...template }: Described) {
+function answerOf({ linkButtonIndex, linkInBody, ...template }: Described): ApprovedTemplate {
   void linkButtonIndex;
-  void linkInBody;
-  return template;
+  return template.linkBy === 'button' && linkInBody ? { ...template, linkBy: 'button and body' } : template;
 }
 
 /**
@@ -252,7 +256,7 @@ export class ApprovedTemplatesService {
               ? `Its header is ${match.headerFormat ? `a ${match.headerFormat.toLowerCase()}` : 'missing'}, not a document: the notice PDF goes as the header.`
               : null;
     // The notice page's link: a URL button's suffix where the template has one, and the body's spare
-    // parameter where it has one (both when it has both: see storedLink). The screen names the button.
+    // parameter where it has one (both when it has both: see storedLink; the API says 'button and body').
     const linkInBody = match.bodyParameters === bodyFields.length + 1;
     const linkBy: LinkBy = match.urlButtonIndex !== undefined ? 'button' : linkInBody ? 'body' : 'none';
     return {

@@ -77,6 +77,10 @@ describe('ApprovedTemplateSettings', () => {
       "The notice page's link goes in the last body parameter, {{3}}: the template has no URL button.",
     ],
     [
+      'button and body',
+      "The notice page's link goes in the template's URL button, as its dynamic suffix, and its whole address in the last body parameter, {{3}}.",
+    ],
+    [
       'none',
       "This template has no place for the notice page's link: add a URL button with a dynamic suffix, or one more body parameter, and have Meta approve it again.",
     ],

@@ -45,6 +45,8 @@ function linkText(template: ApprovedTemplate): string | null {
       return "The notice page's link goes in the template's URL button, as its dynamic suffix.";
     case 'body':
       return `The notice page's link goes in the last body parameter, {{${template.bodyFields.length + 1}}}: the template has no URL button.`;
+    case 'button and body':
+      return `The notice page's link goes in the template's URL button, as its dynamic suffix, and its whole address in the last body parameter, {{${template.bodyFields.length + 1}}}.`;
     case 'none':
       return "This template has no place for the notice page's link: add a URL button with a dynamic suffix, or one more body parameter, and have Meta approve it again.";
     default:
