@@ -397,6 +397,7 @@ export async function createServices(
       firmName: config.noticePage.firmName,
       timeZone: config.timeZone,
       signingChain: config.signing?.key.chain,
+      earlierSigningChains: config.signingEarlierChains,
     }),
     jobList: new JobsService(db, config.timeZone),
     ready: () =>

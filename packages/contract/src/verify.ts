@@ -10,12 +10,29 @@ export const VERIFY_FILE_MAX_BYTES = 20 * 1024 * 1024;
 
 export const verifyCodeParams = z.object({ code: z.string().max(100, { error: 'code is too long.' }) });
 
+/**
+ * One of our earlier signing certificates (NOTICE_SIGNING_EARLIER_CERTS): a DSC lasts one or two
+ * years, and a notice signed before its renewal stays ours. Public: the subject's common name only
+ * (the rest of a DSC's subject, such as its postal code or the hash of its holder's PAN, stays out).
+ */
+export interface EarlierCertificate {
+  subject: string;
+  /** The certificate's validity, as DD-MM-YYYY HH:mm:ss IST (TIME_ZONE). */
+  validFrom: string;
+  validTo: string;
+}
+
 /** Whether a PDF's signature verifies, and who signed it; null when the file is not signed. */
 export interface SignatureCheck {
   valid: boolean;
   signer: string | null;
   /** Why it does not verify; null when it does. */
   reason: string | null;
+  /**
+   * Valid and made by one of our earlier signing certificates, not the current key: which one. Null
+   * when signed by the current key, or not valid.
+   */
+  earlierCertificate: EarlierCertificate | null;
 }
 
 /** What the verification page shows of a notice: no personal data beyond the account's last digits. */

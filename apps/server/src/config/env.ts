@@ -3,7 +3,12 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import parseDuration, { type StringValue } from 'ms';
 import { z } from 'zod';
-import { loadSigningKey, SigningSetupError, type SigningSettings } from '../lib/pdf/signing.ts';
+import {
+  loadEarlierCertificate,
+  loadSigningKey,
+  SigningSetupError,
+  type SigningSettings,
+} from '../lib/pdf/signing.ts';
 import type { S3Settings } from '../lib/s3-store.ts';
 import { parseSendWindow, type SendWindow } from '../lib/send-window.ts';
 import type { SignupMode } from '../modules/auth/auth.service.ts';
@@ -327,6 +332,8 @@ const envSchema = z.object({
   NOTICE_SIGNING_STAMP: z
     .enum(['on', 'off'], { error: 'NOTICE_SIGNING_STAMP must be on or off' })
     .default('off'),
+  /** Comma-separated PEM files (or their base64): earlier signing certificates, each with its chain. */
+  NOTICE_SIGNING_EARLIER_CERTS: z.string().optional(),
   TSA_URL: z.url('TSA_URL must be a URL such as http://timestamp.example.com/tsa').optional(),
   TIME_ZONE: z
     .string()
@@ -496,6 +503,11 @@ export interface Config {
   };
   /** NOTICE_SIGNING_*: every notice PDF is signed with this key when set. */
   signing: SigningSettings | undefined;
+  /**
+   * NOTICE_SIGNING_EARLIER_CERTS: the certificates of earlier signing keys, each leaf first with its
+   * chain (DER). A notice signed by one still verifies as ours after the DSC is renewed.
+   */
+  signingEarlierChains: Buffer[][];
   /** Requests to the public verification routes (/v/<code>) per address, per minute (0: no limit). */
   verifyPerMinute: number;
 }
@@ -579,6 +591,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   return {
     signing: signingSettings(e),
+    signingEarlierChains: earlierSigningChains(e.NOTICE_SIGNING_EARLIER_CERTS),
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
@@ -702,8 +715,7 @@ function signingSettings(e: z.infer<typeof envSchema>): SigningSettings | undefi
     new ConfigError(`Invalid configuration:\n  ${setting}: ${why}`);
   let p12: Buffer;
   if (existsSync(e.NOTICE_SIGNING_P12)) p12 = readFileSync(e.NOTICE_SIGNING_P12);
-  else if (/^[A-Za-z0-9+/=\s]+$/.test(e.NOTICE_SIGNING_P12) && e.NOTICE_SIGNING_P12.length >= 64)
-    p12 = Buffer.from(e.NOTICE_SIGNING_P12, 'base64');
+  else if (isBase64File(e.NOTICE_SIGNING_P12)) p12 = Buffer.from(e.NOTICE_SIGNING_P12, 'base64');
   else throw wrong('NOTICE_SIGNING_P12', 'no file at that path, and not a base64 PKCS#12 file either');
   try {
     return {
@@ -719,6 +731,39 @@ function signingSettings(e: z.infer<typeof envSchema>): SigningSettings | undefi
     throw err;
   }
 }
+
+/**
+ * NOTICE_SIGNING_EARLIER_CERTS: each item a path to a PEM file (or its base64, as NOTICE_SIGNING_P12
+ * takes), the certificate followed by its chain, checked now: a file that is not there, is not a
+ * certificate or whose chain does not verify stops the start, naming the file.
+ */
+function earlierSigningChains(value: string | undefined): Buffer[][] {
+  const items = (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  return items.map((item, i) => {
+    const onDisk = existsSync(item);
+    if (!onDisk && !isBase64File(item))
+      throw new ConfigError(
+        `Invalid configuration:\n  NOTICE_SIGNING_EARLIER_CERTS: ${item}: no file at that path, and not a base64 certificate either`,
+      );
+    try {
+      return onDisk
+        ? loadEarlierCertificate(readFileSync(item), item)
+        : loadEarlierCertificate(Buffer.from(item, 'base64'), `item ${i + 1} (base64)`);
+    } catch (err) {
+      const why =
+        err instanceof SigningSetupError
+          ? err.message
+          : `${item}: cannot be read (${(err as Error).message})`;
+      throw new ConfigError(`Invalid configuration:\n  NOTICE_SIGNING_EARLIER_CERTS: ${why}`);
+    }
+  });
+}
+
+/** A file given inline as base64 rather than by path (a secret store's value). */
+const isBase64File = (value: string) => /^[A-Za-z0-9+/=\s]+$/.test(value) && value.length >= 64;
 
 /**
  * STORAGE_URL=s3://bucket/prefix and the S3_* settings. Processes sharing a store share no folder, so the

@@ -19,11 +19,17 @@ async function call<T>(url: string, init?: RequestInit): Promise<T> {
 
 function Signature({ check }: { check: SignatureCheck | null }) {
   if (!check) return <>Not signed</>;
-  return check.valid ? (
-    <>Valid{check.signer ? `, signed by ${check.signer}` : ''}</>
-  ) : (
-    <>Not valid: {check.reason ?? 'the signature does not match the file'}</>
-  );
+  if (!check.valid) return <>Not valid: {check.reason ?? 'the signature does not match the file'}</>;
+  // Signed before the DSC was renewed: by our earlier certificate, named by its subject's common name.
+  const earlier = check.earlierCertificate;
+  if (earlier)
+    return (
+      <>
+        Valid, signed by our earlier certificate{earlier.subject ? ` for ${earlier.subject}` : ''} (valid from{' '}
+        {earlier.validFrom} to {earlier.validTo})
+      </>
+    );
+  return <>Valid{check.signer ? `, signed by ${check.signer}` : ''}</>;
 }
 
 /**

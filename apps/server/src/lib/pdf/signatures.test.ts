@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +20,8 @@ let stamped: NoticeSigner;
 let stranger: NoticeSigner;
 let trusted: TrustedSigner;
 let pdf: Buffer;
+let pki: ReturnType<typeof createTestPki>;
+let key: SigningKey;
 
 const signerWith = (key: SigningKey, stamp = false) =>
   new NoticeSigner({
@@ -32,8 +35,8 @@ const signerWith = (key: SigningKey, stamp = false) =>
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'notice-desk-signatures-'));
-  const pki = createTestPki(dir);
-  const key = loadSigningKey(pki.p12(), 'p12-pass');
+  pki = createTestPki(dir);
+  key = loadSigningKey(pki.p12(), 'p12-pass');
   ours = signerWith(key);
   stamped = signerWith(key, true);
   trusted = new TrustedSigner(key.chain);
@@ -123,6 +126,76 @@ describe('checking every signature of a file against our signing certificate', (
     expect(await checkPdfSignature(backdated, trusted)).toMatchObject({
       valid: false,
       reason: 'Its certificate does not chain to our signing certificate.',
+    });
+  });
+});
+
+describe('earlier signing certificates (NOTICE_SIGNING_EARLIER_CERTS): a notice signed before the DSC was renewed', () => {
+  let renewed: SigningKey;
+  let renewedOnly: TrustedSigner;
+  let withEarlier: TrustedSigner;
+  beforeAll(() => {
+    renewed = loadSigningKey(pki.p12(), 'p12-pass');
+    renewedOnly = new TrustedSigner(renewed.chain);
+    withEarlier = new TrustedSigner(renewed.chain, [key.chain]);
+  });
+
+  it('signed with the earlier key: ours when its certificate is listed, naming it; not ours without', async () => {
+    const signed = await ours.sign(pdf);
+    expect(await checkPdfSignature(signed, renewedOnly)).toMatchObject({
+      valid: false,
+      reason: 'It was not signed with our signing key.',
+    });
+    const leaf = new X509Certificate(key.chain[0]!);
+    expect(await checkPdfSignature(signed, withEarlier)).toEqual({
+      signed: true,
+      valid: true,
+      signer: 'Advocate Asha Rao',
+      reason: null,
+      earlier: {
+        subject: 'Advocate Asha Rao',
+        validFrom: new Date(leaf.validFrom),
+        validTo: new Date(leaf.validTo),
+      },
+    });
+    // Listed without a current key (signing turned off): still ours.
+    expect(await checkPdfSignature(signed, new TrustedSigner(undefined, [key.chain]))).toMatchObject({
+      valid: true,
+    });
+    // The renewed key's own notices read as the current key's, with no earlier certificate.
+    expect(await checkPdfSignature(await signerWith(renewed).sign(pdf), withEarlier)).toEqual({
+      signed: true,
+      valid: true,
+      signer: 'Advocate Asha Rao',
+      reason: null,
+    });
+  });
+
+  it('the earlier certificate at a time it was not valid: not ours', async () => {
+    const backdated = await ours.sign(pdf, new Date(Date.now() - 3 * 86_400_000));
+    expect(await checkPdfSignature(backdated, withEarlier)).toMatchObject({
+      valid: false,
+      reason: expect.stringMatching(
+        /earlier signing certificate of ours, but .* not valid when it was signed/,
+      ),
+    });
+  });
+
+  it("another CA's certificate listed vouches for no other certificate of that CA: only the exact one counts", async () => {
+    const otherCa = createTestPki(path.join(dir, 'other-ca'));
+    const listed = loadSigningKey(otherCa.p12({ name: 'Listed Advocate' }), 'p12-pass');
+    const foreign = loadSigningKey(otherCa.p12({ name: 'Mallory Advocate' }), 'p12-pass');
+    const signed = await signerWith(foreign).sign(pdf);
+    expect(
+      await checkPdfSignature(signed, new TrustedSigner(renewed.chain, [key.chain, listed.chain])),
+    ).toMatchObject({
+      valid: false,
+      signer: 'Mallory Advocate',
+      reason: 'It was not signed with our signing key.',
+    });
+    expect(await checkPdfSignature(signed, new TrustedSigner(renewed.chain, [foreign.chain]))).toMatchObject({
+      valid: true,
+      earlier: { subject: 'Mallory Advocate' },
     });
   });
 });

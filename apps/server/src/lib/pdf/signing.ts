@@ -111,6 +111,37 @@ export function loadSigningKey(p12: Buffer, password: string, now = new Date()):
   return { privateKey, chain: [leaf.der, ...parsed.filter((c) => c !== leaf).map((c) => c.der)], signerName };
 }
 
+/**
+ * An earlier signing certificate with its chain (NOTICE_SIGNING_EARLIER_CERTS), as DER, leaf first:
+ * PEM (the certificate, then its chain) or one DER certificate. Each certificate must be issued and
+ * signed by the next; validity is not judged now (an earlier certificate has usually expired) but at
+ * each signature's signing time. `name` is how the message names the file.
+ */
+export function loadEarlierCertificate(file: Buffer, name: string): Buffer[] {
+  const setting = 'NOTICE_SIGNING_EARLIER_CERTS';
+  const text = file.toString('latin1');
+  const pems = [...text.matchAll(/-----BEGIN CERTIFICATE-----([^-]*)-----END CERTIFICATE-----/g)];
+  const ders = pems.length > 0 ? pems.map((m) => Buffer.from(m[1]!, 'base64')) : [file];
+  let certificates: X509Certificate[];
+  try {
+    certificates = ders.map((der) => new X509Certificate(der));
+  } catch (err) {
+    throw new SigningSetupError(
+      setting,
+      `${name}: not a certificate (${(err as Error).message}); give a PEM file with the earlier signing certificate followed by its chain`,
+    );
+  }
+  certificates.forEach((certificate, i) => {
+    const issuer = certificates[i + 1];
+    if (issuer && !(certificate.checkIssued(issuer) && certificate.verify(issuer.publicKey)))
+      throw new SigningSetupError(
+        setting,
+        `${name}: its chain does not verify: "${certificate.subject.replace(/\n/g, ', ')}" is not issued by "${issuer.subject.replace(/\n/g, ', ')}"; put the signing certificate first, then each issuer in turn`,
+      );
+  });
+  return certificates.map((certificate) => certificate.raw);
+}
+
 /** What a signed file's name carries: a new certificate, reason, place, stamp or TSA signs anew. */
 export function signingId(settings: SigningSettings): string {
   const hash = createHash('sha256');

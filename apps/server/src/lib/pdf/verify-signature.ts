@@ -1,16 +1,27 @@
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 
+/** One of our earlier signing certificates (NOTICE_SIGNING_EARLIER_CERTS), as the answer names it. */
+export interface EarlierSigningCertificate {
+  /** The subject's common name: the rest of a DSC's subject (postal code, hashed PAN) is personal data. */
+  subject: string;
+  validFrom: Date;
+  validTo: Date;
+}
+
 /** What a PDF's signatures say: none, or whether the file is whole and signed by our key, and who signed. */
 export interface PdfSignatureCheck {
   signed: boolean;
   /**
    * Every signature in the file verifies over the bytes it covers, covers the whole file but for its
-   * own value, and was made by our signing key with a certificate that chains to our configured chain.
+   * own value, and was made by our signing key (or one of our earlier signing certificates) with a
+   * certificate that chains to its configured chain.
    */
   valid: boolean;
   signer: string | null;
   reason: string | null;
+  /** Valid, and made by an earlier signing certificate rather than the current key: which one. */
+  earlier?: EarlierSigningCertificate;
 }
 
 const NONE: PdfSignatureCheck = { signed: false, valid: false, signer: null, reason: null };
@@ -19,45 +30,104 @@ const CHANGED = 'The file was changed after it was signed.';
 /** More than a notice could carry (ours carry one), and few enough to check each at 20 MB. */
 const MAX_SIGNATURES = 8;
 const MISMATCH = 'The signature does not match the file.';
+const NOT_OURS = 'It was not signed with our signing key.';
 
-/**
- * Whom a notice's signature must name: the product's own signer (NOTICE_SIGNING_P12's chain, leaf
- * first), parsed once. A notice we served is signed by this key; a valid CMS by any other key (a
- * certificate from the same public CA included) is not ours.
- */
-export class TrustedSigner {
-  private readonly leaf: pkijs.Certificate;
+/** A certificate our notices are signed with, leaf first, parsed once. */
+class OurCertificate {
+  readonly leaf: pkijs.Certificate;
+  readonly leafDer: Buffer;
+  readonly leafKey: Buffer;
   /** The chain above the leaf: the certificates a signer's chain must end in. */
-  private readonly anchors: pkijs.Certificate[];
-  private readonly leafKey: Buffer;
+  readonly anchors: pkijs.Certificate[];
 
   constructor(chain: readonly Buffer[]) {
     const [leaf, ...rest] = chain.map((der) => pkijs.Certificate.fromBER(new Uint8Array(der)));
     if (!leaf) throw new Error('The signing chain is empty.');
     this.leaf = leaf;
-    this.anchors = rest;
+    this.leafDer = derOf(leaf);
     this.leafKey = keyOf(leaf);
+    this.anchors = rest;
   }
 
-  /** Why the CMS's signer (with the certificates the CMS carries) is not ours, or null. */
-  async refuses(
+  /**
+   * The chain as PKI.js builds it: the signer's certificate, the CMS's and our intermediates, up to a
+   * certificate of this chain, each signed by the next and valid when the notice was signed.
+   */
+  chains(signedData: pkijs.SignedData, data: ArrayBuffer, signedAt: Date): Promise<boolean> {
+    return signedData
+      .verify({ signer: 0, data, checkChain: true, trustedCerts: this.anchors, checkDate: signedAt })
+      .catch(() => false);
+  }
+}
+
+/** A signer's certificate judged: why it is not ours (null: it is), and the earlier certificate it is. */
+interface Judgement {
+  reason: string | null;
+  earlier?: EarlierSigningCertificate;
+}
+
+/**
+ * Whom a notice's signature must name: the product's own signer (NOTICE_SIGNING_P12's chain, leaf
+ * first), or one of its earlier signing certificates (NOTICE_SIGNING_EARLIER_CERTS, each leaf first
+ * with its chain), parsed once. A notice we served is signed by one of these; a valid CMS by any other
+ * key (a certificate from the same public CA included) is not ours. An earlier certificate counts only
+ * as itself, byte for byte: its CA vouches for no other certificate.
+ */
+export class TrustedSigner {
+  private readonly current: OurCertificate | undefined;
+  private readonly earlier: OurCertificate[];
+
+  constructor(chain: readonly Buffer[] | undefined, earlierChains: readonly (readonly Buffer[])[] = []) {
+    this.current = chain && new OurCertificate(chain);
+    this.earlier = earlierChains.map((earlier) => new OurCertificate(earlier));
+  }
+
+  /** Whether the CMS's signer (with the certificates the CMS carries) is ours, and by which certificate. */
+  async judge(
     signedData: pkijs.SignedData,
     signerCertificate: pkijs.Certificate,
     data: ArrayBuffer,
     signedAt: Date,
-  ): Promise<string | null> {
-    if (!keyOf(signerCertificate).equals(this.leafKey)) return 'It was not signed with our signing key.';
+  ): Promise<Judgement> {
+    const der = derOf(signerCertificate);
+    const { current } = this;
+    // An earlier certificate of the current key (a renewal that kept the key) still names itself.
+    const earlier = current?.leafDer.equals(der)
+      ? undefined
+      : this.earlier.find((c) => c.leafDer.equals(der));
+    if (earlier) return this.judgeEarlier(earlier, signedData, data, signedAt);
+    if (!current || !keyOf(signerCertificate).equals(current.leafKey)) return { reason: NOT_OURS };
     // A chain of one (a P12 without its CA): the certificate itself is the whole chain.
-    if (this.anchors.length === 0)
-      return derOf(signerCertificate).equals(derOf(this.leaf))
+    if (current.anchors.length === 0)
+      return {
+        reason: der.equals(current.leafDer) ? null : 'Its certificate is not our signing certificate.',
+      };
+    return {
+      reason: (await current.chains(signedData, data, signedAt))
         ? null
-        : 'Its certificate is not our signing certificate.';
-    // The chain as PKI.js builds it: the signer's certificate, the CMS's and our intermediates, up to
-    // a certificate of our own chain, each signed by the next and valid when the notice was signed.
-    const chained = await signedData
-      .verify({ signer: 0, data, checkChain: true, trustedCerts: this.anchors, checkDate: signedAt })
-      .catch(() => false);
-    return chained ? null : 'Its certificate does not chain to our signing certificate.';
+        : 'Its certificate does not chain to our signing certificate.',
+    };
+  }
+
+  private async judgeEarlier(
+    earlier: OurCertificate,
+    signedData: pkijs.SignedData,
+    data: ArrayBuffer,
+    signedAt: Date,
+  ): Promise<Judgement> {
+    const { leaf } = earlier;
+    const validFrom = leaf.notBefore.value;
+    const validTo = leaf.notAfter.value;
+    const chained =
+      earlier.anchors.length === 0
+        ? validFrom <= signedAt && signedAt <= validTo
+        : await earlier.chains(signedData, data, signedAt);
+    if (!chained)
+      return {
+        reason:
+          'It was signed with an earlier signing certificate of ours, but that certificate and its chain were not valid when it was signed.',
+      };
+    return { reason: null, earlier: { subject: commonName(leaf) ?? '', validFrom, validTo } };
   }
 }
 
@@ -71,6 +141,7 @@ interface Verdict {
   /** null: it verifies, covers the whole file and is ours. */
   problem: 'unreadable' | 'mismatch' | 'changed' | 'notOurs' | null;
   reason: string | null;
+  earlier?: EarlierSigningCertificate | undefined;
 }
 
 /**
@@ -78,8 +149,9 @@ interface Verdict {
  * PKI.js, the library signing.ts writes them with. A file is valid only when each CMS verifies over
  * its byte range, each byte range covers the whole file but for its own `/Contents` (so a second
  * signature, or any bytes appended after the signature, reads as changed after signing), and each
- * was made by `trusted` with an intact chain. With no `trusted` (signing not configured), no
- * signature is ours. The verdict names the signer of the signature it speaks of.
+ * was made by `trusted` (its current key or an earlier certificate) with an intact chain. With no
+ * `trusted` (signing not configured), no signature is ours. The verdict names the signer of the
+ * signature it speaks of, and the earlier certificate when that made it.
  */
 export async function checkPdfSignature(
   pdf: Buffer,
@@ -103,7 +175,8 @@ export async function checkPdfSignature(
     const found = verdicts.find((verdict) => verdict.problem === problem);
     if (found) return { signed: true, valid: false, signer: found.signer, reason: found.reason };
   }
-  return { signed: true, valid: true, signer: verdicts.at(-1)!.signer, reason: null };
+  const { signer, earlier } = verdicts.at(-1)!;
+  return { signed: true, valid: true, signer, reason: null, ...(earlier && { earlier }) };
 }
 
 async function verdictOf(
@@ -141,8 +214,8 @@ async function verdictOf(
   if (!trusted)
     return { signer, problem: 'notOurs', reason: 'No signing certificate is set here to check it against.' };
   const signedAt = signedAtOf(text, match.index!, b, c) ?? new Date();
-  const refused = await trusted.refuses(signedData, signerCertificate, data.buffer, signedAt);
-  return { signer, problem: refused ? 'notOurs' : null, reason: refused };
+  const { reason, earlier } = await trusted.judge(signedData, signerCertificate, data.buffer, signedAt);
+  return { signer, problem: reason ? 'notOurs' : null, reason, earlier };
 }
 
 /** The SignedData in a signature value; the room left for it is zero-padded, so the DER is read up to its own length. */

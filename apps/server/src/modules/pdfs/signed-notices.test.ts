@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { plainAddPlaceholder } from '@signpdf/placeholder-plain';
@@ -287,6 +288,58 @@ describe('bad signing settings stop the start, naming the setting', () => {
     ],
   ])('%s', (_, env, message) => {
     expect(load(env())).toThrow(message);
+  });
+
+  /** The bed's signing certificate and its CA as PEM, in `order`: the earlier certificate's file. */
+  const earlierPem = (order: 'leaf first' | 'CA first' = 'leaf first') => {
+    const pems = loadSigningKey(bed.p12, PASSWORD).chain.map((der) => new X509Certificate(der).toString());
+    return Buffer.from((order === 'leaf first' ? pems : pems.reverse()).join(''));
+  };
+  it.each([
+    [
+      'a file that is not there',
+      () => `${bed.write('earlier.pem', earlierPem())}, /no/such/earlier.pem`,
+      /NOTICE_SIGNING_EARLIER_CERTS: \/no\/such\/earlier\.pem: no file at that path/,
+    ],
+    [
+      'a file that is not a certificate',
+      () => path.join(bed.dir, 'ca.cnf'),
+      /NOTICE_SIGNING_EARLIER_CERTS: .*ca\.cnf: not a certificate/,
+    ],
+    [
+      'garbage in a PEM',
+      () =>
+        bed.write(
+          'garbage.pem',
+          Buffer.from('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n'),
+        ),
+      /NOTICE_SIGNING_EARLIER_CERTS: .*garbage\.pem: not a certificate/,
+    ],
+    [
+      'garbage base64',
+      () => Buffer.from('x'.repeat(200)).toString('base64'),
+      /NOTICE_SIGNING_EARLIER_CERTS: item 1 \(base64\): not a certificate/,
+    ],
+    [
+      'a chain that does not verify (the CA before the certificate)',
+      () => bed.write('reversed.pem', earlierPem('CA first')),
+      /NOTICE_SIGNING_EARLIER_CERTS: .*reversed\.pem: its chain does not verify/,
+    ],
+  ])('NOTICE_SIGNING_EARLIER_CERTS: %s', (_, value, message) => {
+    expect(
+      load({ NOTICE_SIGNING_P12: bed.p12.toString('base64'), NOTICE_SIGNING_EARLIER_CERTS: value() }),
+    ).toThrow(message);
+  });
+
+  it('earlier certificates by path and by base64 both load, each with its chain', () => {
+    const pem = earlierPem();
+    const file = bed.write('earlier.pem', pem);
+    const { signingEarlierChains } = load({
+      NOTICE_SIGNING_EARLIER_CERTS: `${file},${pem.toString('base64')}`,
+    })();
+    const chain = loadSigningKey(bed.p12, PASSWORD).chain;
+    expect(signingEarlierChains).toEqual([chain, chain]);
+    expect(load({})().signingEarlierChains).toEqual([]);
   });
 
   it('a P12 by path and by base64 both load', () => {

@@ -50,7 +50,7 @@ export function verifyRoutes(app: App, { verify }: AppContext): void {
         tags,
         summary: 'Verify a notice by its printed code',
         description:
-          'What the verification page (APP_URL/v/<code>, printed on every notice with its QR code) shows: who issued the notice (FIRM_NAME), the loan or account number’s last four characters, when it was served (DD-MM-YYYY HH:mm:ss IST) and by which channels, the SHA-256 of the served file and whether its signature verifies. No other personal data. An unknown code answers 404. Rate limited per address (VERIFY_PER_MINUTE).',
+          'What the verification page (APP_URL/v/<code>, printed on every notice with its QR code) shows: who issued the notice (FIRM_NAME), the loan or account number’s last four characters, when it was served (DD-MM-YYYY HH:mm:ss IST) and by which channels, the SHA-256 of the served file and whether its signature verifies (by our signing key, or by an earlier signing certificate of NOTICE_SIGNING_EARLIER_CERTS, which signature.earlierCertificate then names by its common name and validity). No other personal data. An unknown code answers 404. Rate limited per address (VERIFY_PER_MINUTE).',
         params: verifyCodeParams,
       },
     },
@@ -65,7 +65,7 @@ export function verifyRoutes(app: App, { verify }: AppContext): void {
         tags,
         summary: 'Check a file against the notices served',
         description:
-          'multipart/form-data with file (a PDF, at most 20 MB: larger answers 413) and optionally code. Answers "This is the notice served on DD-MM-YYYY by e-mail and WhatsApp" when the file is, byte for byte, a served notice (of that code, when given), else "This file is not a notice we served"; and for a signed file whether its signature verifies. Rate limited per address (VERIFY_PER_MINUTE).',
+          'multipart/form-data with file (a PDF, at most 20 MB: larger answers 413) and optionally code. Answers "This is the notice served on DD-MM-YYYY by e-mail and WhatsApp" when the file is, byte for byte, a served notice (of that code, when given), else "This file is not a notice we served"; and for a signed file whether its signature verifies (signature.earlierCertificate names the earlier signing certificate that made it, when not the current key). Rate limited per address (VERIFY_PER_MINUTE).',
       },
     },
     async (req) => {

@@ -25,8 +25,10 @@ export interface VerifyDeps {
   firmName: string;
   /** TIME_ZONE: times are shown as DD-MM-YYYY HH:mm:ss IST. */
   timeZone: string;
-  /** NOTICE_SIGNING_P12's chain, leaf first: a signature is valid only when made by this key. */
+  /** NOTICE_SIGNING_P12's chain, leaf first: a signature is valid only when made by this key... */
   signingChain: readonly Buffer[] | undefined;
+  /** ...or by one of these earlier certificates (NOTICE_SIGNING_EARLIER_CERTS), each leaf first with its chain. */
+  earlierSigningChains?: readonly (readonly Buffer[])[] | undefined;
 }
 
 const channelWords = { email: 'e-mail', whatsapp: 'WhatsApp', sms: 'SMS', post: 'post' } as const;
@@ -55,7 +57,9 @@ export class VerifyService {
   private readonly trusted: TrustedSigner | undefined;
 
   constructor(private readonly deps: VerifyDeps) {
-    this.trusted = deps.signingChain && new TrustedSigner(deps.signingChain);
+    const earlier = deps.earlierSigningChains ?? [];
+    this.trusted =
+      deps.signingChain || earlier.length > 0 ? new TrustedSigner(deps.signingChain, earlier) : undefined;
   }
 
   async page(code: string, ip: string): Promise<VerifyPage> {
@@ -149,7 +153,17 @@ export class VerifyService {
 
   private async signatureOf(pdf: Buffer): Promise<SignatureCheck | null> {
     const check = await checkPdfSignature(pdf, this.trusted);
-    return check.signed ? { valid: check.valid, signer: check.signer, reason: check.reason } : null;
+    if (!check.signed) return null;
+    const { earlier } = check;
+    const shown = (at: Date) => shownAt(at.toISOString(), this.deps.timeZone);
+    return {
+      valid: check.valid,
+      signer: check.signer,
+      reason: check.reason,
+      earlierCertificate: earlier
+        ? { subject: earlier.subject, validFrom: shown(earlier.validFrom), validTo: shown(earlier.validTo) }
+        : null,
+    };
   }
 }
 

@@ -1,14 +1,18 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import { promisify } from 'node:util';
 import jsQR from 'jsqr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VerifyFileAnswer, VerifyPage } from '@notice-desk/contract/verify';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../app.ts';
+import { loadConfig } from '../../config/env.ts';
+import { loadSigningKey } from '../../lib/pdf/signing.ts';
 import type { TestApp } from '../../test/app.ts';
 import { pdftotext } from '../../test/pdf-text.ts';
 import { readPng } from '../../test/png.ts';
-import { sha256, startSigningTestbed, type SigningTestbed } from '../../test/signed-notices.ts';
+import { P12_PASSWORD, sha256, startSigningTestbed, type SigningTestbed } from '../../test/signed-notices.ts';
 import { unzip } from '../../test/zip.ts';
 
 // Issue 30, done when: a signed notice e-mailed, verifiable by anyone, and its evidence court-ready.
@@ -141,7 +145,7 @@ describe('a signed notice, e-mailed, anyone can verify, and its evidence is cour
       servedOn: expect.stringMatching(/^\d{2}-\d{2}-\d{4} \d{2}:\d{2}:\d{2} IST$/),
       channels: ['email'],
       sha256: sha256(pdf),
-      signature: { valid: true, signer: 'Advocate Asha Rao', reason: null },
+      signature: { valid: true, signer: 'Advocate Asha Rao', reason: null, earlierCertificate: null },
     });
     expect(page.body).not.toContain(name);
     expect(page.body).not.toContain(`borrower${i}@`);
@@ -219,6 +223,101 @@ describe('a signed notice, e-mailed, anyone can verify, and its evidence is cour
       ),
     ).rejects.toThrow();
   }, 120_000);
+});
+
+describe('after the DSC is renewed, a notice signed with the earlier key (NOTICE_SIGNING_EARLIER_CERTS)', () => {
+  let recordId: string;
+  let earlierPem: string;
+  let renewedP12: string;
+  beforeAll(async () => {
+    recordId = (await bed.notice(3, { loanNo: 'LN003987653' }))._id;
+    await bed.send([recordId]);
+    const earlier = loadSigningKey(bed.p12, P12_PASSWORD).chain;
+    earlierPem = bed.write(
+      'earlier.pem',
+      Buffer.from(earlier.map((der) => new X509Certificate(der).toString()).join('')),
+    );
+    renewedP12 = bed.pki.p12({ password: P12_PASSWORD }).toString('base64');
+  });
+
+  /** The notice served signed with the earlier key (bed.p12), and its code (awaited in a test: it polls). */
+  async function servedNotice() {
+    const [pdf] = await bed.mailedPdfs('borrower3@example.com');
+    const { code } = await bed.db
+      .selectFrom('verify_codes')
+      .select('code')
+      .where('record_id', '=', recordId)
+      .executeTakeFirstOrThrow();
+    return { pdf: pdf!, code };
+  }
+
+  /** The app restarted on the same database and files, signing with the renewed key. */
+  async function restarted(env: Record<string, string>) {
+    const { signing, signingEarlierChains } = loadConfig({
+      DATA_DIR: t.config.dataDir,
+      NOTICE_SIGNING_P12: renewedP12,
+      NOTICE_SIGNING_PASSWORD: P12_PASSWORD,
+      ...env,
+    });
+    return buildApp({ ...t.config, runJobs: false, signing, signingEarlierChains });
+  }
+
+  /** What the restarted app says of the served notice: its code's page, and the file dropped on it. */
+  async function signatureReadBy(app: FastifyInstance) {
+    const { pdf: served, code } = await servedNotice();
+    const page = await app.inject({
+      method: 'GET',
+      url: `/api/public/verify/${code}`,
+      remoteAddress: nextIp(),
+    });
+    const body = form({ code }, served);
+    const dropped = await app.inject({
+      method: 'POST',
+      url: '/api/public/verify',
+      remoteAddress: nextIp(),
+      headers: body.headers,
+      payload: body.payload,
+    });
+    expect(page.statusCode, page.body).toBe(200);
+    expect(dropped.json<VerifyFileAnswer>().served).toBe(true);
+    expect(dropped.json<VerifyFileAnswer>().signature).toEqual(page.json<VerifyPage>().signature);
+    return { signature: page.json<VerifyPage>().signature, page: page.body };
+  }
+
+  it('with the earlier certificate listed: valid, by our earlier certificate, named with its validity', async () => {
+    const app = await restarted({ NOTICE_SIGNING_EARLIER_CERTS: earlierPem });
+    try {
+      const { signature, page } = await signatureReadBy(app);
+      expect(signature).toEqual({
+        valid: true,
+        signer: 'Advocate Asha Rao',
+        reason: null,
+        earlierCertificate: {
+          subject: 'Advocate Asha Rao',
+          validFrom: expect.stringMatching(/^\d{2}-\d{2}-\d{4} \d{2}:\d{2}:\d{2} IST$/),
+          validTo: expect.stringMatching(/^\d{2}-\d{2}-\d{4} \d{2}:\d{2}:\d{2} IST$/),
+        },
+      });
+      expect(page).not.toContain('custName-3');
+      expect(page).not.toContain('borrower3@');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('without the setting: not signed with our signing key', async () => {
+    const app = await restarted({});
+    try {
+      expect((await signatureReadBy(app)).signature).toEqual({
+        valid: false,
+        signer: 'Advocate Asha Rao',
+        reason: 'It was not signed with our signing key.',
+        earlierCertificate: null,
+      });
+    } finally {
+      await app.close();
+    }
+  });
 });
 
 describe('bad inputs to the public verification', () => {
