@@ -37,6 +37,9 @@ export async function benchTarget(label: BenchTarget['label'], name: string): Pr
     // minute): the per-address request limit and password-check cap would measure themselves.
     RATE_LIMIT: '0',
     PASSWORD_CHECKS_PER_MINUTE: '0',
+    // Each notice prints its verification link, APP_URL/v/<code>; unset, APP_URL follows the port, so a
+    // second process on another port would find none of the first one's PDFs kept and print them anew.
+    APP_URL: 'https://notices.example.in',
   };
   let schema: string | undefined;
   if (label === 'PostgreSQL') {

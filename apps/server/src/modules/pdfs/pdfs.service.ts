@@ -39,7 +39,8 @@ export interface RenderedPdf {
 interface PdfDocument {
   key: string;
   template: string;
-  html: () => string;
+  /** Made only when the PDF must be printed: a kept one needs neither the merge nor the QR code. */
+  html: () => Promise<string>;
 }
 
 /** A record whose notice cannot print as it stands (a character no bundled font covers): why. */
@@ -258,11 +259,6 @@ export class PdfsService {
     const templates = await pdfTemplatesOf(this.db, kind);
     const info = recordKinds[kind];
     const codes = await this.verifyCodesOf(kind, rows);
-    const links = new Map<string, string>();
-    for (const code of codes.values()) {
-      const link = verifyLink(this.appUrl, code);
-      links.set(code, await verifyBlockHtml(link));
-    }
     // The template's part of the hash once per template, not once per record.
     const templateHashes = new Map<string, Hash>();
     const hashOf = (template: EmailTemplateRow) => {
@@ -281,7 +277,6 @@ export class PdfsService {
       const fields = Object.fromEntries(info.fields.map((f) => [f.key, row[f.key] ?? '']));
       const template = templateFor(kind, fields, templates);
       const code = row.id ? codes.get(row.id) : undefined;
-      const block = code ? links.get(code)! : '';
       const hash = hashOf(template)
         .update(JSON.stringify(fields))
         .update(`\0${this.where.locale}\0${this.where.timeZone}`)
@@ -291,13 +286,13 @@ export class PdfsService {
       return {
         key: `pdfs/${hash.slice(0, 2)}/${hash}.pdf`,
         template: template.id,
-        html: () =>
+        html: async () =>
           withVerifyBlock(
             mergeTemplate(template.html, fields, 'html', this.where, {
               language: template.language,
               notice: true,
             }),
-            block,
+            code ? await verifyBlockHtml(verifyLink(this.appUrl, code)) : '',
           ),
       };
     });
@@ -329,7 +324,7 @@ export class PdfsService {
     });
     for (const group of byTemplate.values()) {
       const rendering = (async () => {
-        const outcomes = await this.renderEach(group.map((doc) => doc.html()));
+        const outcomes = await this.renderEach(await Promise.all(group.map((doc) => doc.html())));
         await Promise.all(
           group.map(async (doc, i) => {
             const outcome = outcomes[i]!;
