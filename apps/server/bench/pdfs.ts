@@ -11,6 +11,7 @@ import { fontCss, fontNeeds } from '../src/lib/pdf/fonts.ts';
 import { PdfRenderer } from '../src/lib/pdf/renderer.ts';
 import { mergeTemplate } from '../src/modules/templates/placeholders.ts';
 import { findEmailTemplateByKey } from '../src/modules/templates/templates.repository.ts';
+import { withTreeMemory } from './process-stats.ts';
 
 /** 2,000 notices; BENCH_PDF_COUNT prints fewer on a machine too busy for the full run. */
 const COUNT = Number(process.env.BENCH_PDF_COUNT ?? 2000);
@@ -48,48 +49,6 @@ export async function noticeDocuments(language: 'latin' | 'hindi'): Promise<stri
   });
 }
 
-/**
- * Peak memory of the browser process tree this benchmark started (the descendants of this process),
- * as proportional set size: shared pages are split between the processes that share them, so the
- * sum is what the tree really costs the machine.
- */
-async function withBrowserMemory<T>(work: () => Promise<T>): Promise<{ result: T; peakMb: number }> {
-  let peak = 0;
-  const sample = () => {
-    const parents = new Map<number, number>();
-    for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-      try {
-        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-        parents.set(Number(pid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-      } catch {
-        // the process ended between listing and reading
-      }
-    }
-    const isOurs = (pid: number): boolean => {
-      for (let p = parents.get(pid); p && p > 1; p = parents.get(p)) if (p === process.pid) return true;
-      return false;
-    };
-    let total = 0;
-    for (const pid of parents.keys()) {
-      if (!isOurs(pid)) continue;
-      try {
-        total += Number(/Pss:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
-      } catch {
-        // ended
-      }
-    }
-    peak = Math.max(peak, total);
-  };
-  const timer = setInterval(sample, 200);
-  try {
-    const result = await work();
-    sample();
-    return { result, peakMb: Math.round(peak / 1024) };
-  } finally {
-    clearInterval(timer);
-  }
-}
-
 export interface PdfFigures {
   way: string;
   'PDFs/s': number;
@@ -123,7 +82,7 @@ export async function benchPdfs(): Promise<{ figures: PdfFigures[]; ratios: PdfR
   const renderer = new PdfRenderer({ executablePath: chromiumPath, log: pino({ level: 'warn' }) });
   await renderer.render('<p>warm up</p>');
   const timed = (htmls: string[]) =>
-    withBrowserMemory(async () => {
+    withTreeMemory(async () => {
       const start = performance.now();
       const pdfs = await renderer.renderMany(htmls);
       if (pdfs.length !== htmls.length) throw new Error('wrong number of PDFs');
@@ -140,11 +99,11 @@ export async function benchPdfs(): Promise<{ figures: PdfFigures[]; ratios: PdfR
   const ratios: PdfRatios = { latin: 0, hindi: 0 };
   for (const language of ['latin', 'hindi'] as const) {
     const documents = await noticeDocuments(language);
-    const naive = await withBrowserMemory(() => printOneByOne(documents));
+    const naive = await withTreeMemory(() => printOneByOne(documents));
     // What inlining the bundled fonts costs a page printed on its own: the same baseline, with the
     // @font-face rules of the subsets the text needs in every page.
     const { subsets } = fontNeeds(documents[0]!);
-    const withFonts = await withBrowserMemory(() =>
+    const withFonts = await withTreeMemory(() =>
       printOneByOne(documents, `<style>${fontCss(subsets)}</style>`),
     );
     const batched = await timed(documents);

@@ -18,6 +18,7 @@ import {
 } from './test/server-process.ts';
 import { recordSheet, writeSheet } from './test/xlsx.ts';
 import { unzip } from './test/zip.ts';
+import { until } from './test/until.ts';
 
 // Issue 32's shape: two API processes (no jobs) and two workers, each on a DATA_DIR of its own, on one
 // PostgreSQL, one bucket of the local S3 peer and Redis (when one answers). An import and a send each
@@ -28,16 +29,6 @@ const SEND_RECORDS = 1_000;
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
-
-async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>, ms = 120_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** Whether Redis answers at REDIS_URL: CI and this machine run one; elsewhere the test goes without. */
 async function redisAnswers(): Promise<boolean> {

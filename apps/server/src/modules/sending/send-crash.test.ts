@@ -15,6 +15,7 @@ import {
   startServerProcess,
 } from '../../test/server-process.ts';
 import { writeSheet } from '../../test/xlsx.ts';
+import { until } from '../../test/until.ts';
 
 // Kills the server with SIGKILL in the middle of sending 400 notices by e-mail and WhatsApp, starts it
 // again on the same data, and counts what the SMTP listener and the WhatsApp peer received. (1,000
@@ -35,16 +36,6 @@ beforeAll(async () => {
   await writeSheet(sheet, [noticeFields.map((f) => f.label), ...rows]);
 }, 60_000);
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 90_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('a send survives its process being killed', () => {
   it('sends every notice once per channel: none lost, none twice under different ids', async () => {
