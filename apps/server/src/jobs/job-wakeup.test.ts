@@ -104,12 +104,24 @@ describe.runIf(onPostgres)('job runner: wake-up on PostgreSQL', () => {
       concurrency: { send: 1 },
       jobs: [registerJob(sendJob, async () => void started.push(performance.now()))],
     });
+    // The listener retries every second until it gets a connection: beside CI's other PostgreSQL files
+    // (four server processes in scale.test) the server can be out of connections for a while.
+    const refusals: string[] = [];
     const wakeups = listenForJobs(
       database.config,
       () => runner.nudge(),
-      () => undefined,
+      (err) => void refusals.push(String(err)),
     );
-    await wakeups.listening;
+    let waited: NodeJS.Timeout | undefined;
+    await Promise.race([
+      wakeups.listening,
+      new Promise((_, reject) => {
+        waited = setTimeout(
+          () => reject(new Error(`never listening in 60 s: ${refusals.slice(-3).join('; ') || 'no error'}`)),
+          60_000,
+        );
+      }),
+    ]).finally(() => clearTimeout(waited));
     runner.start();
     // Another process's connection: a database of its own, on the same schema.
     const { db: producer } = await openDatabase(database.config, { checkpointer: false });
@@ -134,5 +146,5 @@ describe.runIf(onPostgres)('job runner: wake-up on PostgreSQL', () => {
       await wakeups.close();
       await runner.stop();
     }
-  });
+  }, 120_000);
 });
