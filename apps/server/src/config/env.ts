@@ -713,10 +713,8 @@ function signingSettings(e: z.infer<typeof envSchema>): SigningSettings | undefi
   }
   const wrong = (setting: string, why: string) =>
     new ConfigError(`Invalid configuration:\n  ${setting}: ${why}`);
-  let p12: Buffer;
-  if (existsSync(e.NOTICE_SIGNING_P12)) p12 = readFileSync(e.NOTICE_SIGNING_P12);
-  else if (isBase64File(e.NOTICE_SIGNING_P12)) p12 = Buffer.from(e.NOTICE_SIGNING_P12, 'base64');
-  else throw wrong('NOTICE_SIGNING_P12', 'no file at that path, and not a base64 PKCS#12 file either');
+  const p12 = fileOrBase64(e.NOTICE_SIGNING_P12)?.bytes;
+  if (!p12) throw wrong('NOTICE_SIGNING_P12', 'no file at that path, and not a base64 PKCS#12 file either');
   try {
     return {
       key: loadSigningKey(p12, e.NOTICE_SIGNING_PASSWORD ?? ''),
@@ -743,16 +741,15 @@ function earlierSigningChains(value: string | undefined): Buffer[][] {
     .map((item) => item.trim())
     .filter(Boolean);
   return items.map((item, i) => {
-    const onDisk = existsSync(item);
-    if (!onDisk && !isBase64File(item))
-      throw new ConfigError(
-        `Invalid configuration:\n  NOTICE_SIGNING_EARLIER_CERTS: ${item}: no file at that path, and not a base64 certificate either`,
-      );
     try {
-      return onDisk
-        ? loadEarlierCertificate(readFileSync(item), item)
-        : loadEarlierCertificate(Buffer.from(item, 'base64'), `item ${i + 1} (base64)`);
+      const file = fileOrBase64(item);
+      if (!file)
+        throw new ConfigError(
+          `Invalid configuration:\n  NOTICE_SIGNING_EARLIER_CERTS: ${item}: no file at that path, and not a base64 certificate either`,
+        );
+      return loadEarlierCertificate(file.bytes, file.onDisk ? item : `item ${i + 1} (base64)`);
     } catch (err) {
+      if (err instanceof ConfigError) throw err;
       const why =
         err instanceof SigningSetupError
           ? err.message
@@ -762,8 +759,16 @@ function earlierSigningChains(value: string | undefined): Buffer[][] {
   });
 }
 
-/** A file given inline as base64 rather than by path (a secret store's value). */
-const isBase64File = (value: string) => /^[A-Za-z0-9+/=\s]+$/.test(value) && value.length >= 64;
+/**
+ * A file setting's bytes: the file at that path, else the value itself as base64 (a secret store's
+ * value); undefined when it is neither.
+ */
+function fileOrBase64(value: string): { bytes: Buffer; onDisk: boolean } | undefined {
+  if (existsSync(value)) return { bytes: readFileSync(value), onDisk: true };
+  if (/^[A-Za-z0-9+/=\s]+$/.test(value) && value.length >= 64)
+    return { bytes: Buffer.from(value, 'base64'), onDisk: false };
+  return undefined;
+}
 
 /**
  * STORAGE_URL=s3://bucket/prefix and the S3_* settings. Processes sharing a store share no folder, so the
