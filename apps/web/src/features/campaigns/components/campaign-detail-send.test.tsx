@@ -72,6 +72,8 @@ const renderDetail = () =>
 
 const sendButton = () => screen.getByRole('button', { name: 'Send Notice' }) as HTMLButtonElement;
 const bar = () => screen.queryByRole('progressbar', { name: 'Import File Progress Bar' });
+/** The line under the bar that its aria-describedby names. */
+const barCaption = () => document.getElementById(bar()?.getAttribute('aria-describedby') ?? '')?.textContent;
 const selectAll = () => screen.getByRole('checkbox', { name: 'Select all rows on this page' });
 
 /** A promise the test settles, to hold a send-mail answer back. */
@@ -119,7 +121,7 @@ describe('Send Notice', () => {
     expect(screen.getByRole('status').textContent).toBe('');
   });
 
-  it('sends 25 records in chunks of 10, one after another, moving the bar from 10 to 100, and hides it 5 s later', async () => {
+  it('sends 25 records in chunks of 10, one after another, moving the bar from 10 to 100 with a caption in records, and hides it 5 s later', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldAdvanceTime: true });
     const answers = [deferred<void>(), deferred<void>(), deferred<void>()];
     const server = campaignServer(25, async (body, call) => {
@@ -135,6 +137,7 @@ describe('Send Notice', () => {
     await user.click(sendButton());
 
     await waitFor(() => expect(bar()?.getAttribute('aria-valuenow')).toBe('10'));
+    expect(barCaption()).toBe('Sending notices: 0 of 25 records');
     expect(sendButton().disabled).toBe(true);
     await waitFor(() => expect(server.sends).toHaveLength(1));
     expect(server.sends[0]?.data).toHaveLength(10);
@@ -149,6 +152,7 @@ describe('Send Notice', () => {
 
     answers[1]!.resolve();
     await waitFor(() => expect(bar()?.getAttribute('aria-valuenow')).toBe('70'));
+    expect(barCaption()).toBe('Sending notices: 20 of 25 records');
     await waitFor(() => expect(server.sends).toHaveLength(3));
     expect(server.sends[2]?.data).toEqual(Array.from({ length: 5 }, (_, index) => `record-${index + 21}`));
     expect(success).not.toHaveBeenCalled();
@@ -156,6 +160,7 @@ describe('Send Notice', () => {
     answers[2]!.resolve();
     await waitFor(() => expect(success).toHaveBeenCalledWith('Send Mail Successfully.'));
     expect(bar()?.getAttribute('aria-valuenow')).toBe('100');
+    expect(barCaption()).toBe('Sending notices: 25 of 25 records');
     expect(sendButton().disabled).toBe(false);
     await waitFor(() => expect(server.campaignLoads()).toBe(2));
 

@@ -45,7 +45,7 @@ const PAGE_SIZES = [50, 100, 500, 1000, 10000] as const;
 /** Pages up to this size render every row; the larger ones (500 to 10,000) only the rows in view. */
 const VIRTUALIZE_FROM = 100;
 
-/** The spec's title of the batch-send bar (it reads 'Import' though it follows a send). */
+/** The spec's title of the batch-send bar (it reads 'Import' though it follows a send: its caption says what it counts). */
 const SEND_BAR_TITLE = 'Import File Progress Bar';
 
 const rowId = (row: CampaignRow) => row._id;
@@ -262,8 +262,17 @@ export function CampaignDetail({ type, campaignId, panels }: CampaignDetailProps
     [setLimit],
   );
   const selection = useMemo<DataTableSelection>(() => ({ selected, onChange: setSelected }), [selected]);
-  const { send, sending, progress, rate, summary, dismissSummary, bouncedQuestion, answerBouncedQuestion } =
-    useSendNotices(type);
+  const {
+    send,
+    sending,
+    progress,
+    caption,
+    rate,
+    summary,
+    dismissSummary,
+    bouncedQuestion,
+    answerBouncedQuestion,
+  } = useSendNotices(type);
   const resendFailed = useResendFailed(campaignId, send);
   // The failed rows' list and its filter; 'Resend failed' tells how many still have the address that failed.
   const [failedShow, setFailedShow] = useState<FailedRowsShow>('all');
@@ -342,7 +351,7 @@ export function CampaignDetail({ type, campaignId, panels }: CampaignDetailProps
       <DuplicatesNote duplicates={data?.duplicates} />
       <DeliveryStatusLegend />
       <FailedRows type={type} campaignId={campaignId} show={failedShow} onShowChange={setFailedShow} />
-      {progress !== null && <ProgressBar label={SEND_BAR_TITLE} value={progress} />}
+      {progress !== null && <ProgressBar label={SEND_BAR_TITLE} value={progress} caption={caption} />}
       {progress !== null && rate && <p className={styles.sendRate}>{rate}</p>}
       {/* Always present, so what a send came to is announced when it appears. */}
       <div role="status" className={summary ? styles.summary : undefined}>

@@ -12,6 +12,7 @@ import {
   addServedDeclined,
   addUnsent,
   emptyTally,
+  sendCaption,
   sendChunks,
   sendProgress,
   sendRateText,
@@ -34,6 +35,8 @@ export function useSendNotices(type: CampaignType) {
   const [sending, setSending] = useState(false);
   /** The bar's value during and just after a batch send; null when no bar shows. */
   const [progress, setProgress] = useState<number | null>(null);
+  /** Under the bar: what it counts, in records ('Sending notices: 200 of 1,000 records'). */
+  const [caption, setCaption] = useState<string | null>(null);
   /** Beside the bar: the messages a second achieved, and a provider limit holding it back ('WhatsApp limited to 20/s'). */
   const [rate, setRate] = useState<string | null>(null);
   /** What the last send came to, when it was more than 'all sent'. */
@@ -85,12 +88,14 @@ export function useSendNotices(type: CampaignType) {
       const chunks = sendChunks(recordIds);
       const batched = chunks.length > 1;
       setProgress(batched ? sendProgress(0, chunks.length) : null);
+      setCaption(batched ? sendCaption(0, recordIds.length) : null);
       setRate(null);
       const startedAt = Date.now();
       let tally = emptyTally();
       /** The provider limits as the latest answer found them. */
       let rates: SendResult['rates'] = [];
       let lastProblem: unknown = null;
+      let recordsDone = 0;
       /** The person's answers to the server's questions, asked once per send. */
       const answers: SendAnswers = { servedRecently: confirmServedRecently };
       for (const [index, chunk] of chunks.entries()) {
@@ -115,6 +120,8 @@ export function useSendNotices(type: CampaignType) {
         }
         if (batched) {
           setProgress(sendProgress(index + 1, chunks.length));
+          recordsDone += chunk.length;
+          setCaption(sendCaption(recordsDone, recordIds.length));
           setRate(sendRateText(tally, Date.now() - startedAt, rates));
         }
       }
@@ -132,6 +139,7 @@ export function useSendNotices(type: CampaignType) {
       if (batched)
         hideBar.current = setTimeout(() => {
           setProgress(null);
+          setCaption(null);
           setRate(null);
         }, BAR_HIDE_DELAY_MS);
       running.current = false;
@@ -148,6 +156,7 @@ export function useSendNotices(type: CampaignType) {
     send,
     sending,
     progress,
+    caption,
     rate,
     summary,
     dismissSummary,

@@ -32,6 +32,15 @@ export function sendProgress(chunksDone: number, chunks: number): number {
   return Math.min(100, FIRST_PROGRESS + Math.round(((100 - FIRST_PROGRESS) * done) / chunks));
 }
 
+/**
+ * The line under the send's bar: the spec titles the bar 'Import File Progress Bar', so this says
+ * what it counts, in records, with India's digit grouping.
+ */
+export function sendCaption(recordsDone: number, records: number): string {
+  const count = (n: number) => n.toLocaleString('en-IN');
+  return `Sending notices: ${count(recordsDone)} of ${count(records)} records`;
+}
+
 /** What a whole send came to, over all its requests. */
 export type SendTally = Omit<SendResult, 'message'> & {
   /** Records whose request failed outright (network, time-out, server error). */
