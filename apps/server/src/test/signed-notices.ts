@@ -37,7 +37,7 @@ export interface SigningTestbed {
   send(ids: string[]): Promise<void>;
   /** The PDFs attached to the mails to `address`, once `count` have come. */
   mailedPdfs(address: string, count?: number): Promise<Buffer[]>;
-  /** poppler's pdfsig's report of the file. */
+  /** poppler's pdfsig's report of the file; it fails the test when poppler finds the file malformed. */
   pdfsig(pdf: Buffer): Promise<string>;
   /** Writes a file into the testbed's folder and answers its path. */
   write(name: string, bytes: Buffer): string;
@@ -110,9 +110,16 @@ export async function startSigningTestbed(
     async pdfsig(pdf) {
       const file = write(`check-${sha256(pdf).slice(0, 12)}.pdf`, pdf);
       // pdfsig exits non-zero for a signature it cannot trust (the throwaway CA): its report says why.
-      const { stdout } = await run('pdfsig', [file]).catch((err: { stdout?: string }) => ({
-        stdout: err.stdout ?? '',
-      }));
+      const { stdout, stderr } = await run('pdfsig', [file]).catch(
+        (err: { stdout?: string; stderr?: string }) => ({
+          stdout: err.stdout ?? '',
+          stderr: err.stderr ?? '',
+        }),
+      );
+      // A reader that finds the file malformed says so on stderr, though the signature may verify.
+      expect(stderr, 'poppler reads the signed file without a syntax error').not.toMatch(
+        /Syntax (Error|Warning)/,
+      );
       return stdout;
     },
     write,

@@ -239,7 +239,7 @@ it("the placeholder's bytes are @signpdf/placeholder-plain's, and a file with a 
     signingTime: new Date('2026-11-29T10:00:00Z'),
     signatureLength: 4096,
     subFilter: SUBFILTER_ETSI_CADES_DETACHED,
-    appName: 'Notice Desk',
+    appName: 'NoticeDesk',
   };
   for (const file of [pdf, annotated, Buffer.concat([pdf, Buffer.from('\n')])]) {
     const ours = appendSignaturePlaceholder(file, options);

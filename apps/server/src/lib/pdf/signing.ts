@@ -190,7 +190,9 @@ export class NoticeSigner {
       signingTime,
       signatureLength: signatureRoom(this.settings),
       subFilter: SUBFILTER_ETSI_CADES_DETACHED,
-      appName: 'Notice Desk',
+      // A PDF name (the library writes it unescaped): a space would end the name and break the
+      // dictionary for every reader (poppler: 'Dictionary key must be a name object').
+      appName: 'NoticeDesk',
     };
     let prepared: Buffer | undefined;
     if (!stamp) {
