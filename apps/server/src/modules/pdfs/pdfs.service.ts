@@ -53,9 +53,10 @@ const squash = (text: string) => text.toLowerCase().replace(/\s+/g, '');
 /**
  * What a notice's merge does beyond the template, in every kept PDF's key: a change here renders each
  * record anew instead of serving a PDF merged the old way. 2: amounts in words in the variant's language,
- * dates in one format, dates and amounts kept on one line.
+ * dates in one format, dates and amounts kept on one line. 4: the verification line in the variant's
+ * language.
  */
-const MERGE_VERSION = 'merge-3';
+const MERGE_VERSION = 'merge-4';
 
 /** A new verification code: 128 random bits, 22 base64url characters (the notice page's are alike, but apart). */
 export const newVerifyCode = () => randomBytes(16).toString('base64url');
@@ -292,7 +293,7 @@ export class PdfsService {
               language: template.language,
               notice: true,
             }),
-            code ? await verifyBlockHtml(verifyLink(this.appUrl, code)) : '',
+            code ? await verifyBlockHtml(verifyLink(this.appUrl, code), template.language) : '',
           ),
       };
     });
@@ -416,7 +417,7 @@ export class PdfsService {
     const fields = Object.fromEntries(info.fields.map((f) => [f.key, row?.[f.key] || `[${f.label}]`]));
     const merged = withVerifyBlock(
       mergeTemplate(html, fields, 'html', this.where, { language, notice: true }),
-      await verifyBlockHtml(verifyLink(this.appUrl, PREVIEW_CODE)),
+      await verifyBlockHtml(verifyLink(this.appUrl, PREVIEW_CODE), language),
     );
     return this.render([merged]).then((pdfs) => pdfs[0]!);
   }

@@ -212,7 +212,7 @@ describe('adding a language variant', () => {
 });
 
 describe('sending in a record’s language', () => {
-  it('captions the WhatsApp message with the variant in the record’s language, and the default for the rest', async () => {
+  it('captions the WhatsApp message with the variant in the record’s language (its amount in words too), and the default for the rest', async () => {
     const whatsapp = (await call(admin, 'GET', '/api/whatsapptemplates/getdata')).json<{
       items: Template[];
     }>().items;
@@ -221,7 +221,7 @@ describe('sending in a record’s language', () => {
       language: 'தமிழ்',
     });
     expect(added.statusCode, added.body).toBe(201);
-    const value = 'அன்புள்ள {{custName}}, நிலுவைத் தொகை {{noticeBalance | inr}}.';
+    const value = 'அன்புள்ள {{custName}}, நிலுவைத் தொகை {{noticeBalance | inr}} ({{noticeBalance | words}}).';
     expect(
       (await call(admin, 'PUT', `/api/whatsapptemplates/update/${added.json()._id}`, { value })).statusCode,
     ).toBe(200);
@@ -253,7 +253,9 @@ describe('sending in a record’s language', () => {
             '\n\nView and reply: ',
           )[0]!,
       );
-    expect(captions).toContain('அன்புள்ள Customer tamil, நிலுவைத் தொகை ₹1,25,000.50.');
+    expect(captions).toContain(
+      'அன்புள்ள Customer tamil, நிலுவைத் தொகை ₹1,25,000.50 (ஒரு லட்சத்து இருபத்து ஐந்தாயிரம் ரூபாய் ஐம்பது பைசா).',
+    );
     expect(captions.find((caption) => caption.includes('Customer english'))).toMatch(
       /^Dear Customer english, /,
     );

@@ -91,7 +91,10 @@ describe('a signed notice, e-mailed, anyone can verify, and its evidence is cour
   const ids = new Map<string, string>();
   beforeAll(async () => {
     ids.set('Latin', (await bed.notice(1, { custName: 'Rajesh Sharma', loanNo: 'LN001987651' }))._id);
-    ids.set('Hindi', (await bed.notice(2, { custName: 'राजेश शर्मा', loanNo: 'LN002987652' }))._id);
+    ids.set(
+      'Hindi',
+      (await bed.notice(2, { custName: 'राजेश शर्मा', loanNo: 'LN002987652', language: 'Hindi' }))._id,
+    );
     await bed.send([...ids.values()]);
   });
 
@@ -119,8 +122,13 @@ describe('a signed notice, e-mailed, anyone can verify, and its evidence is cour
     return { id, pdf: pdf!, code };
   }
 
-  it('Hindi: the QR code decodes to the printed link, and the file is found served', async () => {
+  it('Hindi: the QR code decodes to the printed link, its line is in Hindi, and the file is found served', async () => {
     const { pdf, code } = await mailed('Hindi', 2);
+    // The Hindi variant prints; its verification line is in Hindi (poppler splits 'कै' from 'स्').
+    const text = (await pdftotext(pdf)).replace(/\s+/g, '');
+    expect(text).toContain('विधिकसूचना');
+    expect(text).toContain('इसनोटिसकासत्यापनकरें');
+    expect(text).not.toContain('Verify');
     expect((await check(pdf, { code })).json<VerifyFileAnswer>()).toMatchObject({
       served: true,
       signature: { valid: true },
@@ -129,6 +137,9 @@ describe('a signed notice, e-mailed, anyone can verify, and its evidence is cour
 
   it('Latin: verifies with pdfsig and the verify API, a changed byte does not, the bundle is court-ready', async () => {
     const { id, pdf, code } = await mailed('Latin', 1);
+    expect((await pdftotext(pdf)).replace(/\s+/g, ' ')).toContain(
+      'Verify this notice: scan the code or open',
+    );
     const i = 1;
     const name = 'Rajesh Sharma';
     // The page of the code: the firm, the loan's last four, served when and how, the hash, the signature.

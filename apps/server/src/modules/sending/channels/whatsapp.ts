@@ -39,8 +39,12 @@ export function whatsappChannel(deps: WhatsappChannelDeps): ChannelAdapter {
       const variants = await whatsappTemplatesOf(deps.db, kind);
       const [whatsapp] = defaultsOf(variants);
       if (!whatsapp) throw new PermanentJobError(`There is no WhatsApp template for ${kind} records.`);
-      // Each record's caption is its language's variant of the default, where there is one.
-      const captionFor = (row: Record<string, string>) => variantFor(whatsapp, variants, row.language).value;
+      // Each record's caption is its language's variant of the default, where there is one; its
+      // `| words` say the amount in the variant's language.
+      const captionFor = (row: Record<string, string>) => {
+        const variant = variantFor(whatsapp, variants, row.language);
+        return mergeTemplate(variant.value, row, 'text', deps.where, { language: variant.language });
+      };
       const approved = await deps.approvedTemplates.mappingOf(kind);
       return async ({ delivery, row, pdf, code }) => {
         const filename = pdfFileName(delivery.record_kind, row);
@@ -81,11 +85,7 @@ export function whatsappChannel(deps: WhatsappChannelDeps): ChannelAdapter {
           to,
           pdf,
           filename,
-          caption: withCaptionLink(
-            mergeTemplate(captionFor(row), row, 'text', deps.where),
-            page,
-            row.language,
-          ),
+          caption: withCaptionLink(captionFor(row), page, row.language),
           reference: delivery.id,
         });
         return {
