@@ -13,6 +13,30 @@ import type { z } from 'zod';
 /** Messages keyed by field, as a server's 400 names them. */
 export type FieldMessages<TValues> = Partial<Record<Path<TValues>, string>>;
 
+/**
+ * Each message about a field, by the field's path ('steps.3.after'), however deep it is nested; a
+ * list's own message (react-hook-form's `steps.root`) under the list's name. The form's own message
+ * (`root`) names no field and is left out.
+ */
+export function fieldMessages<TValues extends FieldValues>(errors: FieldErrors<TValues>): [string, string][] {
+  const messages: [string, string][] = [];
+  const visit = (node: unknown, path: string) => {
+    if (typeof node !== 'object' || node === null) return;
+    if (typeof (node as { type?: unknown }).type === 'string') {
+      messages.push([path, String((node as { message?: unknown }).message ?? '')]);
+      return;
+    }
+    for (const [key, inner] of Object.entries(node)) {
+      if (key === 'ref') continue;
+      if (key === 'root') {
+        if (path) visit(inner, path);
+      } else visit(inner, path ? `${path}.${key}` : key);
+    }
+  };
+  visit(errors, '');
+  return messages;
+}
+
 type SchemaFormOptions<TValues extends FieldValues> = {
   defaultValues: TValues;
   /**
@@ -65,24 +89,26 @@ export function useSchemaForm<TValues extends FieldValues>({
     shouldFocusError: false,
   });
   const formRef = useRef<HTMLFormElement>(null);
-  const [focusRequest, setFocusRequest] = useState<{ name: Path<TValues> } | null>(null);
+  const [focusRequest, setFocusRequest] = useState<{ names: readonly string[] } | null>(null);
 
   // Focus moves once the field is on screen (a wizard renders the field's step first), in that
   // same commit: react-hook-form's setFocus waits a timer, which a quick keyboard user can outrun.
+  // Of several fields, the first on screen (a group of checkboxes by its first).
   useLayoutEffect(() => {
     if (!focusRequest) return;
-    const field = formRef.current?.elements.namedItem(focusRequest.name);
+    const controls = [...(formRef.current?.elements ?? [])];
+    const field = controls.find((control) => focusRequest.names.includes(control.getAttribute('name') ?? ''));
     if (field instanceof HTMLElement) field.focus();
   }, [focusRequest]);
 
   /** Moves focus to the field, once it is rendered. */
-  const focusField = (name: Path<TValues>) => setFocusRequest({ name });
+  const focusField = (name: Path<TValues>) => setFocusRequest({ names: [name] });
 
   /** Shows messages under their fields (a server's answer) and moves focus to the first of them. */
   const showFieldErrors = (messages: FieldMessages<TValues>) => {
     const names = Object.keys(messages) as Path<TValues>[];
     for (const name of names) methods.setError(name, { type: 'server', message: messages[name] });
-    if (names[0] !== undefined) focusField(names[0]);
+    if (names.length > 0) setFocusRequest({ names });
   };
 
   /**
@@ -105,8 +131,8 @@ export function useSchemaForm<TValues extends FieldValues>({
           await onValid(values);
         },
         (errors) => {
-          const [first] = Object.keys(errors) as Path<TValues>[];
-          if (first !== undefined) focusField(first);
+          const names = fieldMessages(errors).map(([name]) => name);
+          if (names.length > 0) setFocusRequest({ names });
         },
       )(event);
     };

@@ -69,7 +69,7 @@ describe('CampaignLadder', () => {
     await user.clear(after);
     await user.type(after, 'two days');
     await user.click(within(form).getByRole('button', { name: 'Save' }));
-    const alert = within(form).getByRole('alert');
+    const alert = await within(form).findByRole('alert');
     expect(alert.textContent).toContain(
       'steps.3.after: after must be a whole number of hours after the first send.',
     );
@@ -80,8 +80,10 @@ describe('CampaignLadder', () => {
     await user.type(after, '216');
     await user.selectOptions(within(form).getAllByLabelText('Channel')[3]!, 'email');
     await user.click(within(form).getByRole('button', { name: 'Save' }));
-    expect(within(form).getByRole('alert').textContent).toContain(
-      "steps.3.channel: email is not one of the campaign's channels",
+    await vi.waitFor(() =>
+      expect(within(form).getByRole('alert').textContent).toContain(
+        "steps.3.channel: email is not one of the campaign's channels",
+      ),
     );
     await user.click(within(form).getByLabelText('e-mail'));
     await user.click(within(form).getByRole('button', { name: 'Save' }));
@@ -101,5 +103,47 @@ describe('CampaignLadder', () => {
     expect(
       await screen.findByText(/^This campaign’s own ladder: .*e-mail after 9 days unless delivered\.$/),
     ).toBeTruthy();
+  });
+
+  it("takes focus to the field to fix, whether the form or the server found it, and shows the server's message on its field", async () => {
+    const serverMessage = "after must not be less than the step before's (48 hours): steps go in time order.";
+    const puts: unknown[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (request: Request) => {
+        if (request.method !== 'PUT') return jsonResponse(200, kindLadder);
+        puts.push(await request.json());
+        return jsonResponse(400, {
+          statusCode: 400,
+          code: 'VALIDATION',
+          message: `steps.1.after: ${serverMessage}`,
+          error: { 'steps.1.after': serverMessage },
+        });
+      }),
+    );
+    renderWithApp(<CampaignLadder campaignId="campaign-1" />, {
+      path: '/campaign/notice/campaign-1',
+      session: sessionOf(plainUser),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByText('Change the channels and fallback'));
+    const form = screen.getByRole('form', { name: 'Channels and fallback' });
+    const smsAfter = within(form).getAllByLabelText('After (hours)')[1]!;
+    await user.clear(smsAfter);
+    await user.type(smsAfter, 'a day');
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(document.activeElement).toBe(smsAfter));
+    expect(smsAfter.getAttribute('aria-invalid')).toBe('true');
+    expect(puts).toEqual([]);
+
+    await user.clear(smsAfter);
+    await user.type(smsAfter, '36');
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(document.activeElement).toBe(smsAfter));
+    expect(puts).toHaveLength(1);
+    expect(smsAfter.getAttribute('aria-invalid')).toBe('true');
+    const described = document.getElementById(smsAfter.getAttribute('aria-describedby')!);
+    expect(described?.textContent).toBe(serverMessage);
+    expect(within(form).getByRole('alert').textContent).toContain(`steps.1.after: ${serverMessage}`);
   });
 });

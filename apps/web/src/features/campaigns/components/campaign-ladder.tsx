@@ -1,6 +1,6 @@
-import { useState } from 'react';
-import { useFieldArray, useForm } from 'react-hook-form';
+import { useFieldArray } from 'react-hook-form';
 import toast from 'react-hot-toast';
+import { z } from 'zod';
 import {
   ladderBody,
   ladderChannels,
@@ -10,6 +10,7 @@ import {
   type Ladder,
   type LadderBody,
 } from '@notice-desk/contract/fallback';
+import { fieldMessages, useSchemaForm, type FieldMessages } from '../../../hooks/use-form.ts';
 import { readApiProblem } from '../../../lib/api-error.ts';
 import { useGetCampaignLadderQuery, useSetCampaignLadderMutation } from '../api/ladder-api.ts';
 import styles from './campaign-detail.module.css';
@@ -46,10 +47,14 @@ function toBody(values: LadderValues): LadderBody {
   };
 }
 
+// The form's values checked as the body they become, the typed hours as numbers.
+const ladderForm = z.preprocess((values) => toBody(values as LadderValues), ladderBody);
+
 /**
  * "Channels and fallback": the campaign's channels and its ladder of steps (SMS if nothing is delivered
  * within 24 hours, Speed Post if the notice is not opened within 7 days), to view and change. Checked
- * with the contract's schema before it is sent; the server's messages name the same fields.
+ * with the contract's schema before it is sent; the server's messages name the same fields, and focus
+ * goes to the first field to fix.
  */
 export function CampaignLadder({ campaignId }: { campaignId: string }) {
   const { data } = useGetCampaignLadderQuery({ id: campaignId });
@@ -74,34 +79,30 @@ export function CampaignLadder({ campaignId }: { campaignId: string }) {
 
 function LadderForm({ campaignId, ladder }: { campaignId: string; ladder: Ladder | null }) {
   const [save, { isLoading }] = useSetCampaignLadderMutation();
-  const { register, control, handleSubmit } = useForm<LadderValues>({ defaultValues: valuesOf(ladder) });
+  const { methods, formRef, handleSubmit, showFieldErrors } = useSchemaForm<LadderValues>({
+    defaultValues: valuesOf(ladder),
+    parts: [ladderForm],
+  });
+  const { register, control, formState, setError } = methods;
   const steps = useFieldArray({ control, name: 'steps' });
-  /** Messages by field ('steps.1.after'), from the schema or the server. */
-  const [problems, setProblems] = useState<Record<string, string>>({});
   const submit = handleSubmit(async (values) => {
-    const body = toBody(values);
-    const checked = ladderBody.safeParse(body);
-    if (!checked.success) {
-      setProblems(
-        Object.fromEntries(
-          checked.error.issues.map((issue) => [issue.path.join('.') || 'ladder', issue.message]),
-        ),
-      );
-      return;
-    }
-    setProblems({});
     try {
-      await save({ id: campaignId, body }).unwrap();
+      await save({ id: campaignId, body: toBody(values) }).unwrap();
       toast.success('Updated Successfully.');
     } catch (error) {
       const { fieldErrors, message } = readApiProblem(error);
-      setProblems(
-        Object.keys(fieldErrors).length > 0
-          ? fieldErrors
-          : { ladder: message ?? 'The ladder could not be saved. Try again.' },
-      );
+      if (Object.keys(fieldErrors).length > 0) showFieldErrors(fieldErrors as FieldMessages<LadderValues>);
+      // The form's own message, which the next submit clears.
+      else
+        setError('root', { type: 'server', message: message ?? 'The ladder could not be saved. Try again.' });
     }
   });
+  /** Messages by field ('steps.1.after'), from the schema or the server; the form's own as 'ladder'. */
+  const problemList = [
+    ...fieldMessages(formState.errors),
+    ...(formState.errors.root?.message ? [['ladder', formState.errors.root.message] as const] : []),
+  ];
+  const problems: Record<string, string> = Object.fromEntries(problemList);
   const problem = (name: string) =>
     problems[name] ? (
       <span className={styles.notServiceable} id={`${campaignId}-${name}-problem`}>
@@ -110,9 +111,14 @@ function LadderForm({ campaignId, ladder }: { campaignId: string; ladder: Ladder
     ) : null;
   const invalid = (name: string) =>
     problems[name] ? { 'aria-invalid': true, 'aria-describedby': `${campaignId}-${name}-problem` } : {};
-  const problemList = Object.entries(problems);
   return (
-    <form className="form-stack" onSubmit={submit} noValidate aria-label="Channels and fallback">
+    <form
+      ref={formRef}
+      className="form-stack"
+      onSubmit={submit}
+      noValidate
+      aria-label="Channels and fallback"
+    >
       {problemList.length > 0 && (
         <ul role="alert">
           {problemList.map(([field, message]) => (
