@@ -1592,6 +1592,46 @@ const cases: BadInput[] = [
   },
   {
     area: 'templates',
+    sent: 'a template preview with a record that is not an id',
+    send: () =>
+      ask('POST', '/api/emailTemplates/preview', {
+        who: admin,
+        json: { kind: 'notice', html: '<p>x</p>', recordId: "1' or '1'='1" },
+      }),
+    status: 400,
+    message: /not a record id/,
+    fields: ['recordId'],
+  },
+  {
+    area: 'templates',
+    sent: 'a template preview with another user’s record',
+    send: () =>
+      ask('POST', '/api/emailTemplates/preview', {
+        who: admin,
+        json: { kind: 'notice', html: '<p>x</p>', recordId: mine.raviNotice },
+      }),
+    status: 404,
+    message: /not found/i,
+  },
+  {
+    area: 'templates',
+    sent: 'the preview’s records in a language the templates do not know',
+    send: () => ask('GET', '/api/emailTemplates/preview-records?kind=notice&language=xx', { who: admin }),
+    status: 400,
+    message: /‘xx’ is not a language code/,
+    fields: ['language'],
+  },
+  {
+    area: 'templates',
+    sent: 'the preview’s records searched with 101 characters',
+    send: () =>
+      ask('GET', `/api/emailTemplates/preview-records?kind=notice&q=${'a'.repeat(101)}`, { who: admin }),
+    status: 400,
+    message: /at most 100 characters/,
+    fields: ['q'],
+  },
+  {
+    area: 'templates',
     sent: 'a WhatsApp template with its key changed',
     send: async () =>
       ask('PUT', `/api/whatsapptemplates/update/${await templateId('whatsapptemplates', 'notice')}`, {
