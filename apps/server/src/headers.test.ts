@@ -127,6 +127,10 @@ describe('the web app build', () => {
     const gzip = await get({ 'accept-encoding': 'br;q=0, gzip' });
     expect(gzip.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gzip.rawPayload).toString()).toBe(NOTICE_HTML);
+    // An encoding refused by name stays refused under `*`, and names are read in any case
+    // (docs/decisions/0012: why this is not @fastify/accept-negotiator).
+    expect((await get({ 'accept-encoding': 'br;q=0, *' })).headers['content-encoding']).toBe('gzip');
+    expect((await get({ 'accept-encoding': 'GZIP' })).headers['content-encoding']).toBe('gzip');
     const plain = await get({ 'accept-encoding': 'identity' });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe(NOTICE_HTML);

@@ -79,7 +79,10 @@ function sendPage(request: FastifyRequest, reply: FastifyReply, page: BuiltPage)
   return reply.send(page.bodies[encoding ?? 'identity']);
 }
 
-/** Whether an Accept-Encoding header takes an encoding: named, or by `*`, with a weight above 0. */
+/**
+ * Whether an Accept-Encoding header takes an encoding: named, or by `*`, with a weight above 0; names
+ * in any case. By hand: docs/decisions/0012-accept-encoding.md.
+ */
 function accepts(header: string, encoding: string): boolean {
   const weights = new Map(
     header.split(',').map((part) => {
