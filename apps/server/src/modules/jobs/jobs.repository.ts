@@ -1,17 +1,12 @@
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import { idBoundaries } from '../../db/id-boundaries.ts';
 import type { JobStatus, JobsTable } from '../../db/schema.ts';
 
 /** Which jobs the ADMIN's list shows. */
 export interface JobFilter {
   kind?: string | undefined;
   status?: JobStatus | undefined;
-}
-
-/** A place in the list, which runs newest first by (created_at, id): the jobs_list_idx order. */
-export interface JobKey {
-  createdAt: string;
-  id: string;
 }
 
 export type ListedJob = Pick<
@@ -26,21 +21,20 @@ function listed(db: Database, { kind, status }: JobFilter) {
   return query;
 }
 
-/** A page of jobs, newest first: `offset` rows on from the job at `from` (included) when given. */
+/**
+ * A page of jobs, newest first by id: `offset` rows on from the job `fromId` (included) when given.
+ * Ids are UUIDv7 (lib/ids.ts), made in enqueueJob a moment after created_at, on the same clock: they
+ * keep created_at's order but between jobs queued within a millisecond of each other by two processes
+ * (or after a clock stepped back, where the id keeps the order they were queued in). The primary key's
+ * index serves the order, so jobs_list_idx (created_at, id) no longer serves this list.
+ */
 export function listJobs(
   db: Database,
   filter: JobFilter,
-  { offset, limit, from }: { offset: number; limit: number; from?: JobKey },
+  { offset, limit, fromId }: { offset: number; limit: number; fromId?: string },
 ): Promise<ListedJob[]> {
   return listed(db, filter)
-    .$if(from !== undefined, (query) =>
-      query.where((eb) =>
-        eb.or([
-          eb('created_at', '<', from!.createdAt),
-          eb.and([eb('created_at', '=', from!.createdAt), eb('id', '<=', from!.id)]),
-        ]),
-      ),
-    )
+    .$if(fromId !== undefined, (query) => query.where('id', '<=', fromId!))
     .select([
       'id',
       'kind',
@@ -52,33 +46,20 @@ export function listJobs(
       'created_at',
       'updated_at',
     ])
-    .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)
     .offset(offset)
     .execute();
 }
 
-/** The keys at positions 0, stride, 2·stride, … of the filtered list, in one pass over its index. */
-export async function jobBoundaries(db: Database, filter: JobFilter, stride: number): Promise<JobKey[]> {
-  const ranked = listed(db, filter).select([
-    'created_at',
-    'id',
-    sql<number>`row_number() over (order by created_at desc, id desc)`.as('position'),
-  ]);
-  const rows = await db
-    .selectFrom(ranked.as('ranked'))
-    .select(['ranked.created_at', 'ranked.id'])
-    .where(sql<boolean>`(ranked.position - 1) % ${stride} = 0`)
-    .orderBy('ranked.created_at', 'desc')
-    .orderBy('ranked.id', 'desc')
-    .execute();
-  return rows.map((row) => ({ createdAt: row.created_at, id: row.id }));
+/** The ids at positions 0, stride, 2·stride, … of the filtered list, newest first. */
+export function jobBoundaries(db: Database, filter: JobFilter, stride: number): Promise<string[]> {
+  return idBoundaries(db, listed(db, filter), 'id', stride);
 }
 
 /**
  * How many jobs the filter keeps, and a version of that list for its cached boundaries. A job's place
- * never moves (created_at and id are fixed): the list changes when a job is queued (the newest id) or
+ * never moves (its id is fixed): the list changes when a job is queued (the newest id) or
  * pruned (the count). Within a state, jobs also come and go as they run: the latest change says so.
  */
 export async function jobListState(

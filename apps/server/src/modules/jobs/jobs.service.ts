@@ -6,7 +6,7 @@ import * as jobs from './jobs.repository.ts';
 /** The ADMIN's job list (GET /api/jobs): every owner's imports and sends, newest first. */
 export class JobsService {
   /** Deep pages per filter. */
-  private readonly deepPages: DeepPages<jobs.JobKey>;
+  private readonly deepPages: DeepPages<string>;
 
   constructor(
     private readonly db: Database,
@@ -28,8 +28,8 @@ export class JobsService {
         : await this.deepPages.page(JSON.stringify(filter), version, offset, limit, {
             fromTop: (skip, size) => jobs.listJobs(this.db, filter, { offset: skip, limit: size }),
             boundaries: (stride) => jobs.jobBoundaries(this.db, filter, stride),
-            fromKey: (from, skip, size) =>
-              jobs.listJobs(this.db, filter, { offset: skip, limit: size, from }),
+            fromKey: (fromId, skip, size) =>
+              jobs.listJobs(this.db, filter, { offset: skip, limit: size, fromId }),
           });
     const now = this.now();
     return {
