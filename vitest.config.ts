@@ -21,6 +21,7 @@ const databaseSubjects = [
   'src/modules/*/*-search.routes.test.ts',
   'src/modules/*/*-migration.test.ts',
   'src/modules/auth/sessions.routes.test.ts',
+  'src/modules/campaigns/campaign-counts.test.ts',
   'src/modules/dashboard/mail-details.routes.test.ts',
   'src/modules/evidence/*.test.ts',
   'src/modules/fallback/fallback-claims.test.ts',

@@ -40,6 +40,7 @@ import * as verifyCodes from './migrations/20261130_verify_01_verify_codes.ts';
 import * as jobsListIndex from './migrations/20261129_deploy_01_jobs_list_index.ts';
 import * as postArticles from './migrations/20261130_post_01_articles.ts';
 import * as fallbackLadders from './migrations/20261130_fallback_01_ladders.ts';
+import * as campaignCountVersions from './migrations/20261201_campaign_counts_01_versions.ts';
 import * as keepSignature from './migrations/20261201_templates_02_keep_signature.ts';
 
 /** Every migration, in order. A new migration file is added here with its date-prefixed name. */
@@ -84,6 +85,7 @@ export const migrations: Record<string, Migration> = {
   '20261129_deploy_01_jobs_list_index': jobsListIndex,
   '20261130_post_01_articles': postArticles,
   '20261130_fallback_01_ladders': fallbackLadders,
+  '20261201_campaign_counts_01_versions': campaignCountVersions,
   '20261201_templates_02_keep_signature': keepSignature,
 };
 

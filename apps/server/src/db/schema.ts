@@ -377,6 +377,17 @@ export interface RecordServiceFactsTable {
   page_receipt_at: string | null;
 }
 
+/**
+ * Each campaign's count version, moved by triggers on every write to what the campaign page counts
+ * (migration 20261201_campaign_counts_01): its sum over the writers is the version.
+ */
+export interface CampaignCountVersionsTable {
+  campaign_id: string;
+  /** PostgreSQL's server process that wrote (pg_backend_pid); 0 on SQLite. */
+  writer: number;
+  version: number | string;
+}
+
 /** A dispute, a request to settle or a call-back request from a notice page. */
 export interface NoticeResponsesTable extends NoticePageActionColumns {
   kind: NoticeResponseKind;
@@ -491,6 +502,7 @@ export interface DB {
   notice_responses: NoticeResponsesTable;
   legal_bases: LegalBasesTable;
   record_service_facts: RecordServiceFactsTable;
+  campaign_count_versions: CampaignCountVersionsTable;
   post_articles: PostArticlesTable;
   post_proofs: PostProofsTable;
   fallback_ladders: FallbackLaddersTable;

@@ -275,15 +275,16 @@ export function countFilteredRecords(
 
 /**
  * How many of the campaign's live records were served within each window (ISO, from included, before
- * excluded): the respond-by counts, all from one pass over the campaign's service facts.
+ * excluded): the respond-by counts, all from one pass over the campaign's service facts; and the
+ * earliest deemed date still to come (ISO, or null), when those counts may move with no write.
  */
 export async function countServedWithin(
   db: Database,
   campaign: CampaignRecords,
   rules: ServedRules,
   windows: readonly { from?: string; before: string }[],
-): Promise<number[]> {
-  if (windows.length === 0) return [];
+): Promise<{ counts: number[]; nextDeemed: string | null }> {
+  if (windows.length === 0) return { counts: [], nextDeemed: null };
   const live = liveRecordsOf(db, campaign).select('id');
   const row = await db
     .selectFrom(servedRecords(db, campaign.campaignId, rules).as('s'))
@@ -295,8 +296,25 @@ export async function countServedWithin(
         ),
       ),
     )
+    .select(sql<string | null>`min(case when s.served_on is null then s.deemed end)`.as('next_deemed'))
     .executeTakeFirst();
-  return windows.map((_, i) => Number((row as Record<string, unknown> | undefined)?.[`w${i}`] ?? 0));
+  return {
+    counts: windows.map((_, i) => Number((row as Record<string, unknown> | undefined)?.[`w${i}`] ?? 0)),
+    nextDeemed: row?.next_deemed ?? null,
+  };
+}
+
+/**
+ * The campaign's count version: triggers move it with every write to a table the campaign page counts
+ * from (migration 20261201_campaign_counts_01), so an equal version means equal counts.
+ */
+export async function countsVersion(db: Database, campaignId: string): Promise<number> {
+  const row = await db
+    .selectFrom('campaign_count_versions')
+    .select((eb) => eb.fn.sum<number | string | null>('version').as('version'))
+    .where('campaign_id', '=', campaignId)
+    .executeTakeFirst();
+  return Number(row?.version ?? 0);
 }
 
 /** A page of the filtered records, in campaign order, and how many there are in all. */

@@ -21,13 +21,23 @@ import { recordKinds, type RecordKindInfo } from '../records/record-kinds.ts';
 import * as records from '../records/records.repository.ts';
 import { queryLookups } from '../search/search-terms.ts';
 import * as deliveries from '../sending/deliveries.repository.ts';
+import type { ServiceFilter } from '../service-dates/service-dates.repository.ts';
 import { SERVICE_DEFAULTS, ServiceDatesService } from '../service-dates/service-dates.service.ts';
 import * as campaigns from './campaigns.repository.ts';
+import { KeptCounts, type CampaignTotals, type CountedAt } from './kept-counts.ts';
+
+/** The respond-by statuses' filters, as ServiceDatesService.filterFor makes them at the time of asking. */
+interface RespondByFilters {
+  passed: ServiceFilter;
+  soon: ServiceFilter;
+}
 
 /** Campaign history: imports and 'Manual entries', each with its records. Scoped to the owner. */
 export class CampaignsService {
   /** A campaign's records' deep pages, valid while the owner's write version is unchanged. */
   private readonly deepPages: DeepPages<string>;
+  /** The campaign page's whole-campaign counts, valid while the campaign's count version is unchanged. */
+  private readonly keptCounts = new KeptCounts();
 
   constructor(
     private readonly db: Database,
@@ -63,13 +73,15 @@ export class CampaignsService {
 
   /**
    * How many of the campaign's records are in each service status (the campaign page's counts): the
-   * notice page's from its events, both respond-by counts from one pass over the service facts.
+   * notice page's from its events, both respond-by counts from one pass over the service facts; and
+   * until when they hold with no write (a deemed date still to come that would enter a window).
    */
   private async serviceCounts(
     info: RecordKindInfo,
     ownerId: string,
     campaignId: string,
-  ): Promise<ServiceCounts> {
+    { passed, soon }: RespondByFilters,
+  ): Promise<{ counts: ServiceCounts; until: number }> {
     const count = async (status: ServiceStatus) =>
       campaigns.countFilteredRecords(
         this.db,
@@ -78,10 +90,6 @@ export class CampaignsService {
         campaignId,
         await this.statusFilter(info.kind, campaignId, [status], undefined),
       );
-    const [passed, soon] = await Promise.all([
-      this.serviceDates.filterFor(info.kind, campaignId, ['respond_by_passed']),
-      this.serviceDates.filterFor(info.kind, campaignId, ['respond_by_within_7_days']),
-    ]);
     const windows = [...passed.servedWithin, ...soon.servedWithin];
     const [opened, acknowledged, disputed, served] = await Promise.all([
       count('opened'),
@@ -89,14 +97,91 @@ export class CampaignsService {
       count('disputed'),
       campaigns.countServedWithin(this.db, { info, ownerId, campaignId }, passed, windows),
     ]);
-    // No legal basis: no windows, and no record has a respond-by date.
+    const lastBefore = windows.reduce((last, window) => (window.before > last ? window.before : last), '');
     return {
-      opened,
-      acknowledged,
-      disputed,
-      respond_by_passed: passed.servedWithin.length > 0 ? served[0]! : 0,
-      respond_by_within_7_days: soon.servedWithin.length > 0 ? served[passed.servedWithin.length]! : 0,
+      // No legal basis: no windows, and no record has a respond-by date.
+      counts: {
+        opened,
+        acknowledged,
+        disputed,
+        respond_by_passed: passed.servedWithin.length > 0 ? served.counts[0]! : 0,
+        respond_by_within_7_days:
+          soon.servedWithin.length > 0 ? served.counts[passed.servedWithin.length]! : 0,
+      },
+      until:
+        served.nextDeemed !== null && Date.parse(served.nextDeemed) < Date.parse(lastBefore)
+          ? Date.parse(served.nextDeemed)
+          : Infinity,
     };
+  }
+
+  /**
+   * The campaign page's counts over the whole campaign, kept while nothing they read has changed: the
+   * count version is read first, so counts computed after it are never older than it.
+   */
+  private async campaignCounts(
+    info: RecordKindInfo,
+    ownerId: string,
+    campaignId: string,
+  ): Promise<CampaignTotals> {
+    const [version, passed, soon] = await Promise.all([
+      campaigns.countsVersion(this.db, campaignId),
+      this.serviceDates.filterFor(info.kind, campaignId, ['respond_by_passed']),
+      this.serviceDates.filterFor(info.kind, campaignId, ['respond_by_within_7_days']),
+    ]);
+    const key = {
+      campaign: `${ownerId}:${campaignId}`,
+      version,
+      windows: JSON.stringify([passed.servedWithin, soon.servedWithin]),
+    };
+    return this.keptCounts.get(key, () => this.countCampaign(info, ownerId, campaignId, { passed, soon }));
+  }
+
+  /** Every count of the campaign page, from the database. */
+  private async countCampaign(
+    info: RecordKindInfo,
+    ownerId: string,
+    campaignId: string,
+    respondBy: RespondByFilters,
+  ): Promise<CountedAt> {
+    const campaign = { info, ownerId, campaignId };
+    const [total, completedCounts, statusCounts, addresses, service] = await Promise.all([
+      records.countCampaignRecords(this.db, info, ownerId, campaignId),
+      campaigns.countSentLiveRecords(this.db, info.table, campaignId),
+      campaigns.countLatestStatuses(this.db, campaignId),
+      campaigns.listCampaignAddresses(this.db, campaign),
+      this.serviceCounts(info, ownerId, campaignId, respondBy),
+    ]);
+    const notServiceable = { email: 0, whatsapp: 0 };
+    for (const record of addresses) {
+      if (this.unservable(info.kind, record, 'email') !== null) notServiceable.email += 1;
+      if (this.unservable(info.kind, record, 'whatsapp') !== null) notServiceable.whatsapp += 1;
+    }
+    return {
+      counts: {
+        completedCounts,
+        notServiceable,
+        statusCounts: statusCounts.map((row) => ({
+          channel: row.channel,
+          status: row.status,
+          count: Number(row.n),
+        })),
+        serviceCounts: service.counts,
+      },
+      records: total,
+      until: service.until,
+    };
+  }
+
+  /** Why a record's address on a channel it goes on cannot be served (lib/serviceable.ts), or null. */
+  private unservable(
+    kind: RecordKind,
+    record: Record<string, string | undefined>,
+    channel: 'email' | 'whatsapp',
+  ): string | null {
+    return recordChannels(kind, record).includes(channel)
+      ? unserviceableReason(channel, recordAddress(record, channel), this.countryCode)
+      : null;
   }
 
   async list(
@@ -154,11 +239,13 @@ export class CampaignsService {
     const offset = (page - 1) * limit;
     // The Search... box finds records through the search index; text with no letter or digit finds none.
     const lookups = search ? queryLookups(search) : undefined;
-    const found = status
+    const filter = status ? await this.statusFilter(campaign.kind, id, status, channel) : undefined;
+    const totals = this.campaignCounts(info, ownerId, id);
+    const found = filter
       ? campaigns.listFilteredRecords(
           this.db,
           { info, ownerId, campaignId: id },
-          await this.statusFilter(campaign.kind, id, status, channel),
+          filter,
           lookups,
           offset,
           limit,
@@ -169,28 +256,14 @@ export class CampaignsService {
             : this.campaignPage(info, ownerId, id, offset, limit),
           lookups
             ? records.countFoundRecords(this.db, info, ownerId, lookups, id)
-            : records.countCampaignRecords(this.db, info, ownerId, id),
+            : totals.then((kept) => kept.records),
         ]).then(([rows, total]) => ({ rows, total }));
-    const [{ rows, total }, completedCounts, statusCounts, addresses, serviceCounts, legalBasis] =
-      await Promise.all([
-        found,
-        campaigns.countSentLiveRecords(this.db, info.table, id),
-        campaigns.countLatestStatuses(this.db, id),
-        campaigns.listCampaignAddresses(this.db, { info, ownerId, campaignId: id }),
-        this.serviceCounts(info, ownerId, id),
-        this.serviceDates.forCampaign(campaign.kind, id),
-      ]);
+    const [{ rows, total }, { counts }, legalBasis] = await Promise.all([
+      found,
+      totals,
+      this.serviceDates.forCampaign(campaign.kind, id),
+    ]);
     const dates = await this.serviceDates.datesFor(campaign.kind, rows);
-    // Why a record's address on a channel it goes on cannot be served (lib/serviceable.ts), or null.
-    const unservable = (record: Record<string, string | undefined>, channel: 'email' | 'whatsapp') =>
-      recordChannels(campaign.kind, record).includes(channel)
-        ? unserviceableReason(channel, recordAddress(record, channel), this.countryCode)
-        : null;
-    const notServiceable = { email: 0, whatsapp: 0 };
-    for (const record of addresses) {
-      if (unservable(record, 'email') !== null) notServiceable.email += 1;
-      if (unservable(record, 'whatsapp') !== null) notServiceable.whatsapp += 1;
-    }
     // The latest attempt per record and channel is what the table shows.
     const latest = new Map<string, deliveries.DeliveryRow>();
     for (const delivery of await deliveries.deliveriesForRecords(
@@ -214,8 +287,8 @@ export class CampaignsService {
         whatsappResponse: whatsapp?.status ?? '-',
         emailError: email && failedOrBounced(email.status) ? email.error : null,
         whatsappError: whatsapp && failedOrBounced(whatsapp.status) ? whatsapp.error : null,
-        emailNotServiceable: unservable(row, 'email'),
-        whatsappNotServiceable: unservable(row, 'whatsapp'),
+        emailNotServiceable: this.unservable(campaign.kind, row, 'email'),
+        whatsappNotServiceable: this.unservable(campaign.kind, row, 'whatsapp'),
         ...(bySms && {
           smsResponse: sms?.status ?? '-',
           smsError: sms && failedOrBounced(sms.status) ? sms.error : null,
@@ -234,14 +307,7 @@ export class CampaignsService {
       duplicates: campaign.duplicate_choice
         ? { choice: campaign.duplicate_choice, rows: Number(campaign.duplicate_rows ?? 0) }
         : null,
-      completedCounts,
-      notServiceable,
-      statusCounts: statusCounts.map((row) => ({
-        channel: row.channel,
-        status: row.status,
-        count: Number(row.n),
-      })),
-      serviceCounts,
+      ...counts,
       legalBasis: legalBasis.basis,
       ...(campaign.kind === 'notice' ? { notices: items } : { creditCards: items }),
     };

@@ -194,8 +194,9 @@ const earliest = (a: RawBuilder<string | null>, b: RawBuilder<string | null>) =>
  * too; the notice page's verified or acknowledged) on or before the deemed date, else the deemed date
  * (`deemedServiceDays` after the first electronic dispatch, or `postDeemedServiceDays` after the first
  * booking of a letter not returned, whichever is first) once it has come. Records never served are
- * left out. Read from `record_service_facts`, one row per record that triggers keep as events are
- * written (migrations 20261130_service_01 and _02), not from the events themselves.
+ * left out; `deemed` is the deemed date, even before it has come. Read from `record_service_facts`,
+ * one row per record that triggers keep as events are written (migrations 20261130_service_01 and
+ * _02), not from the events themselves.
  */
 export function servedRecords(
   db: Database,
@@ -216,6 +217,7 @@ export function servedRecords(
     .selectFrom(facts.as('t'))
     .select([
       't.record_id',
+      't.deemed',
       sql<
         string | null
       >`case when t.receipt is not null and (t.deemed is null or t.receipt <= t.deemed) then t.receipt when t.deemed <= ${now} then t.deemed end`.as(
