@@ -1,4 +1,5 @@
 import { chromium, type BrowserServer } from 'playwright-core';
+import { chromiumArgs } from '../lib/pdf/no-network.ts';
 
 /**
  * Vitest's global setup for the server and e2e projects: one Chromium for the whole run, which every
@@ -11,7 +12,8 @@ export default async function setup(): Promise<() => Promise<void>> {
   const server: BrowserServer = await chromium.launchServer({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-dev-shm-usage'],
+    // The flags the renderer launches its own with: the tests print as production does.
+    args: chromiumArgs,
   });
   // Read by the workers, which start after this and inherit the environment.
   process.env.TEST_CHROMIUM_WS_ENDPOINT = server.wsEndpoint();

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { browserRestarts, renderedDocuments } from '../metrics.ts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page, Route } from 'playwright-core';
 import { randomBytes } from 'node:crypto';
 import {
   bundledFontNames,
@@ -21,6 +21,7 @@ import {
   proveRecordsInPage,
   type BatchLayout,
 } from './record-isolation.ts';
+import { chromiumArgs, proxyToNowhere } from './no-network.ts';
 import { pdfLib, reproducible, splitAtMarkers } from './split.ts';
 
 // playwright-core loads on the first render, not at start, as pdf-lib does (split.ts): a process that
@@ -79,16 +80,6 @@ const printParams = {
   generateTaggedPDF: false,
   generateDocumentOutline: false,
 } as const;
-const launchArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
 
 /** A launched browser, and a promise that rejects the moment it goes away. */
 interface RunningBrowser {
@@ -117,8 +108,9 @@ const PRINT_DEADLINE_MS = 120_000;
 class PrintDeadlineError extends Error {}
 
 /**
- * One warm headless Chromium shared by the server. Pages run with JavaScript off and every network
- * request refused (templates are staff-edited HTML: nothing they say may run or be fetched).
+ * One warm headless Chromium shared by the server. Pages run with JavaScript off, every network
+ * request refused and no connection opened (templates are staff-edited HTML: nothing they say may run
+ * or be fetched, and no host they name may learn of a print: no-network.ts).
  *
  * Speed: records are printed in batches, several to one document, then split per record at marker
  * links only this batch knows. Isolation: no record can reach another's pages, whatever its template
@@ -489,7 +481,7 @@ export class PdfRenderer {
           : await chromium.launch({
               executablePath: this.options.executablePath,
               headless: true,
-              args: launchArgs,
+              args: chromiumArgs,
             });
       } catch (err) {
         if (this.browser === launching) this.browser = undefined;
@@ -513,15 +505,13 @@ export class PdfRenderer {
         this.options.log.warn('Chromium went away; a new one starts on the next render');
       });
       try {
+        // No connection either, not even one opened ahead of a request (no-network.ts).
         const context = await whileAlive(
-          browser.newContext({ javaScriptEnabled: false, offline: true }),
+          browser.newContext({ javaScriptEnabled: false, offline: true, proxy: proxyToNowhere }),
           gone,
         );
         // Nothing a template names is fetched: images, styles, frames, fonts — all refused. data: URLs never reach here.
-        await whileAlive(
-          context.route('**/*', (route) => route.abort('blockedbyclient')),
-          gone,
-        );
+        await whileAlive(context.route('**/*', refuse), gone);
         return { browser, context, gone };
       } catch (err) {
         if (this.browser === launching) this.browser = undefined;
@@ -533,6 +523,18 @@ export class PdfRenderer {
     const launching = run();
     return launching;
   }
+}
+
+/**
+ * Every request refused. A navigation of the tab itself (a template's meta refresh) is answered 204 No
+ * Content, which leaves the page where it is: refused, it would put an error page in the tab, in place
+ * of the document being printed.
+ */
+function refuse(route: Route): Promise<void> {
+  const request = route.request();
+  return request.isNavigationRequest() && request.frame().parentFrame() === null
+    ? route.fulfill({ status: 204 })
+    : route.abort('blockedbyclient');
 }
 
 /**
