@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { chromium, type Browser, type Download, type Page } from 'playwright-core';
+import { chromiumArgs } from '../../server/src/lib/pdf/no-network.ts';
 import { startServerProcess, type ServerProcess } from '../../server/src/test/server-process.ts';
 
 const webDist = path.resolve(import.meta.dirname, '../dist');
@@ -15,7 +16,7 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Se
 }
 
 /**
- * Debian's Chromium, headless, with the flags this closed network needs: the run's shared one
+ * Debian's Chromium, headless, with the flags the renderer's own takes: the run's shared one
  * (server/src/test/shared-browser.ts) when there is one, each caller in contexts of its own.
  */
 export function launchBrowser(): Promise<Browser> {
@@ -24,15 +25,8 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    // The printing browser's flags (no host name resolves but 127.0.0.1, where the product runs).
+    args: chromiumArgs,
   });
 }
 
