@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/database.ts';
 import * as recordState from '../../db/migrations/20261126_151722_records_record_state.ts';
 import * as ownerListIndex from '../../db/migrations/20261126_183500_records_owner_list_index.ts';
+import * as campaignCounts from '../../db/migrations/20261201_campaign_counts_01_versions.ts';
 import { newId } from '../../lib/ids.ts';
 import { createTestApp, createTestDatabase, signUp, type SignedIn, type TestApp } from '../../test/app.ts';
 import { insertUser } from '../auth/auth.repository.ts';
@@ -160,7 +161,8 @@ describe('the record state migration', () => {
       });
       // The migration's own view of the database: any table, any column.
       const any = db as unknown as Parameters<typeof recordState.up>[0];
-      // Back to before the record state, through the migration written after it.
+      // Back to before the record state, through the migrations written after it that read it.
+      await campaignCounts.down(any);
       await ownerListIndex.down(any);
       await recordState.down(any);
       const [hidden, live] = [newId(), newId()];
@@ -186,6 +188,7 @@ describe('the record state migration', () => {
       expect(Object.keys(await read(live))).not.toContain('record_state');
       await recordState.up(any);
       await ownerListIndex.up(any);
+      await campaignCounts.up(any);
     } finally {
       await close();
     }
