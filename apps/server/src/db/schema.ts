@@ -472,6 +472,16 @@ export interface FallbackStepsTable {
   delivery_id: string | null;
 }
 
+/**
+ * A campaign whose ladder had nothing left to decide, under `ladder` (its JSON as it was then); a new
+ * delivery of the campaign deletes the row (migration 20261201_fallback_02).
+ */
+export interface FallbackFinishedTable {
+  campaign_id: string;
+  ladder: string;
+  finished_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   password_resets: PasswordResetsTable;
@@ -507,4 +517,5 @@ export interface DB {
   post_proofs: PostProofsTable;
   fallback_ladders: FallbackLaddersTable;
   fallback_steps: FallbackStepsTable;
+  fallback_finished: FallbackFinishedTable;
 }

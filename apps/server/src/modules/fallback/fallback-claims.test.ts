@@ -1,8 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../db/database.ts';
+import { sql } from 'kysely';
+import { isPostgres, openDatabase, type Database } from '../../db/database.ts';
 import { newId } from '../../lib/ids.ts';
 import { createTestDatabase } from '../../test/app.ts';
 import { seedDelivery } from '../../test/deliveries.ts';
+import { until } from '../../test/until.ts';
+import { insertUser } from '../auth/auth.repository.ts';
+import { ensureManualCampaign } from '../campaigns/campaigns.repository.ts';
 import * as fallback from './fallback.repository.ts';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -75,5 +79,62 @@ describe('a fallback step is claimed once per record, however many workers ask',
       fallback.reclaimStep(other, stale!, new Date(now + 1).toISOString()),
     ]);
     expect(retakes.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('finds a campaign finished once every record sent has its steps decided, never while a delivery of it is being written', async () => {
+    const now = new Date().toISOString();
+    await insertUser(database.db, {
+      id: 'owner',
+      name: 'O',
+      username: 'owner',
+      password_hash: 'x',
+      created_at: now,
+    });
+    const campaign = {
+      id: await ensureManualCampaign(database.db, 'owner', 'notice', now),
+      kind: 'notice' as const,
+    };
+    const ladder = { text: '{"channels":["sms"],"steps":[]}', channels: ['sms' as const] };
+    const finished = async () =>
+      (await database.db.selectFrom('fallback_finished').select('campaign_id').execute()).map(
+        (r) => r.campaign_id,
+      );
+    // Nothing sent yet: nothing to decide.
+    expect(await fallback.finishIfDecided(database.db, campaign, ladder, now)).toBe(true);
+    expect(await finished()).toEqual([campaign.id]);
+    // A first send in the campaign deletes the row: the record's ladder starts.
+    const first = newId();
+    await seedDelivery(database.db, { owner_id: 'owner', campaign_id: campaign.id, record_id: first });
+    expect(await finished()).toEqual([]);
+    expect(await fallback.finishIfDecided(database.db, campaign, ladder, now)).toBe(false);
+    // Claimed is not decided; taken is.
+    await fallback.claimStep(database.db, claim(first, campaign.id, now));
+    expect(await fallback.finishIfDecided(database.db, campaign, ladder, now)).toBe(false);
+    await database.db
+      .updateTable('fallback_steps')
+      .set({ outcome: 'taken' })
+      .where('record_id', '=', first)
+      .execute();
+    expect(await fallback.finishIfDecided(database.db, campaign, ladder, now)).toBe(true);
+    if (!isPostgres(database.db)) return; // SQLite: one writer at a time (and one process here).
+    // A send on another connection, not yet committed when the task checks (on a campaign it had not
+    // found finished yet): the check waits for it.
+    await database.db.deleteFrom('fallback_finished').execute();
+    let finishing: Promise<boolean> | undefined;
+    await other.transaction().execute(async (trx) => {
+      await seedDelivery(trx, { owner_id: 'owner', campaign_id: campaign.id, record_id: newId() });
+      finishing = fallback.finishIfDecided(database.db, campaign, ladder, now);
+      await until(
+        'the check waits on the send',
+        async () => {
+          const waiting = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+            where wait_event_type = 'Lock' and datname = current_database()`.execute(database.db);
+          return waiting.rows[0]!.n > 0 ? true : undefined;
+        },
+        30_000,
+      );
+    });
+    expect(await finishing).toBe(false);
+    expect(await finished()).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { Database } from '../../db/database.ts';
+import { isPostgres, type Database } from '../../db/database.ts';
 import type {
   DeliveryStatus,
   FallbackLaddersTable,
@@ -47,7 +47,10 @@ export interface LadderCampaign {
   fallback: string | null;
 }
 
-/** The campaigns a turn of the task looks at, in id order. */
+/**
+ * The campaigns a turn of the task looks at, in id order: those not finished under the ladder they
+ * follow now (fallback_finished: a changed ladder, its own or its kind's, makes a campaign read again).
+ */
 export function campaignsWithLadders(db: Database): Promise<LadderCampaign[]> {
   return db
     .selectFrom('campaigns as c')
@@ -57,7 +60,14 @@ export function campaignsWithLadders(db: Database): Promise<LadderCampaign[]> {
     .leftJoin('fallback_ladders as dflt', (join) =>
       join.on('dflt.scope', '=', 'kind').onRef('dflt.scope_id', '=', 'c.kind'),
     )
+    .leftJoin('fallback_finished as done', 'done.campaign_id', 'c.id')
     .select(['c.id', 'c.owner_id', 'c.kind', 'own.ladder as own', 'dflt.ladder as fallback'])
+    .where((eb) =>
+      eb.or([
+        eb('done.campaign_id', 'is', null),
+        eb('done.ladder', '<>', eb.fn.coalesce('own.ladder', 'dflt.ladder')),
+      ]),
+    )
     .where('c.archived_at', 'is', null)
     .where('c.status', '=', 'ready')
     .where((eb) => eb.or([eb('own.ladder', 'is not', null), eb('dflt.ladder', 'is not', null)]))
@@ -66,6 +76,30 @@ export function campaignsWithLadders(db: Database): Promise<LadderCampaign[]> {
     )
     .orderBy('c.id')
     .execute();
+}
+
+/** The campaign's deliveries (as d) of records that have no row for the step on `channel` yet. */
+function undecidedDeliveries(
+  db: Database,
+  campaignId: string,
+  kind: RecordKind,
+  channel: StepRow['channel'],
+) {
+  return db
+    .selectFrom('deliveries as d')
+    .where('d.campaign_id', '=', campaignId)
+    .where('d.record_kind', '=', kind)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('fallback_steps as s')
+            .select('s.record_id')
+            .where('s.record_kind', '=', kind)
+            .whereRef('s.record_id', '=', 'd.record_id')
+            .where('s.channel', '=', channel),
+        ),
+      ),
+    );
 }
 
 /**
@@ -80,29 +114,72 @@ export async function dueRecords(
   startedBy: string,
   limit: number,
 ): Promise<{ record_id: string; started: string }[]> {
-  const rows = await db
-    .selectFrom('deliveries as d')
+  const rows = await undecidedDeliveries(db, campaignId, kind, channel)
     .select(['d.record_id'])
     .select((eb) => eb.fn.min('d.created_at').as('started'))
-    .where('d.campaign_id', '=', campaignId)
-    .where('d.record_kind', '=', kind)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('fallback_steps as s')
-            .select('s.record_id')
-            .where('s.record_kind', '=', kind)
-            .whereRef('s.record_id', '=', 'd.record_id')
-            .where('s.channel', '=', channel),
-        ),
-      ),
-    )
     .groupBy('d.record_id')
     .having((eb) => eb(eb.fn.min('d.created_at'), '<=', startedBy))
     .orderBy('d.record_id')
     .limit(limit)
     .execute();
   return rows.map((row) => ({ record_id: row.record_id, started: String(row.started) }));
+}
+
+/**
+ * Whether the campaign has anything left to decide on these channels: a claim open, or a record sent
+ * in the campaign with no row on one of them (due or not).
+ */
+async function anythingToDecide(
+  db: Database,
+  campaign: { id: string; kind: RecordKind },
+  channels: readonly StepRow['channel'][],
+): Promise<boolean> {
+  const open = await db
+    .selectFrom('fallback_steps')
+    .select('record_id')
+    .where('campaign_id', '=', campaign.id)
+    .where('outcome', '=', 'claimed')
+    .limit(1)
+    .executeTakeFirst();
+  if (open) return true;
+  for (const channel of channels) {
+    const undecided = await undecidedDeliveries(db, campaign.id, campaign.kind, channel)
+      .select('d.record_id')
+      .limit(1)
+      .executeTakeFirst();
+    if (undecided) return true;
+  }
+  return false;
+}
+
+/**
+ * Keeps the campaign finished under `ladder` when nothing is left to decide on its ladder's channels;
+ * answers whether it did. Looked at first with no lock (a campaign still waiting on a step answers
+ * at once), then again in one transaction that writes the row before it looks, so that no delivery
+ * of the campaign commits unseen in between: on SQLite that first write takes the one write lock; on
+ * PostgreSQL FOR UPDATE on the campaign waits for every transaction that wrote a delivery of it (the
+ * trigger of migration 20261201_fallback_02 holds KEY SHARE until it commits) and holds new ones off.
+ * A delivery written after deletes the row again.
+ */
+export async function finishIfDecided(
+  db: Database,
+  campaign: { id: string; kind: RecordKind },
+  ladder: { text: string; channels: readonly StepRow['channel'][] },
+  at: string,
+): Promise<boolean> {
+  if (await anythingToDecide(db, campaign, ladder.channels)) return false;
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('fallback_finished')
+      .values({ campaign_id: campaign.id, ladder: ladder.text, finished_at: at })
+      .onConflict((oc) => oc.column('campaign_id').doUpdateSet({ ladder: ladder.text, finished_at: at }))
+      .execute();
+    if (isPostgres(db))
+      await trx.selectFrom('campaigns').select('id').where('id', '=', campaign.id).forUpdate().execute();
+    if (!(await anythingToDecide(trx, campaign, ladder.channels))) return true;
+    await trx.deleteFrom('fallback_finished').where('campaign_id', '=', campaign.id).execute();
+    return false;
+  });
 }
 
 /**

@@ -62,6 +62,8 @@ export interface TurnResult {
   notSent: number;
   /** Claims given back (the send could not start); tried at the next turn. */
   released: number;
+  /** Campaigns found with nothing left to decide, which turns read no more (until their ladder changes or they send again). */
+  finished: number;
 }
 
 type Step = Ladder['steps'][number];
@@ -168,7 +170,7 @@ export class FallbackService {
    */
   async runDue(): Promise<TurnResult> {
     const now = this.clock();
-    const result: TurnResult = { closed: false, taken: 0, skipped: 0, notSent: 0, released: 0 };
+    const result: TurnResult = { closed: false, taken: 0, skipped: 0, notSent: 0, released: 0, finished: 0 };
     const { sendWindow } = this.deps;
     if (sendWindow && !isOpen(sendWindow, now)) return { ...result, closed: true };
     const nowText = now.toISOString();
@@ -189,6 +191,7 @@ export class FallbackService {
     for (const campaign of campaigns) {
       const ladder = ladderOf(campaign);
       if (!ladder) continue;
+      let anyDue = false;
       for (const step of ladder.steps) {
         const startedBy = new Date(now.getTime() - step.after * 3_600_000).toISOString();
         const due = await fallback.dueRecords(
@@ -199,6 +202,7 @@ export class FallbackService {
           startedBy,
           BATCH,
         );
+        anyDue ||= due.length > 0;
         const claimed: string[] = [];
         for (const record of due) {
           const won = await fallback.claimStep(this.deps.db, {
@@ -218,6 +222,16 @@ export class FallbackService {
           if (won) claimed.push(record.record_id);
         }
         if (claimed.length > 0) await this.take(campaign, step, claimed, now, result);
+      }
+      // A campaign whose every record sent in it has every step decided reads no more: decisions are
+      // final, so only a new delivery of it (a record's first send starts its ladder) or another
+      // ladder can give it a step to take. Checked only on a turn that found nothing due in it.
+      if (!anyDue) {
+        const finish = {
+          text: (campaign.own ?? campaign.fallback)!,
+          channels: ladder.steps.map((s) => s.channel),
+        };
+        if (await fallback.finishIfDecided(this.deps.db, campaign, finish, nowText)) result.finished += 1;
       }
     }
     return result;

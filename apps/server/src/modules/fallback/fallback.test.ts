@@ -11,6 +11,7 @@ import { multipart } from '../../test/xlsx.ts';
 import { unzip } from '../../test/zip.ts';
 import { creditCardKind, noticeKind } from '../records/record-kinds.ts';
 import * as deliveries from '../sending/deliveries.repository.ts';
+import * as fallback from './fallback.repository.ts';
 import { FallbackService } from './fallback.service.ts';
 
 const HOUR = 3_600_000;
@@ -125,19 +126,22 @@ const trail = async (recordId: string) =>
       .execute()
   ).map((e) => e.detail ?? '');
 
+/** WhatsApp at once, SMS `smsAfter` hours on unless delivered, Speed Post after 7 days unless opened. */
+const ladder = (smsAfter: number) => ({
+  channels: ['whatsapp', 'sms', 'post'],
+  steps: [
+    { channel: 'whatsapp', after: 0 },
+    { channel: 'sms', after: smsAfter, unless: 'delivered' },
+    { channel: 'post', after: 168, unless: 'opened' },
+  ],
+});
+
 describe('a ladder WhatsApp → SMS → post on a clock the test moves', () => {
   it('sends SMS where WhatsApp failed, skips what was delivered, then makes the unopened records post records, each step once', async () => {
     const [a, c] = [await notice(), await notice()];
     const b = await notice();
     const campaignId = a.campaignId;
-    const put = await call('PUT', `/api/campaigns/${campaignId}/ladder`, {
-      channels: ['whatsapp', 'sms', 'post'],
-      steps: [
-        { channel: 'whatsapp', after: 0 },
-        { channel: 'sms', after: 24, unless: 'delivered' },
-        { channel: 'post', after: 168, unless: 'opened' },
-      ],
-    });
+    const put = await call('PUT', `/api/campaigns/${campaignId}/ladder`, ladder(24));
     expect(put.statusCode, put.body).toBe(200);
     expect(put.json()).toMatchObject({
       source: 'campaign',
@@ -235,6 +239,33 @@ describe('a ladder WhatsApp → SMS → post on a clock the test moves', () => {
         ),
       ]),
     );
+
+    // Every step is decided for every record: a turn finds the campaign finished, and turns read it no more.
+    const read = async () => (await fallback.campaignsWithLadders(db)).map((c) => c.id);
+    const later = new Date(start + 9 * 24 * HOUR);
+    expect((await task(later).runDue()).finished).toBeGreaterThanOrEqual(1);
+    expect(await read()).not.toContain(campaignId);
+    expect(await task(later).runDue()).toMatchObject({ taken: 0, skipped: 0, finished: 0 });
+    // A record added and not yet sent starts no step; once sent, its ladder starts, so it is read again.
+    const d = await notice();
+    expect(d.campaignId).toBe(campaignId);
+    expect(await read()).not.toContain(campaignId);
+    wa.failNext(failure);
+    await call('POST', '/api/campaigns/send-mail', { data: [d.id], type: 'notice' });
+    expect(await read()).toContain(campaignId);
+    const dSent = Date.parse((await latest(d.id, 'whatsapp'))!.created_at);
+    expect(await task(new Date(dSent + HOUR)).runDue()).toMatchObject({ skipped: 1, finished: 0 });
+    expect(await read()).toContain(campaignId);
+    // Finished again once D's steps are decided; a changed ladder (SMS a day later) is read again.
+    const dLater = new Date(dSent + 9 * 24 * HOUR);
+    expect(await task(dLater).runDue()).toMatchObject({ taken: 2 });
+    expect((await task(dLater).runDue()).finished).toBeGreaterThanOrEqual(1);
+    expect(await read()).not.toContain(campaignId);
+    const changed = await call('PUT', `/api/campaigns/${campaignId}/ladder`, ladder(48));
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(await read()).toContain(campaignId);
+    expect((await task(dLater).runDue()).finished).toBeGreaterThanOrEqual(1);
+    expect(await read()).not.toContain(campaignId);
   }, 90_000);
 });
 
