@@ -1,4 +1,5 @@
 import { benchFunnel, FUNNEL_RECORDS, type FunnelFigures } from './funnel.ts';
+import { benchFallbackFinished, FALLBACK_RECORDS, type FallbackFigures } from './fallback.ts';
 import { benchImports } from './imports.ts';
 import { benchLists } from './lists.ts';
 import {
@@ -131,6 +132,18 @@ async function main(): Promise<void> {
     console.log('   the campaign page (50 rows, total, every count) per filter, and record-ids; median of 7');
     const figures: ServiceFilterFigures[] = [await benchServiceFilters('SQLite')];
     if (withPostgres) figures.push(await benchServiceFilters('PostgreSQL'));
+    table(figures as unknown as Record<string, number | string>[]);
+  }
+
+  if (runs('fallback')) {
+    console.log(
+      `\n## The fallback task and a finished campaign: ${FALLBACK_RECORDS.toLocaleString('en')} notices, 3 ladder steps all decided`,
+    );
+    console.log(
+      '   a turn while the campaign is read (as before fallback_finished), and once it is kept finished; median of 7',
+    );
+    const figures: FallbackFigures[] = [await benchFallbackFinished('SQLite')];
+    if (withPostgres) figures.push(await benchFallbackFinished('PostgreSQL'));
     table(figures as unknown as Record<string, number | string>[]);
   }
 
