@@ -41,6 +41,7 @@ import * as jobsListIndex from './migrations/20261129_deploy_01_jobs_list_index.
 import * as postArticles from './migrations/20261130_post_01_articles.ts';
 import * as fallbackLadders from './migrations/20261130_fallback_01_ladders.ts';
 import * as campaignCountVersions from './migrations/20261201_campaign_counts_01_versions.ts';
+import * as sendingBorrowerIndex from './migrations/20261201_sending_01_borrower_index.ts';
 import * as keepSignature from './migrations/20261201_templates_02_keep_signature.ts';
 import * as fallbackFinished from './migrations/20261201_fallback_02_finished.ts';
 
@@ -87,6 +88,7 @@ export const migrations: Record<string, Migration> = {
   '20261130_post_01_articles': postArticles,
   '20261130_fallback_01_ladders': fallbackLadders,
   '20261201_campaign_counts_01_versions': campaignCountVersions,
+  '20261201_sending_01_borrower_index': sendingBorrowerIndex,
   '20261201_templates_02_keep_signature': keepSignature,
   '20261201_fallback_02_finished': fallbackFinished,
 };

@@ -41,6 +41,51 @@ export function findLinkOfRecord(
     .executeTakeFirst();
 }
 
+/** The links these records have (at most 500 ids a statement), by record id. */
+export async function findLinksOfRecords(
+  db: Database,
+  kind: RecordKind,
+  recordIds: string[],
+): Promise<Map<string, NoticeLinkRow>> {
+  const found = new Map<string, NoticeLinkRow>();
+  for (let i = 0; i < recordIds.length; i += 500) {
+    const rows = await db
+      .selectFrom('notice_links')
+      .selectAll()
+      .where('record_kind', '=', kind)
+      .where('record_id', 'in', recordIds.slice(i, i + 500))
+      .execute();
+    for (const row of rows) found.set(row.record_id, row);
+  }
+  return found;
+}
+
+/**
+ * insertOrReadLink for several records of one kind: the links written in one statement per 200 (a
+ * record that has one meanwhile keeps it), then every record's link read back.
+ */
+export async function insertOrReadLinks(
+  db: Database,
+  kind: RecordKind,
+  links: NoticeLinkRow[],
+): Promise<Map<string, NoticeLinkRow>> {
+  for (let i = 0; i < links.length; i += 200)
+    await db
+      .insertInto('notice_links')
+      .values(links.slice(i, i + 200))
+      .onConflict((oc) => oc.columns(['record_kind', 'record_id']).doNothing())
+      .execute();
+  const found = await findLinksOfRecords(
+    db,
+    kind,
+    links.map((link) => link.record_id),
+  );
+  for (const link of links)
+    if (!found.has(link.record_id))
+      throw new Error(`The notice link of ${link.record_kind} ${link.record_id} was not written.`);
+  return found;
+}
+
 export function findLink(db: Database, code: string): Promise<NoticeLinkRow | undefined> {
   return db.selectFrom('notice_links').selectAll().where('code', '=', code).executeTakeFirst();
 }

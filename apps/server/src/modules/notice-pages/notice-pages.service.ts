@@ -91,28 +91,42 @@ export class NoticePagesService {
   constructor(private readonly deps: NoticePagesDeps) {}
 
   /**
-   * The record's code, made on its first send and the same on every later one: 128 random bits. Two
-   * sends at once agree, the unique index keeping the first one's.
+   * Each record's code (by record id), made on its first send and the same on every later one: 128
+   * random bits. Two sends at once agree, the unique index keeping the first one's. Three statements
+   * at most for the whole batch: those that have one, the new ones written, read back.
    */
-  async linkFor(
+  async linksFor(
     kind: RecordKind,
-    record: { id: string; owner_id: string; campaign_id: string },
-  ): Promise<string> {
-    const existing = await pages.findLinkOfRecord(this.deps.db, kind, record.id);
-    if (existing) return existing.code;
-    const link = await pages.insertOrReadLink(this.deps.db, {
-      code: randomBytes(16).toString('base64url'),
-      owner_id: record.owner_id,
-      record_kind: kind,
-      record_id: record.id,
-      campaign_id: record.campaign_id,
-      created_at: nowIso(),
-      failed_checks: 0,
-      locked_until: null,
-      revoked_at: null,
-      revoked_by: null,
-    });
-    return link.code;
+    records: { id: string; owner_id: string; campaign_id: string }[],
+  ): Promise<Map<string, string>> {
+    const codes = new Map<string, string>();
+    const existing = await pages.findLinksOfRecords(
+      this.deps.db,
+      kind,
+      records.map((record) => record.id),
+    );
+    for (const [id, link] of existing) codes.set(id, link.code);
+    const missing = records.filter((record) => !existing.has(record.id));
+    if (missing.length === 0) return codes;
+    const createdAt = nowIso();
+    const written = await pages.insertOrReadLinks(
+      this.deps.db,
+      kind,
+      missing.map((record) => ({
+        code: randomBytes(16).toString('base64url'),
+        owner_id: record.owner_id,
+        record_kind: kind,
+        record_id: record.id,
+        campaign_id: record.campaign_id,
+        created_at: createdAt,
+        failed_checks: 0,
+        locked_until: null,
+        revoked_at: null,
+        revoked_by: null,
+      })),
+    );
+    for (const [id, link] of written) codes.set(id, link.code);
+    return codes;
   }
 
   /** The page's address for a code, with the channel whose message carries it. */

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { Channel, DeliveriesTable, DeliveryEventsTable, DeliveryStatus } from '../../db/schema.ts';
 import { nowIso } from '../../lib/time.ts';
@@ -341,14 +341,89 @@ export interface HandOver {
   note: string | null;
 }
 
-/** markAttempted for several deliveries, in one transaction. */
+/**
+ * markAttempted for several deliveries: one statement, with their notes (an address changed since the
+ * send was asked) in a second, both in one transaction.
+ */
 export async function markAllAttempted(db: Database, handOvers: HandOver[]): Promise<void> {
-  const inOne = async (trx: Database) => {
-    for (const { delivery, at, recordAddress, note } of handOvers)
-      await markAttempted(trx, delivery, at, recordAddress, note);
+  if (handOvers.length === 1) {
+    const [{ delivery, at, recordAddress, note }] = handOvers as [HandOver];
+    await markAttempted(db, delivery, at, recordAddress, note);
+    return;
+  }
+  const noted = handOvers.filter((h) => h.note);
+  const write = async (trx: Database) => {
+    for (const chunk of uniqueChunks(handOvers, (h) => h.delivery.id)) {
+      if (chunk.length === 1) {
+        const [{ delivery, at, recordAddress }] = chunk as [HandOver];
+        await markAttempted(trx, delivery, at, recordAddress, null);
+        continue;
+      }
+      const id = (h: HandOver) => h.delivery.id;
+      await trx
+        .updateTable('deliveries')
+        .set({
+          attempted_at: byId(chunk, id, (h) => h.at),
+          record_address_at_send: byId(chunk, id, (h) => h.recordAddress),
+        })
+        .where('id', 'in', chunk.map(id))
+        .execute();
+    }
+    if (noted.length > 0) {
+      const recordedAt = nowIso();
+      await trx
+        .insertInto('delivery_events')
+        .values(
+          noted.map(({ delivery, at, note }) => ({
+            delivery_id: delivery.id,
+            status: 'queued' as const,
+            at,
+            detail: note,
+            recorded_at: recordedAt,
+            refused: null,
+          })),
+        )
+        .execute();
+    }
   };
-  if (handOvers.length === 1) await inOne(db);
-  else await db.transaction().execute(inOne);
+  if (noted.length === 0 && handOvers.length <= BATCH_ROWS) await write(db);
+  else await db.transaction().execute(write);
+}
+
+/** Rows a batched update names at most: a CASE of this many ids per column stays well within either database's limits. */
+const BATCH_ROWS = 500;
+
+/**
+ * `items` in order, in chunks of at most BATCH_ROWS that name no delivery twice: a batched update sets
+ * each row once, so a second change of a delivery starts the next chunk, after the first, as it would
+ * have gone one statement at a time.
+ */
+function uniqueChunks<T>(items: T[], key: (item: T) => string): T[][] {
+  const chunks: T[][] = [];
+  let chunk: T[] = [];
+  let keys = new Set<string>();
+  for (const item of items) {
+    if (chunk.length === BATCH_ROWS || keys.has(key(item))) {
+      chunks.push(chunk);
+      chunk = [];
+      keys = new Set();
+    }
+    chunk.push(item);
+    keys.add(key(item));
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
+}
+
+/** A column's new value per row, by the row's id, in one expression: `case id when … then … end`. */
+function byId<T, V extends string | null>(
+  items: T[],
+  id: (item: T) => string,
+  value: (item: T) => V,
+  otherwise?: RawBuilder<V>,
+): RawBuilder<V> {
+  const whens = items.map((item) => sql`when ${id(item)} then ${value(item)}`);
+  return sql<V>`case ${sql.ref('id')} ${sql.join(whens, sql` `)}${otherwise ? sql` else ${otherwise}` : sql``} end`;
 }
 
 /** A status move to record: advanceStatus's arguments. */
@@ -359,7 +434,13 @@ export interface StatusMove {
   changes: StatusChanges;
 }
 
-/** advanceStatus for several deliveries, in one transaction: the moves, then their events in one statement. */
+const changeColumns = ['provider_message_id', 'error', 'pdf_sha256', 'pdf_key', 'media_id'] as const;
+
+/**
+ * advanceStatus for several deliveries, in one transaction: the moves to one status in one guarded
+ * statement (a move another change came before is left out by its guard, as moveForward's is), the
+ * current status of those left out read in one more, then every event in one statement.
+ */
 export async function advanceStatuses(db: Database, moves: StatusMove[]): Promise<void> {
   if (moves.length === 1) {
     const [{ delivery, status, at, changes }] = moves as [StatusMove];
@@ -367,24 +448,94 @@ export async function advanceStatuses(db: Database, moves: StatusMove[]): Promis
     return;
   }
   await db.transaction().execute(async (trx) => {
-    const refusals: (string | null)[] = [];
-    for (const { delivery, status, at, changes } of moves)
-      refusals.push(await moveForward(trx, delivery, status, at, changes));
+    const refusals = new Map<StatusMove, string | null>();
+    for (const move of moves)
+      if (!canMove(move.delivery.status, move.status))
+        refusals.set(move, refusalOf(move.delivery.status, move.status));
+    const movable = moves.filter((move) => !refusals.has(move));
+    for (const chunk of uniqueChunks(movable, (m) => m.delivery.id)) {
+      for (const status of new Set(chunk.map((m) => m.status))) {
+        const group = chunk.filter((m) => m.status === status);
+        const moved = new Set(await moveAllForward(trx, status, group));
+        const missed = group.filter((m) => !moved.has(m.delivery.id));
+        const now = new Map(
+          missed.length === 0
+            ? []
+            : (
+                await trx
+                  .selectFrom('deliveries')
+                  .select(['id', 'status'])
+                  .where(
+                    'id',
+                    'in',
+                    missed.map((m) => m.delivery.id),
+                  )
+                  .execute()
+              ).map((row) => [row.id, row.status]),
+        );
+        for (const move of group) {
+          const found = now.get(move.delivery.id);
+          refusals.set(
+            move,
+            moved.has(move.delivery.id)
+              ? null
+              : found
+                ? refusalOf(found, status)
+                : 'not applied: the delivery is gone',
+          );
+        }
+      }
+    }
     const recordedAt = nowIso();
     await trx
       .insertInto('delivery_events')
       .values(
-        moves.map(({ delivery, status, at, changes }, i) => ({
-          delivery_id: delivery.id,
-          status,
-          at,
-          detail: changes.error ?? null,
+        moves.map((move) => ({
+          delivery_id: move.delivery.id,
+          status: move.status,
+          at: move.at,
+          detail: move.changes.error ?? null,
           recorded_at: recordedAt,
-          refused: refusals[i],
+          refused: refusals.get(move) ?? null,
         })),
       )
       .execute();
   });
+}
+
+/**
+ * moveForward for several deliveries to one status, in one statement guarded as moveForward's is;
+ * answers the ids that moved. A change a move does not name keeps the row's value.
+ */
+async function moveAllForward(db: Database, status: DeliveryStatus, moves: StatusMove[]): Promise<string[]> {
+  if (moves.length === 1) {
+    const [{ delivery, at, changes }] = moves as [StatusMove];
+    return (await moveForward(db, delivery, status, at, changes)) === null ? [delivery.id] : [];
+  }
+  const id = (m: StatusMove) => m.delivery.id;
+  const changed: Partial<Record<(typeof changeColumns)[number], RawBuilder<string | null>>> = {};
+  for (const column of changeColumns) {
+    const naming = moves.filter((m) => m.changes[column] !== undefined);
+    if (naming.length > 0)
+      changed[column] = byId(naming, id, (m) => m.changes[column] ?? null, sql.ref<string | null>(column));
+  }
+  const rows = await db
+    .updateTable('deliveries')
+    .set({
+      status,
+      status_at: byId(moves, id, (m) => m.at),
+      ...changed,
+      ...(status === 'failed' || status === 'bounced' ? { active_key: null } : {}),
+    })
+    .where('id', 'in', moves.map(id))
+    .where(
+      'status',
+      'in',
+      statuses.filter((from) => canMove(from, status)),
+    )
+    .returning('id')
+    .execute();
+  return rows.map((row) => row.id);
 }
 
 export function findDeliveries(db: Database, ids: string[]): Promise<DeliveryRow[]> {

@@ -132,7 +132,11 @@ export interface SendingDeps {
 
 /** What sending needs of the notice pages: a record's code, and the page's address for a channel. */
 export interface NoticeLinks {
-  linkFor(kind: RecordKind, record: { id: string; owner_id: string; campaign_id: string }): Promise<string>;
+  /** By record id, each record's code: made on its first send, the same on every later one. */
+  linksFor(
+    kind: RecordKind,
+    records: { id: string; owner_id: string; campaign_id: string }[],
+  ): Promise<Map<string, string>>;
   pageUrl(code: string, channel: 'e' | 'w' | 's'): string;
 }
 
@@ -245,7 +249,7 @@ export class SendingService {
     const again = resend ? await this.resendKeys(owned, attempts) : new Set<string>();
     // An address that cannot be served by its form is left out on that channel, recorded as such,
     // rather than failed by the provider: only the messages this send would make are judged.
-    const wouldSend = await this.wouldSend(attempts, again);
+    const wouldSend = wouldSendOf(attempts, again, await this.holders(attempts));
     const notServiceable: deliveries.DeliveryRow[] = [];
     for (const attempt of attempts) {
       if (!wouldSend.has(attempt.id)) continue;
@@ -257,7 +261,11 @@ export class SendingService {
       const left = new Set(notServiceable.map((a) => a.id));
       attempts.splice(0, attempts.length, ...attempts.filter((a) => !left.has(a.id)));
     }
-    const bouncedBefore = await this.undeliverableAttempts(ownerId, attempts, again, confirmBounced);
+    const bouncedBefore = await this.undeliverableAttempts(
+      ownerId,
+      attempts.filter((a) => wouldSend.has(a.id)),
+      confirmBounced,
+    );
     if (bouncedBefore.size > 0)
       attempts.splice(0, attempts.length, ...attempts.filter((a) => !bouncedBefore.has(a.id)));
     if (!confirmServedRecently)
@@ -398,32 +406,18 @@ export class SendingService {
   }
 
   /**
-   * The attempts this send would make to addresses that bounced or failed for good before. With
-   * BOUNCED_ADDRESSES=confirm (the default) any answers 409 saying how many addresses, until the send
-   * is asked again with confirmBounced; with skip they are left out (answered as bouncedBefore).
+   * Of the attempts this send would make (wouldSendOf), those to addresses that bounced or failed for
+   * good before. With BOUNCED_ADDRESSES=confirm (the default) any answers 409 saying how many
+   * addresses, until the send is asked again with confirmBounced; with skip they are left out
+   * (answered as bouncedBefore).
    */
   private async undeliverableAttempts(
     ownerId: string,
-    attempts: deliveries.DeliveryRow[],
-    /** The keys a resend sends again (resendKeys). */
-    again: Set<string>,
+    wouldSend: deliveries.DeliveryRow[],
     confirmed: boolean,
   ): Promise<Set<string>> {
     const setting = this.deps.bouncedAddresses ?? 'confirm';
-    if (attempts.length === 0 || (setting === 'confirm' && confirmed)) return new Set();
-    const held = new Map(
-      (
-        await deliveries.findActive(
-          this.deps.db,
-          attempts.map((a) => a.active_key!),
-        )
-      ).map((d) => [d.active_key, d]),
-    );
-    // Only the messages this send would make: a record already sent (and not resent) is skipped anyway.
-    const wouldSend = attempts.filter((a) => {
-      const holder = held.get(a.active_key);
-      return !holder || (again.has(a.active_key!) && holder.status !== 'queued');
-    });
+    if (wouldSend.length === 0 || (setting === 'confirm' && confirmed)) return new Set();
     const remembered = new Set<string>();
     for (const channel of Object.keys(this.channels) as Channel[]) {
       const addresses = wouldSend.filter((a) => a.channel === channel).map((a) => a.recipient);
@@ -446,26 +440,17 @@ export class SendingService {
     return new Set(hits.map((a) => a.id));
   }
 
-  /**
-   * The attempts this send would make (by id): a key no send holds, or one a resend sends again whose
-   * holder is not still queued. A record already sent (and not resent) is skipped, so is not judged.
-   */
-  private async wouldSend(attempts: deliveries.DeliveryRow[], again: Set<string>): Promise<Set<string>> {
-    const held = new Map(
+  /** The attempts that hold these attempts' keys now, by key: one read for the send's checks. */
+  private async holders(
+    attempts: deliveries.DeliveryRow[],
+  ): Promise<Map<string | null, deliveries.DeliveryRow>> {
+    return new Map(
       (
         await deliveries.findActive(
           this.deps.db,
           attempts.map((a) => a.active_key!),
         )
       ).map((d) => [d.active_key, d]),
-    );
-    return new Set(
-      attempts
-        .filter((a) => {
-          const holder = held.get(a.active_key);
-          return !holder || (again.has(a.active_key!) && holder.status !== 'queued');
-        })
-        .map((a) => a.id),
     );
   }
 
@@ -754,9 +739,9 @@ export class SendingService {
       throw await givingUp(err as Error);
     }
     // Each record's notice page code, made before its message goes: every message and resend carries the same.
-    const codes = new Map<string, string>();
-    if (this.deps.noticeLinks)
-      for (const row of rows) codes.set(row.id, await this.deps.noticeLinks.linkFor(kind, row));
+    const codes = this.deps.noticeLinks
+      ? await this.deps.noticeLinks.linksFor(kind, rows)
+      : new Map<string, string>();
     let waiting = 0;
     /** The latest time a provider asked to wait until (131056: one number's window). */
     let retryAt = 0;
@@ -888,6 +873,26 @@ export class SendingService {
       );
     return send({ delivery, row, pdf, code });
   }
+}
+
+/**
+ * The attempts a send would make (by id): a key no send holds, or one a resend sends again whose
+ * holder is not still queued. A record already sent (and not resent) is skipped, so is not judged.
+ */
+function wouldSendOf(
+  attempts: deliveries.DeliveryRow[],
+  /** The keys a resend sends again (resendKeys). */
+  again: Set<string>,
+  held: Map<string | null, deliveries.DeliveryRow>,
+): Set<string> {
+  return new Set(
+    attempts
+      .filter((a) => {
+        const holder = held.get(a.active_key);
+        return !holder || (again.has(a.active_key!) && holder.status !== 'queued');
+      })
+      .map((a) => a.id),
+  );
 }
 
 /** How many messages each reason left out, per channel: what the send's answer says about them. */
