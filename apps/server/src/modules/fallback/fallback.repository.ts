@@ -155,11 +155,11 @@ async function anythingToDecide(
 /**
  * Keeps the campaign finished under `ladder` when nothing is left to decide on its ladder's channels;
  * answers whether it did. Looked at first with no lock (a campaign still waiting on a step answers
- * at once), then again in one transaction that writes the row before it looks, so that no delivery
- * of the campaign commits unseen in between: on SQLite that first write takes the one write lock; on
- * PostgreSQL FOR UPDATE on the campaign waits for every transaction that wrote a delivery of it (the
- * trigger of migration 20261201_fallback_02 holds KEY SHARE until it commits) and holds new ones off.
- * A delivery written after deletes the row again.
+ * at once), then again in one transaction that locks before it looks, so that no delivery of the
+ * campaign commits unseen in between: on SQLite the row's write comes first and takes the one write
+ * lock; on PostgreSQL FOR UPDATE on the campaign waits for every transaction that wrote a delivery of
+ * it (the trigger of migration 20261201_fallback_02 holds KEY SHARE until it commits) and holds new
+ * ones off. A delivery written after deletes the row again.
  */
 export async function finishIfDecided(
   db: Database,
@@ -169,13 +169,15 @@ export async function finishIfDecided(
 ): Promise<boolean> {
   if (await anythingToDecide(db, campaign, ladder.channels)) return false;
   return db.transaction().execute(async (trx) => {
+    // The campaign's lock before the row's, in the order the trigger takes them: a send's trigger
+    // waiting on the row while this waits on the send would be a deadlock.
+    if (isPostgres(db))
+      await trx.selectFrom('campaigns').select('id').where('id', '=', campaign.id).forUpdate().execute();
     await trx
       .insertInto('fallback_finished')
       .values({ campaign_id: campaign.id, ladder: ladder.text, finished_at: at })
       .onConflict((oc) => oc.column('campaign_id').doUpdateSet({ ladder: ladder.text, finished_at: at }))
       .execute();
-    if (isPostgres(db))
-      await trx.selectFrom('campaigns').select('id').where('id', '=', campaign.id).forUpdate().execute();
     if (!(await anythingToDecide(trx, campaign, ladder.channels))) return true;
     await trx.deleteFrom('fallback_finished').where('campaign_id', '=', campaign.id).execute();
     return false;
