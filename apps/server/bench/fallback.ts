@@ -68,7 +68,7 @@ export async function benchFallbackFinished(label: BenchTarget['label']): Promis
           attempted_at: null,
           record_address_at_send: null,
           media_id: null,
-        } as DeliveriesTable);
+        });
         for (const channel of CHANNELS)
           decided.push({
             record_kind: 'notice',
